@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "reqtop",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "reqtop", targets: ["reqtop"]),
+        .library(name: "ReqtopNetworking", targets: ["ReqtopNetworking"]),
+        .library(name: "ReqtopRequestLists", targets: ["ReqtopRequestLists"]),
+        .library(name: "ReqtopTerminalUI", targets: ["ReqtopTerminalUI"]),
+    ],
+    targets: [
+        // C shims over system libraries (Debian: libcurl4-openssl-dev, libncursesw5-dev, zlib1g-dev).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw")]),
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "CTextWidth"),
+
+        // One small lock type shared by every layer.
+        .target(name: "ReqtopSync"),
+
+        // Layer 1: the networking core.
+        .target(name: "ReqtopNetworking", dependencies: ["CCurl", "ReqtopSync"]),
+        // Layer 2: request lists.
+        .target(name: "ReqtopRequestLists"),
+        // Terminal UI kit: pure Swift cells, buffers, widgets; ncurses backend and event loop.
+        .target(name: "ReqtopTerminalUI", dependencies: ["CTextWidth"]),
+        .target(name: "ReqtopNcurses", dependencies: ["ReqtopTerminalUI", "CNcursesw", "ReqtopSync"]),
+        // Layer 3: the inspector app model (no curses import).
+        .target(name: "ReqtopInspector", dependencies: ["ReqtopNetworking", "ReqtopRequestLists", "ReqtopTerminalUI", "ReqtopSync"]),
+        // Embedded loopback HTTP/1.1 server: httpbin-like endpoints and fault injection.
+        .target(name: "ReqtopTestServer", dependencies: ["ReqtopSync", "CZlib"]),
+
+        .executableTarget(
+            name: "reqtop",
+            dependencies: ["ReqtopInspector", "ReqtopNcurses", "ReqtopTestServer", "ReqtopNetworking", "ReqtopRequestLists"]
+        ),
+
+        // Tests.
+        .target(name: "ReqtopTestSupport", dependencies: ["ReqtopSync"], path: "Tests/ReqtopTestSupport"),
+        .testTarget(name: "ReqtopSyncTests", dependencies: ["ReqtopSync"]),
+        .testTarget(name: "ReqtopTestServerTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport"]),
+        .testTarget(name: "ReqtopNetworkingTests", dependencies: ["ReqtopNetworking", "ReqtopTestServer", "ReqtopTestSupport"]),
+        .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"]),
+        .testTarget(name: "ReqtopTerminalUITests", dependencies: ["ReqtopTerminalUI", "ReqtopTestSupport"]),
+        .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopInspector", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// Module ReqtopInspector: contents arrive with its issue.

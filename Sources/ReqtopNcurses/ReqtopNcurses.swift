@@ -1,0 +1,1 @@
+// Module ReqtopNcurses: contents arrive with its issue.

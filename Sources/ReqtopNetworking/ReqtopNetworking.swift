@@ -1,0 +1,1 @@
+// Module ReqtopNetworking: contents arrive with its issue.

@@ -1,0 +1,1 @@
+// Module ReqtopRequestLists: contents arrive with its issue.

@@ -1,0 +1,1 @@
+// Module ReqtopTerminalUI: contents arrive with its issue.

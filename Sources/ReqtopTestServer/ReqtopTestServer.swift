@@ -1,0 +1,1 @@
+// Module ReqtopTestServer: contents arrive with its issue.
