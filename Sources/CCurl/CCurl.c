@@ -1,1 +1,52 @@
 #include "CCurl.h"
+
+CURLcode ccurl_easy_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
+CURLcode ccurl_easy_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
+CURLcode ccurl_easy_setopt_string(CURL *h, CURLoption o, const char *v) { return curl_easy_setopt(h, o, v); }
+CURLcode ccurl_easy_setopt_pointer(CURL *h, CURLoption o, void *v) { return curl_easy_setopt(h, o, v); }
+CURLcode ccurl_easy_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return curl_easy_setopt(h, o, v); }
+CURLcode ccurl_easy_setopt_share(CURL *h, CURLSH *s) { return curl_easy_setopt(h, CURLOPT_SHARE, s); }
+
+CURLcode ccurl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
+CURLcode ccurl_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
+CURLcode ccurl_easy_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }
+CURLcode ccurl_easy_getinfo_pointer(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
+
+CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+CURLSHcode ccurl_share_setopt_long(CURLSH *s, CURLSHoption o, long v) { return curl_share_setopt(s, o, v); }
+
+CURLcode ccurl_easy_pause_all(CURL *h) { return curl_easy_pause(h, CURLPAUSE_ALL); }
+CURLcode ccurl_easy_pause_continue(CURL *h) { return curl_easy_pause(h, CURLPAUSE_CONT); }
+
+size_t ccurl_readfunc_pause(void) { return CURL_READFUNC_PAUSE; }
+size_t ccurl_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE; }
+size_t ccurl_readfunc_abort(void) { return CURL_READFUNC_ABORT; }
+
+// The Swift functions every transfer's callbacks go to; set once, before the first transfer starts.
+static ccurl_data_callback g_on_body, g_on_header;
+static ccurl_read_callback g_on_read;
+static ccurl_progress_callback g_on_progress;
+
+void ccurl_set_callback_targets(ccurl_data_callback on_body, ccurl_data_callback on_header,
+                                ccurl_read_callback on_read, ccurl_progress_callback on_progress) {
+    g_on_body = on_body; g_on_header = on_header; g_on_read = on_read; g_on_progress = on_progress;
+}
+
+static size_t write_trampoline(char *p, size_t size, size_t n, void *ctx) { return g_on_body(ctx, p, size * n); }
+static size_t header_trampoline(char *p, size_t size, size_t n, void *ctx) { return g_on_header(ctx, p, size * n); }
+static size_t read_trampoline(char *p, size_t size, size_t n, void *ctx) { return g_on_read(ctx, p, size * n); }
+static int progress_trampoline(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un) {
+    return g_on_progress(ctx, dt, dn, ut, un);
+}
+
+void ccurl_install_callbacks(CURL *h, void *context) {
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, write_trampoline);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, context);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, header_trampoline);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, context);
+    curl_easy_setopt(h, CURLOPT_READFUNCTION, read_trampoline);
+    curl_easy_setopt(h, CURLOPT_READDATA, context);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, progress_trampoline);
+    curl_easy_setopt(h, CURLOPT_XFERINFODATA, context);
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+}

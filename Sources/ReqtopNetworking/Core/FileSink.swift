@@ -1,0 +1,56 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file that a body streams into with plain `write(2)`: a download's destination or a spilled body.
+final class FileSink {
+    let url: URL
+    let isTemporary: Bool
+    private var fd: Int32
+    private(set) var size: Int64 = 0
+
+    init(url: URL, isTemporary: Bool) throws(TransferError) {
+        self.url = url
+        self.isTemporary = isTemporary
+        fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw TransferError(code: .fileIO, message: "cannot open \(url.path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// A new temporary file for a body that outgrew the memory cap.
+    static func temporary() throws(TransferError) -> FileSink {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("reqtop-body-\(UUID().uuidString)")
+        return try FileSink(url: url, isTemporary: true)
+    }
+
+    /// Writes all of `bytes`; false on an I/O error.
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        size += Int64(bytes.count)
+        return true
+    }
+
+    /// Closes the file and hands it over as a body.
+    func finish() -> BodyFile {
+        if fd >= 0 { close(fd); fd = -1 }
+        return BodyFile(url: url, size: size, isTemporary: isTemporary)
+    }
+
+    deinit {
+        if fd >= 0 {
+            close(fd)
+            if isTemporary { unlink(url.path) }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ReqtopSync
+
+/// A handle to one request. Created suspended; `resume()`, `suspend()` and `cancel()` go through its manager.
+public final class HTTPTask: Sendable, CustomStringConvertible {
+    public let id: TaskID
+    public let kind: TaskKind
+    public let request: URLRequest
+    public let name: String?
+    private unowned let manager: SessionManager
+    private let lifecycle = Protected(Lifecycle())
+
+    struct Lifecycle {
+        var state = TaskState.suspended
+        /// Whether the engine has been handed the transfer (on the first resume).
+        var submitted = false
+    }
+
+    init(id: TaskID, kind: TaskKind, request: URLRequest, name: String?, manager: SessionManager) {
+        self.id = id
+        self.kind = kind
+        self.request = request
+        self.name = name
+        self.manager = manager
+    }
+
+    /// The current state.
+    public var state: TaskState { lifecycle.withLock { $0.state } }
+
+    /// Starts the task, or continues it after `suspend()`. Refused unless the task is suspended.
+    public func resume() throws(IllegalTransition) { try manager.resume(self) }
+
+    /// Pauses the transfer without closing the connection or re-sending anything. Refused unless running.
+    public func suspend() throws(IllegalTransition) { try manager.suspend(self) }
+
+    /// Stops the task for good; its completion handler receives a `cancelled` error. Refused once it has ended.
+    public func cancel() throws(IllegalTransition) { try manager.cancel(self) }
+
+    public var description: String {
+        "task \(id) \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"
+    }
+
+    /// Applies `next` if the state machine allows it; returns the lifecycle before the change.
+    func transition(to next: TaskState) throws(IllegalTransition) -> Lifecycle {
+        let result: Result<Lifecycle, IllegalTransition> = lifecycle.withLock { life in
+            guard life.state.canTransition(to: next) else {
+                return .failure(IllegalTransition(task: id, from: life.state, to: next))
+            }
+            let before = life
+            life.state = next
+            if next == .running { life.submitted = true }
+            return .success(before)
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,103 @@
+import Dispatch
+
+/// Settings shared by every task of a `SessionManager`.
+public struct SessionConfiguration: Sendable {
+    /// Which HTTP version to ask for.
+    public enum HTTPVersion: Sendable {
+        /// HTTP/2 over TLS where the server offers it, HTTP/1.1 otherwise (libcurl's default).
+        case automatic
+        case http1_1
+        /// HTTP/2 for TLS and cleartext (prior knowledge is not assumed: h2c upgrade).
+        case http2
+    }
+
+    /// Where requests go through.
+    public enum Proxy: Sendable, Hashable {
+        /// `http_proxy`, `https_proxy`, `no_proxy` from the environment (libcurl's behaviour).
+        case environment
+        case none
+        case url(String)
+    }
+
+    /// Whole-request timeout in seconds (fractions honoured); nil for none.
+    public var requestTimeout: Double? = nil
+    /// Connect timeout in seconds (fractions honoured).
+    public var connectTimeout: Double = 30
+    /// At most this many transfers run at once; the rest wait in order.
+    public var maxConcurrentTasks = 64
+    /// At most this many transfers run at once against one host (scheme + host + port).
+    public var maxConcurrentTasksPerHost = 64
+    public var httpVersion = HTTPVersion.automatic
+    /// Skip TLS certificate and host name verification.
+    public var insecure = false
+    /// A PEM file of CA certificates to trust instead of the system's.
+    public var caFile: String? = nil
+    public var proxy = Proxy.environment
+    /// Keep cookies set by responses and send them on later requests of this session.
+    public var cookies = true
+    /// Ask for compressed bodies (gzip, deflate, br, zstd as libcurl supports) and decode them.
+    public var compression = true
+    /// A data task keeps at most this many body bytes in memory, then spills the body to a temp file.
+    public var maxBodyBytesInMemory = 8 << 20
+    /// Follow redirects, at most `maxRedirects` hops.
+    public var followRedirects = true
+    public var maxRedirects = 10
+    /// Which responses count as success; a response outside it fails with `validationFailed`.
+    public var validation = ResponseValidation()
+    /// Where completion handlers and progress handlers run.
+    public var completionQueue = DispatchQueue(label: "reqtop.completion")
+
+    public init() {}
+}
+
+/// Per-task overrides of the session's settings.
+public struct TaskOptions: Sendable {
+    public var name: String?
+    public var timeout: Double?
+    public var followRedirects: Bool?
+    public var maxRedirects: Int?
+    public var insecure: Bool?
+    public var validation: ResponseValidation?
+
+    public init(name: String? = nil, timeout: Double? = nil, followRedirects: Bool? = nil, maxRedirects: Int? = nil,
+                insecure: Bool? = nil, validation: ResponseValidation? = nil) {
+        self.name = name
+        self.timeout = timeout
+        self.followRedirects = followRedirects
+        self.maxRedirects = maxRedirects
+        self.insecure = insecure
+        self.validation = validation
+    }
+}
+
+/// Which responses are acceptable. The default accepts every HTTP status.
+public struct ResponseValidation: Sendable, Hashable {
+    public var acceptableStatusCodes: Set<Int>?
+    /// Media types such as `application/json` or `text/*`.
+    public var acceptableContentTypes: Set<String>?
+
+    public init(acceptableStatusCodes: Set<Int>? = nil, acceptableContentTypes: Set<String>? = nil) {
+        self.acceptableStatusCodes = acceptableStatusCodes
+        self.acceptableContentTypes = acceptableContentTypes
+    }
+
+    /// Accepts 200–299 only.
+    public static let successfulStatus = ResponseValidation(acceptableStatusCodes: Set(200..<300))
+
+    func validate(_ head: HTTPResponseHead) -> TransferError? {
+        if let codes = acceptableStatusCodes, !codes.contains(head.status) {
+            return TransferError(code: .validationFailed, message: "unacceptable status code \(head.status)")
+        }
+        if let types = acceptableContentTypes {
+            let mime = head.mimeType ?? ""
+            let ok = types.contains { pattern in
+                if pattern.hasSuffix("/*") { return mime.hasPrefix(pattern.dropLast()) }
+                return pattern == mime
+            }
+            if !ok {
+                return TransferError(code: .validationFailed, message: "unacceptable content type \(mime.isEmpty ? "(none)" : mime)")
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ReqtopSync
+
+/// Creates and drives HTTP tasks on one libcurl engine, in the manner of AFNetworking's
+/// `AFURLSessionManager`: every task gets its own task delegate, kept in a registry keyed by task
+/// identifier; the session-level delegate forwards each engine callback to it; results come back
+/// through completion handlers (on `configuration.completionQueue`) and as events on `bus`.
+///
+/// ```swift
+/// let manager = SessionManager()
+/// manager.bus.subscribe { event in print(event.task, event.name) }
+/// let task = manager.dataTask(with: URLRequest(url: url)) { response in print(response.head?.status ?? 0) }
+/// try task.resume()
+/// ```
+public final class SessionManager: Sendable {
+    public let configuration: SessionConfiguration
+    /// Every lifecycle step of every task of this manager.
+    public let bus: EventBus
+    private let registry = TaskDelegateRegistry()
+    private let engine: CurlEngine
+    private let nextID = Protected(1)
+
+    public init(configuration: SessionConfiguration = SessionConfiguration(), bus: EventBus = EventBus()) {
+        self.configuration = configuration
+        self.bus = bus
+        let delegate = SessionDelegate(registry: registry, bus: bus)
+        engine = CurlEngine(delegate: delegate, maxConcurrent: configuration.maxConcurrentTasks,
+                            maxPerHost: configuration.maxConcurrentTasksPerHost)
+    }
+
+    deinit { engine.enqueue(.shutdown) }
+
+    /// How many tasks have a registered delegate: created and not yet ended. 0 when all have finished.
+    public var registeredTaskCount: Int { registry.count }
+
+    /// Cancels every task and stops the engine thread. The manager creates no tasks afterwards.
+    public func invalidate() {
+        for delegate in registry.all { try? delegate.task.cancel() }
+        engine.stop()
+    }
+
+    // MARK: Creating tasks
+
+    /// A data task observed only through the bus (no completion handler).
+    public func dataTask(with request: URLRequest, options: TaskOptions = TaskOptions()) -> HTTPTask {
+        dataTask(with: request, options: options) { _ in }
+    }
+
+    /// A task whose body is kept in memory (spilled to a temp file past `maxBodyBytesInMemory`).
+    public func dataTask(with request: URLRequest, options: TaskOptions = TaskOptions(),
+                         uploadProgress: ProgressHandler? = nil, downloadProgress: ProgressHandler? = nil,
+                         completionHandler: @escaping @Sendable (TaskResponse<Data>) -> Void) -> HTTPTask {
+        dataTask(with: request, serializer: RawResponseSerializer(), options: options, uploadProgress: uploadProgress,
+                 downloadProgress: downloadProgress, completionHandler: completionHandler)
+    }
+
+    /// A data task whose body is turned into a value by `serializer`, off the engine thread.
+    public func dataTask<S: ResponseSerializer>(with request: URLRequest, serializer: S, options: TaskOptions = TaskOptions(),
+                                                uploadProgress: ProgressHandler? = nil, downloadProgress: ProgressHandler? = nil,
+                                                completionHandler: @escaping @Sendable (TaskResponse<S.Value>) -> Void) -> HTTPTask {
+        makeTask(.data, request: request, body: request.httpBody.map { .data($0) } ?? .none, destination: nil,
+                 serializer: serializer, options: options, uploadProgress: uploadProgress,
+                 downloadProgress: downloadProgress, completion: completionHandler)
+    }
+
+    /// A task that streams its body into `destination` (created or truncated); memory stays flat.
+    public func downloadTask(with request: URLRequest, destination: URL, options: TaskOptions = TaskOptions(),
+                             progress: ProgressHandler? = nil,
+                             completionHandler: @escaping @Sendable (TaskResponse<URL>) -> Void) -> HTTPTask {
+        makeTask(.download, request: request, body: request.httpBody.map { .data($0) } ?? .none, destination: destination,
+                 serializer: DestinationSerializer(destination: destination), options: options, uploadProgress: nil,
+                 downloadProgress: progress, completion: completionHandler)
+    }
+
+    /// A task that sends `data` as the request body.
+    public func uploadTask(with request: URLRequest, from data: Data, options: TaskOptions = TaskOptions(),
+                           progress: ProgressHandler? = nil,
+                           completionHandler: @escaping @Sendable (TaskResponse<Data>) -> Void) -> HTTPTask {
+        makeTask(.upload, request: request, body: .data(data), destination: nil, serializer: RawResponseSerializer(),
+                 options: options, uploadProgress: progress, downloadProgress: nil, completion: completionHandler)
+    }
+
+    /// A task that streams the file at `fileURL` as the request body.
+    public func uploadTask(with request: URLRequest, fromFile fileURL: URL, options: TaskOptions = TaskOptions(),
+                           progress: ProgressHandler? = nil,
+                           completionHandler: @escaping @Sendable (TaskResponse<Data>) -> Void) -> HTTPTask {
+        let size = (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? Int64) ?? nil
+        return makeTask(.upload, request: request, body: .file(fileURL, size: size ?? 0), destination: nil,
+                        serializer: RawResponseSerializer(), options: options, uploadProgress: progress,
+                        downloadProgress: nil, completion: completionHandler)
+    }
+
+    private func makeTask<S: ResponseSerializer>(
+        _ kind: TaskKind, request: URLRequest, body: TransferRequest.Body, destination: URL?, serializer: S,
+        options: TaskOptions, uploadProgress: ProgressHandler?, downloadProgress: ProgressHandler?,
+        completion: (@Sendable (TaskResponse<S.Value>) -> Void)?
+    ) -> HTTPTask {
+        let id = TaskID(rawValue: nextID.withLock { id in defer { id += 1 }; return id })
+        let task = HTTPTask(id: id, kind: kind, request: request, name: options.name, manager: self)
+        let transfer = transferRequest(for: request, body: body, options: options)
+        let respond = Self.responder(task: id, request: request, serializer: serializer, completion: completion)
+        let delegate = TaskDelegate(task: task, request: transfer, destination: destination,
+                                    memoryCap: configuration.maxBodyBytesInMemory,
+                                    validation: options.validation ?? configuration.validation,
+                                    uploadProgress: uploadProgress, downloadProgress: downloadProgress,
+                                    completionQueue: configuration.completionQueue, respond: respond)
+        registry.register(delegate)
+        var bodyData: Data? = nil
+        var bodyFile: URL? = nil
+        switch body {
+        case .none: break
+        case .data(let data): bodyData = data
+        case .file(let url, _): bodyFile = url
+        }
+        bus.post(TaskEvent(task: id, kind: .created(TaskDescription(
+            kind: kind, method: transfer.method, url: transfer.url, name: options.name, headers: transfer.headers,
+            body: bodyData, bodyFile: bodyFile, destination: destination))))
+        return task
+    }
+
+    private func transferRequest(for request: URLRequest, body: TransferRequest.Body, options: TaskOptions) -> TransferRequest {
+        let headers = (request.allHTTPHeaderFields ?? [:])
+            .sorted { $0.key.lowercased() < $1.key.lowercased() }
+            .map { HTTPHeader(name: $0.key, value: $0.value) }
+        return TransferRequest(
+            url: request.url ?? URL(string: "invalid:")!, method: request.httpMethod ?? "GET", headers: headers, body: body,
+            timeout: options.timeout ?? configuration.requestTimeout, connectTimeout: configuration.connectTimeout,
+            followRedirects: options.followRedirects ?? configuration.followRedirects,
+            maxRedirects: options.maxRedirects ?? configuration.maxRedirects,
+            insecure: options.insecure ?? configuration.insecure, caFile: configuration.caFile,
+            httpVersion: configuration.httpVersion, proxy: configuration.proxy,
+            compression: configuration.compression, cookies: configuration.cookies)
+    }
+
+    /// Builds the off-engine-thread step: serialize, make the response, pick the terminal event.
+    private static func responder<S: ResponseSerializer>(
+        task: TaskID, request: URLRequest, serializer: S, completion: (@Sendable (TaskResponse<S.Value>) -> Void)?
+    ) -> @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind) {
+        { finished in
+            var result: Result<S.Value, TransferError>
+            var serializationError: String?
+            if let error = finished.error {
+                result = .failure(error)
+            } else {
+                do {
+                    result = .success(try serializer.serialize(head: finished.head!, body: finished.body))
+                } catch {
+                    serializationError = "\(error)"
+                    result = .failure(TransferError(code: .serializationFailed, message: "\(error)"))
+                }
+            }
+            let response = TaskResponse(task: task, request: request, head: finished.head, body: finished.body,
+                                        bytes: finished.bytes, redirects: finished.redirects, timings: finished.timings,
+                                        result: result)
+            let event: TaskEvent.Kind
+            if let error = finished.error {
+                event = error.code == .cancelled ? .cancelled : .failed(TaskFailure(
+                    error: error, response: finished.head, bytes: finished.bytes, timings: finished.timings,
+                    redirects: finished.redirects))
+            } else {
+                event = .completed(TaskCompletion(
+                    response: finished.head!, body: finished.body, bytes: finished.bytes,
+                    timings: finished.timings ?? .unknown, redirects: finished.redirects, serializer: serializer.name,
+                    serializedValue: response.value, serializationError: serializationError))
+            }
+            return ({ completion?(response) }, event)
+        }
+    }
+
+    // MARK: Lifecycle commands (called by HTTPTask)
+
+    func resume(_ task: HTTPTask) throws(IllegalTransition) {
+        let before = try task.transition(to: .running)
+        if before.submitted {
+            engine.enqueue(.resume(task.id))
+        } else if let delegate = registry.peek(task.id) {
+            engine.enqueue(.start(task.id, delegate.request))
+        }
+    }
+
+    func suspend(_ task: HTTPTask) throws(IllegalTransition) {
+        _ = try task.transition(to: .suspended)
+        engine.enqueue(.suspend(task.id))
+    }
+
+    func cancel(_ task: HTTPTask) throws(IllegalTransition) {
+        let before = try task.transition(to: .cancelled)
+        if before.submitted {
+            engine.enqueue(.cancel(task.id))
+        } else if let delegate = registry.remove(task.id) {
+            // Never handed to the engine: finish it here.
+            let (handler, event) = delegate.respond(delegate.finishCancelled())
+            let bus = self.bus
+            configuration.completionQueue.async {
+                handler()
+                bus.post(TaskEvent(task: task.id, kind: event))
+            }
+        }
+    }
+}
+
+/// A download's value: where its body was written.
+private struct DestinationSerializer: ResponseSerializer {
+    let destination: URL
+    var name: String { "file" }
+    func serialize(head: HTTPResponseHead, body: ResponseBody?) throws -> URL { destination }
+}

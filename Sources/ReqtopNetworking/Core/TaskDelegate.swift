@@ -1,0 +1,218 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What one transfer produced, handed from the engine thread to serialization.
+struct FinishedTransfer: Sendable {
+    var head: HTTPResponseHead?
+    var body: ResponseBody?
+    var bytes: Int64
+    var redirects: [RedirectHop]
+    var timings: PhaseTimings?
+    var error: TransferError?
+}
+
+/// Reports progress to a task's progress handler.
+public typealias ProgressHandler = @Sendable (TransferProgress) -> Void
+
+/// The per-task delegate (AFNetworking's `AFURLSessionManagerTaskDelegate`): the body buffer,
+/// upload and download progress, the download file, redirect hops and timings of one task, and how
+/// to turn them into a response for the completion handler.
+///
+/// Its transfer state is touched only on the engine thread, through the session delegate.
+final class TaskDelegate: @unchecked Sendable { // mutable state below is confined to the engine thread
+    let task: HTTPTask
+    let request: TransferRequest
+    let destination: URL?
+    let memoryCap: Int
+    let validation: ResponseValidation
+    let uploadProgress: ProgressHandler?
+    let downloadProgress: ProgressHandler?
+    let completionQueue: DispatchQueue
+    /// Serializes a finished transfer and returns the completion handler call and the terminal event.
+    let respond: @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)
+
+    // Engine-thread state.
+    private var currentURL: URL
+    private var pendingHead: HTTPResponseHead?
+    private var head: HTTPResponseHead?
+    private var hops: [RedirectHop] = []
+    private var memoryBody = Data()
+    private var file: FileSink?
+    private var received: Int64 = 0
+    private var reportedDownload: Int64 = 0
+    private var reportedUpload: Int64 = 0
+    private var uploadOffset = 0
+    private var uploadFD: Int32 = -1
+    private var failure: TransferError?
+
+    init(task: HTTPTask, request: TransferRequest, destination: URL?, memoryCap: Int, validation: ResponseValidation,
+         uploadProgress: ProgressHandler?, downloadProgress: ProgressHandler?, completionQueue: DispatchQueue,
+         respond: @escaping @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)) {
+        self.task = task
+        self.request = request
+        self.destination = destination
+        self.memoryCap = memoryCap
+        self.validation = validation
+        self.uploadProgress = uploadProgress
+        self.downloadProgress = downloadProgress
+        self.completionQueue = completionQueue
+        self.respond = respond
+        self.currentURL = request.url
+    }
+
+    deinit {
+        if uploadFD >= 0 { close(uploadFD) }
+    }
+
+    // MARK: Headers
+
+    /// One raw header line of any response of the transfer (including redirects and 1xx).
+    func didReceiveHeaderLine(_ bytes: UnsafeRawBufferPointer, emit: (TaskEvent.Kind) -> Void) -> Bool {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
+        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+            let version = parts.first.map { String($0.dropFirst("HTTP/".count)) } ?? ""
+            let status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            let reason = parts.count > 2 ? String(parts[2]) : ""
+            pendingHead = HTTPResponseHead(url: currentURL, httpVersion: version, status: status, reason: reason, headers: [])
+        } else if line.isEmpty {
+            guard let complete = pendingHead else { return true }
+            pendingHead = nil
+            headDidEnd(complete, emit: emit)
+        } else if let colon = line.firstIndex(of: ":"), pendingHead != nil {
+            let name = String(line[..<colon])
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            pendingHead?.headers.append(HTTPHeader(name: name, value: value))
+        }
+        return true
+    }
+
+    private func headDidEnd(_ complete: HTTPResponseHead, emit: (TaskEvent.Kind) -> Void) {
+        if (100..<200).contains(complete.status) { return }
+        if request.followRedirects, [301, 302, 303, 307, 308].contains(complete.status),
+           let location = complete.headers.value(for: "Location"),
+           let target = URL(string: location, relativeTo: currentURL)?.absoluteURL {
+            let hop = RedirectHop(status: complete.status, from: currentURL, to: target)
+            hops.append(hop)
+            currentURL = target
+            emit(.redirected(hop))
+            return
+        }
+        head = complete
+        emit(.response(complete))
+    }
+
+    // MARK: Body
+
+    func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        received += Int64(bytes.count)
+        if let file { return file.write(bytes) }
+        do {
+            if let destination {
+                let sink = try FileSink(url: destination, isTemporary: false)
+                file = sink
+                return sink.write(bytes)
+            }
+            if memoryBody.count + bytes.count > memoryCap {
+                let sink = try FileSink.temporary()
+                file = sink
+                let spilled = memoryBody.withUnsafeBytes { sink.write($0) }
+                memoryBody = Data()
+                return spilled && sink.write(bytes)
+            }
+        } catch {
+            failure = error
+            return false
+        }
+        memoryBody.append(bytes.bindMemory(to: UInt8.self))
+        return true
+    }
+
+    /// Fills `buffer` with the next request body bytes; returns the count, 0 at the end, nil on error.
+    func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        switch request.body {
+        case .none:
+            return 0
+        case .data(let data):
+            let n = min(buffer.count, data.count - uploadOffset)
+            guard n > 0 else { return 0 }
+            data.withUnsafeBytes { source in
+                buffer.baseAddress!.copyMemory(from: source.baseAddress! + uploadOffset, byteCount: n)
+            }
+            uploadOffset += n
+            return n
+        case .file(let url, _):
+            if uploadFD < 0 {
+                uploadFD = open(url.path, O_RDONLY | O_CLOEXEC)
+                guard uploadFD >= 0 else {
+                    failure = TransferError(code: .fileIO, message: "cannot read \(url.path): \(String(cString: strerror(errno)))")
+                    return nil
+                }
+            }
+            let n = read(uploadFD, buffer.baseAddress, buffer.count)
+            return n < 0 ? nil : n
+        }
+    }
+
+    // MARK: Progress
+
+    func progress(downloaded: Int64, downloadTotal: Int64, uploaded: Int64, uploadTotal: Int64,
+                  emit: (TaskEvent.Kind) -> Void) {
+        if uploaded > reportedUpload, let size = request.bodySize {
+            reportedUpload = uploaded
+            report(TransferProgress(direction: .upload, completed: uploaded, total: size), emit: emit)
+        }
+        if received > reportedDownload, head != nil {
+            reportedDownload = received
+            report(TransferProgress(direction: .download, completed: received, total: expectedLength(downloadTotal)), emit: emit)
+        }
+    }
+
+    private func expectedLength(_ curlTotal: Int64) -> Int64 {
+        if let length = head?.headers.value(for: "Content-Length").flatMap(Int64.init),
+           head?.headers.value(for: "Content-Encoding") == nil {
+            return length
+        }
+        return curlTotal > 0 ? curlTotal : -1
+    }
+
+    private func report(_ progress: TransferProgress, emit: (TaskEvent.Kind) -> Void) {
+        emit(.progress(progress))
+        let handler = progress.direction == .upload ? uploadProgress : downloadProgress
+        if let handler { completionQueue.async { handler(progress) } }
+    }
+
+    // MARK: Completion
+
+    /// Closes files and gathers the result. `transportError` is nil when libcurl reported success.
+    func finish(transportError: TransferError?, timings: PhaseTimings?, emit: (TaskEvent.Kind) -> Void) -> FinishedTransfer {
+        if received > reportedDownload, head != nil {
+            reportedDownload = received
+            report(TransferProgress(direction: .download, completed: received, total: expectedLength(-1)), emit: emit)
+        }
+        if file == nil, let destination, transportError == nil {
+            file = try? FileSink(url: destination, isTemporary: false) // an empty body still makes the file
+        }
+        let body: ResponseBody? = if let file { .file(file.finish()) } else if destination == nil { .data(memoryBody) } else { nil }
+        file = nil
+        memoryBody = Data()
+        var error = failure ?? transportError
+        if error == nil {
+            if let head { error = validation.validate(head) }
+            else { error = TransferError(code: .badServerResponse, message: "the server sent no HTTP response") }
+        }
+        return FinishedTransfer(head: head, body: body, bytes: received, redirects: hops, timings: timings, error: error)
+    }
+
+    /// The result of a task that was cancelled before it finished.
+    func finishCancelled() -> FinishedTransfer {
+        _ = file?.finish() // a spilled temporary body is deleted as it is released here
+        file = nil
+        return FinishedTransfer(head: head, body: nil, bytes: received, redirects: hops, timings: nil,
+                                error: TransferError(code: .cancelled, message: "cancelled"))
+    }
+}

@@ -1,0 +1,120 @@
+import CCurl
+import Foundation
+
+/// One easy handle and what must live as long as it does. Engine thread only.
+final class Transfer {
+    let id: TaskID
+    let request: TransferRequest
+    let delegate: SessionDelegate
+    private(set) var easy: OpaquePointer?
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var errorBuffer: UnsafeMutablePointer<CChar>?
+
+    init(id: TaskID, request: TransferRequest, delegate: SessionDelegate) {
+        self.id = id
+        self.request = request
+        self.delegate = delegate
+    }
+
+    /// Creates the easy handle and sets every option from the request.
+    func configure(share: OpaquePointer) {
+        let easy = curl_easy_init()!
+        self.easy = easy
+        let r = request
+        ccurl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, UnsafeMutableRawPointer(bitPattern: id.rawValue))
+        ccurl_install_callbacks(easy, Unmanaged.passUnretained(self).toOpaque())
+        ccurl_easy_setopt_string(easy, CURLOPT_URL, r.url.absoluteString)
+        ccurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        ccurl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 102_400)
+        ccurl_easy_setopt_share(easy, share)
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer!.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+
+        // Method and body.
+        var headers = r.headers
+        let method = r.method.uppercased()
+        switch r.body {
+        case .none:
+            if method == "GET" { ccurl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1) }
+            else if method == "HEAD" { ccurl_easy_setopt_long(easy, CURLOPT_NOBODY, 1) }
+            else { ccurl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method) }
+        case .data, .file:
+            ccurl_easy_setopt_long(easy, CURLOPT_POST, 1)
+            ccurl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(r.bodySize ?? 0))
+            if method != "POST" { ccurl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method) }
+            if headers.value(for: "Expect") == nil { headers.append(HTTPHeader(name: "Expect", value: "")) }
+        }
+        for header in headers {
+            headerList = curl_slist_append(headerList, Self.headerLine(header))
+        }
+        if let headerList { ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList) }
+
+        // Time limits.
+        if let timeout = r.timeout { ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(max(1, timeout * 1000))) }
+        ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(max(1, r.connectTimeout * 1000)))
+
+        // Redirects, TLS, HTTP version, proxy, compression, cookies.
+        ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, r.followRedirects ? 1 : 0)
+        ccurl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, r.maxRedirects)
+        if r.insecure {
+            ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 0)
+            ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0)
+        }
+        if let caFile = r.caFile { ccurl_easy_setopt_string(easy, CURLOPT_CAINFO, caFile) }
+        switch r.httpVersion {
+        case .automatic: break
+        case .http1_1: ccurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
+        case .http2: ccurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_0))
+        }
+        switch r.proxy {
+        case .environment: break
+        case .none: ccurl_easy_setopt_string(easy, CURLOPT_PROXY, "")
+        case .url(let proxy): ccurl_easy_setopt_string(easy, CURLOPT_PROXY, proxy)
+        }
+        if r.compression { ccurl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "") }
+        if r.cookies { ccurl_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "") }
+    }
+
+    /// libcurl's header syntax: "Expect:" with no value removes the header libcurl would add;
+    /// "Name;" sends any other header with an empty value.
+    private static func headerLine(_ header: HTTPHeader) -> String {
+        if header.value.isEmpty {
+            return header.name.caseInsensitiveCompare("Expect") == .orderedSame ? "Expect:" : "\(header.name);"
+        }
+        return "\(header.name): \(header.value)"
+    }
+
+    /// libcurl's detailed message for the last error, if any.
+    var errorDetail: String {
+        guard let errorBuffer else { return "" }
+        return String(cString: errorBuffer)
+    }
+
+    /// Phase timings of the finished transfer.
+    func timings() -> PhaseTimings {
+        func time(_ info: CURLINFO) -> Int64 {
+            var value: curl_off_t = 0
+            ccurl_easy_getinfo_off(easy, info, &value)
+            return Int64(value)
+        }
+        var connects = 0
+        ccurl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+        return PhaseTimings(nameLookup: time(CURLINFO_NAMELOOKUP_TIME_T), connect: time(CURLINFO_CONNECT_TIME_T),
+                            appConnect: time(CURLINFO_APPCONNECT_TIME_T), preTransfer: time(CURLINFO_PRETRANSFER_TIME_T),
+                            startTransfer: time(CURLINFO_STARTTRANSFER_TIME_T), total: time(CURLINFO_TOTAL_TIME_T),
+                            reusedConnection: connects == 0)
+    }
+
+    /// Frees the easy handle and its header list (after it left the multi handle).
+    func close() {
+        if let easy { curl_easy_cleanup(easy) }
+        easy = nil
+        curl_slist_free_all(headerList)
+        headerList = nil
+        errorBuffer?.deallocate()
+        errorBuffer = nil
+    }
+
+    deinit { close() }
+}

@@ -1,0 +1,130 @@
+import Dispatch
+import ReqtopSync
+
+/// The notification bus: every lifecycle step of every task is posted here, and any number of
+/// observers receive them, each on its own queue with its own callback.
+///
+/// - Observers subscribe and unsubscribe from any thread; the list is locked and each post
+///   works from a snapshot, so an observer may unsubscribe while it is being called.
+/// - Posting never waits for an observer: events are appended to the observer's pending
+///   queue and one drain is scheduled per observer (one thread hop per batch, not per event).
+/// - A slow observer gets progress coalesced (the latest value per task and direction wins);
+///   lifecycle events are never dropped.
+public final class EventBus: Sendable {
+    /// A handle to cancel one subscription.
+    public struct Subscription: Hashable, Sendable {
+        fileprivate let id: Int
+    }
+
+    private struct Registry {
+        var nextID = 1
+        var observers: [Int: Observer] = [:]
+    }
+
+    private let registry = Protected(Registry())
+
+    public init() {}
+
+    /// Subscribes `handler` to every event, called on `queue` one event at a time, in order.
+    @discardableResult
+    public func subscribe(queue: DispatchQueue = DispatchQueue(label: "reqtop.bus.observer"),
+                          _ handler: @escaping @Sendable (TaskEvent) -> Void) -> Subscription {
+        add(Observer(queue: queue, perEvent: true) { handler($0[0]) })
+    }
+
+    /// Subscribes `handler` to batches of events (everything pending since the last call), on `queue`.
+    /// Cheaper than per-event delivery for an observer that redraws once per batch.
+    @discardableResult
+    public func subscribeBatches(queue: DispatchQueue = DispatchQueue(label: "reqtop.bus.observer"),
+                                 _ handler: @escaping @Sendable ([TaskEvent]) -> Void) -> Subscription {
+        add(Observer(queue: queue, perEvent: false, handler: handler))
+    }
+
+    private func add(_ observer: Observer) -> Subscription {
+        registry.withLock { registry in
+            let id = registry.nextID
+            registry.nextID += 1
+            registry.observers[id] = observer
+            return Subscription(id: id)
+        }
+    }
+
+    /// Stops delivery to a subscription; events still pending for it are discarded. Safe from any thread,
+    /// including from inside the observer's own handler.
+    public func unsubscribe(_ subscription: Subscription) {
+        let observer = registry.withLock { $0.observers.removeValue(forKey: subscription.id) }
+        observer?.deactivate()
+    }
+
+    /// The number of current subscriptions.
+    public var observerCount: Int { registry.withLock { $0.observers.count } }
+
+    /// Posts events in order to every current observer.
+    public func post(_ events: [TaskEvent]) {
+        guard !events.isEmpty else { return }
+        let observers = registry.withLock { Array($0.observers.values) }
+        for observer in observers { observer.enqueue(events) }
+    }
+
+    /// Posts one event.
+    public func post(_ event: TaskEvent) { post([event]) }
+}
+
+/// One subscriber: its queue, its callback and the events waiting for it.
+private final class Observer: Sendable {
+    private struct Pending {
+        var queue = CoalescingEventQueue()
+        var drainScheduled = false
+        var active = true
+    }
+
+    private let queue: DispatchQueue
+    private let handler: @Sendable ([TaskEvent]) -> Void
+    /// Per-event observers are called once per event and stop mid-batch when unsubscribed.
+    private let perEvent: Bool
+    private let pending = Protected(Pending())
+
+    init(queue: DispatchQueue, perEvent: Bool, handler: @escaping @Sendable ([TaskEvent]) -> Void) {
+        self.queue = queue
+        self.perEvent = perEvent
+        self.handler = handler
+    }
+
+    private var isActive: Bool { pending.withLock { $0.active } }
+
+    func deactivate() {
+        pending.withLock { $0 = Pending(active: false) }
+    }
+
+    func enqueue(_ events: [TaskEvent]) {
+        let schedule = pending.withLock { state -> Bool in
+            guard state.active else { return false }
+            for event in events { state.queue.append(event) }
+            guard !state.drainScheduled else { return false }
+            state.drainScheduled = true
+            return true
+        }
+        if schedule { queue.async { self.drain() } }
+    }
+
+    private func drain() {
+        while true {
+            let batch = pending.withLock { state -> [TaskEvent] in
+                guard state.active, !state.queue.isEmpty else {
+                    state.drainScheduled = false
+                    return []
+                }
+                return state.queue.takeAll()
+            }
+            if batch.isEmpty { return }
+            if perEvent {
+                for event in batch {
+                    guard isActive else { return }
+                    handler([event])
+                }
+            } else {
+                handler(batch)
+            }
+        }
+    }
+}

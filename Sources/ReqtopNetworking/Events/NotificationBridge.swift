@@ -1,0 +1,76 @@
+import Foundation
+
+/// Re-posts bus events as `NotificationCenter` notifications, for code written against
+/// AFNetworking-style notifications (`reqtop.task.resume`, `.suspend`, `.progress`, `.complete`, …).
+public final class NotificationBridge: Sendable {
+    /// User-info keys of the notifications.
+    public enum UserInfoKey {
+        public static let taskID = "reqtop.task.id"
+        public static let event = "reqtop.task.event"
+        public static let response = "reqtop.task.response"
+        public static let progress = "reqtop.task.progress"
+        public static let redirect = "reqtop.task.redirect"
+        public static let bodySize = "reqtop.task.bodySize"
+        public static let bodyFile = "reqtop.task.bodyFile"
+        public static let serializer = "reqtop.task.serializer"
+        public static let serializedValue = "reqtop.task.serializedValue"
+        public static let serializationError = "reqtop.task.serializationError"
+        public static let error = "reqtop.task.error"
+        public static let timings = "reqtop.task.timings"
+    }
+
+    /// The notification name of each event.
+    public static func name(for event: TaskEvent.Name) -> Notification.Name {
+        let suffix = switch event {
+        case .created: "create"
+        case .resumed: "resume"
+        case .suspended: "suspend"
+        case .cancelled: "cancel"
+        case .redirected: "redirect"
+        case .response: "response"
+        case .progress: "progress"
+        case .completed: "complete"
+        case .failed: "fail"
+        }
+        return Notification.Name("reqtop.task.\(suffix)")
+    }
+
+    private let bus: EventBus
+    private let subscription: EventBus.Subscription
+
+    /// Starts re-posting `bus`'s events on `center` until `stop()`.
+    public init(bus: EventBus, center: NotificationCenter = .default) {
+        self.bus = bus
+        nonisolated(unsafe) let center = center // NotificationCenter is thread-safe
+        subscription = bus.subscribeBatches { events in
+            for event in events {
+                center.post(name: NotificationBridge.name(for: event.name), object: nil,
+                            userInfo: NotificationBridge.userInfo(for: event))
+            }
+        }
+    }
+
+    public func stop() { bus.unsubscribe(subscription) }
+
+    static func userInfo(for event: TaskEvent) -> [AnyHashable: Any] {
+        var info: [AnyHashable: Any] = [UserInfoKey.taskID: event.task.rawValue, UserInfoKey.event: event]
+        switch event.kind {
+        case .created, .resumed, .suspended, .cancelled: break
+        case .redirected(let hop): info[UserInfoKey.redirect] = hop
+        case .response(let head): info[UserInfoKey.response] = head.httpURLResponse as Any
+        case .progress(let progress): info[UserInfoKey.progress] = progress
+        case .completed(let completion):
+            info[UserInfoKey.response] = completion.response.httpURLResponse as Any
+            info[UserInfoKey.bodySize] = completion.bytes
+            if case .file(let file) = completion.body { info[UserInfoKey.bodyFile] = file.url }
+            info[UserInfoKey.serializer] = completion.serializer
+            if let value = completion.serializedValue { info[UserInfoKey.serializedValue] = value }
+            if let error = completion.serializationError { info[UserInfoKey.serializationError] = error }
+            info[UserInfoKey.timings] = completion.timings
+        case .failed(let failure):
+            info[UserInfoKey.error] = failure.error
+            if let timings = failure.timings { info[UserInfoKey.timings] = timings }
+        }
+        return info
+    }
+}

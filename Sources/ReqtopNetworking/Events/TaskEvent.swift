@@ -1,0 +1,112 @@
+import Foundation
+
+/// One step in a task's lifecycle, as posted on the `EventBus`.
+public struct TaskEvent: Sendable {
+    public var task: TaskID
+    /// Seconds since 1970 when the step happened.
+    public var time: Double
+    public var kind: Kind
+
+    public init(task: TaskID, time: Double = Date().timeIntervalSince1970, kind: Kind) {
+        self.task = task
+        self.time = time
+        self.kind = kind
+    }
+
+    public enum Kind: Sendable {
+        case created(TaskDescription)
+        case resumed
+        case suspended
+        case cancelled
+        case redirected(RedirectHop)
+        case response(HTTPResponseHead)
+        case progress(TransferProgress)
+        case completed(TaskCompletion)
+        case failed(TaskFailure)
+    }
+
+    /// The event's name, as in the JSON Lines schema and the notification names.
+    public var name: Name {
+        switch kind {
+        case .created: .created
+        case .resumed: .resumed
+        case .suspended: .suspended
+        case .cancelled: .cancelled
+        case .redirected: .redirected
+        case .response: .response
+        case .progress: .progress
+        case .completed: .completed
+        case .failed: .failed
+        }
+    }
+
+    public enum Name: String, Sendable, CaseIterable {
+        case created, resumed, suspended, cancelled, redirected, response, progress, completed, failed
+    }
+
+    /// True for the events that end a task: completed, failed, cancelled.
+    public var isTerminal: Bool { name == .completed || name == .failed || name == .cancelled }
+}
+
+/// What a task was created to do.
+public struct TaskDescription: Sendable {
+    public var kind: TaskKind
+    public var method: String
+    public var url: URL
+    public var name: String?
+    public var headers: [HTTPHeader]
+    public var body: Data?
+    public var bodyFile: URL?
+    public var destination: URL?
+
+    public init(kind: TaskKind, method: String, url: URL, name: String? = nil, headers: [HTTPHeader],
+                body: Data? = nil, bodyFile: URL? = nil, destination: URL? = nil) {
+        self.kind = kind
+        self.method = method
+        self.url = url
+        self.name = name
+        self.headers = headers
+        self.body = body
+        self.bodyFile = bodyFile
+        self.destination = destination
+    }
+}
+
+/// Bytes moved so far in one direction.
+public struct TransferProgress: Sendable, Hashable {
+    public enum Direction: String, Sendable { case upload, download }
+    public var direction: Direction
+    public var completed: Int64
+    /// −1 when the total is not known.
+    public var total: Int64
+
+    public init(direction: Direction, completed: Int64, total: Int64) {
+        self.direction = direction
+        self.completed = completed
+        self.total = total
+    }
+
+    /// 0…1, or nil when the total is unknown.
+    public var fraction: Double? { total > 0 ? min(1, Double(completed) / Double(total)) : nil }
+}
+
+/// The payload of `completed` — what AFNetworking's user-info carried.
+public struct TaskCompletion: Sendable {
+    public var response: HTTPResponseHead
+    public var body: ResponseBody?
+    public var bytes: Int64
+    public var timings: PhaseTimings
+    public var redirects: [RedirectHop]
+    public var serializer: String
+    public var serializedValue: (any Sendable)?
+    public var serializationError: String?
+}
+
+/// The payload of `failed`: the error and whatever had arrived before it.
+public struct TaskFailure: Sendable {
+    public var error: TransferError
+    public var response: HTTPResponseHead?
+    public var bytes: Int64
+    public var timings: PhaseTimings?
+    public var redirects: [RedirectHop]
+}

@@ -1,0 +1,37 @@
+/// Where a request's time went, in milliseconds; −1 where a phase did not happen
+/// (no DNS or connect on a reused connection, no TLS on plain HTTP). Same phases as HAR and `curl -w`.
+public struct PhaseTimings: Sendable, Hashable, Codable {
+    public var dns: Double
+    public var connect: Double
+    public var tls: Double
+    public var send: Double
+    public var wait: Double
+    public var receive: Double
+    public var total: Double
+
+    public init(dns: Double, connect: Double, tls: Double, send: Double, wait: Double, receive: Double, total: Double) {
+        self.dns = dns
+        self.connect = connect
+        self.tls = tls
+        self.send = send
+        self.wait = wait
+        self.receive = receive
+        self.total = total
+    }
+
+    public static let unknown = PhaseTimings(dns: -1, connect: -1, tls: -1, send: -1, wait: -1, receive: -1, total: -1)
+
+    /// Phases from libcurl's cumulative marks (microseconds since the transfer started).
+    init(nameLookup: Int64, connect: Int64, appConnect: Int64, preTransfer: Int64,
+         startTransfer: Int64, total: Int64, reusedConnection: Bool) {
+        func ms(_ us: Int64) -> Double { Double(max(us, 0)) / 1000 }
+        let connected = appConnect > 0 ? appConnect : connect
+        self.dns = reusedConnection ? -1 : ms(nameLookup)
+        self.connect = reusedConnection ? -1 : ms(connect - nameLookup)
+        self.tls = appConnect > 0 ? ms(appConnect - connect) : -1
+        self.send = ms(preTransfer - connected)
+        self.wait = ms(startTransfer - preTransfer)
+        self.receive = ms(total - startTransfer)
+        self.total = ms(total)
+    }
+}

@@ -1,1 +1,0 @@
-// Module ReqtopNetworking: contents arrive with its issue.
