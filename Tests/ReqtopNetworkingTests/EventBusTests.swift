@@ -1,0 +1,156 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import ReqtopNetworking
+import ReqtopSync
+import ReqtopTestSupport
+import XCTest
+
+final class EventBusTests: XCTestCase {
+    private func progress(_ task: Int, _ completed: Int64) -> TaskEvent {
+        TaskEvent(task: TaskID(rawValue: task), kind: .progress(TransferProgress(direction: .download, completed: completed, total: 100)))
+    }
+
+    func testSlowObserverGetsProgressCoalescedButEveryLifecycleEvent() {
+        let bus = EventBus()
+        let received = Protected([TaskEvent]())
+        // A stalled observer: its queue runs nothing until everything has been posted.
+        let queue = DispatchQueue(label: "stalled-observer")
+        queue.suspend()
+        bus.subscribe(queue: queue) { event in received.withLock { $0.append(event) } }
+        bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .resumed))
+        for i in 1...10_000 { bus.post(progress(1, Int64(i))) }
+        bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .suspended))
+        for i in 1...10_000 { bus.post(progress(1, Int64(10_000 + i))) }
+        bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .cancelled))
+        queue.resume()
+        let deadline = Date().addingTimeInterval(10)
+        while received.snapshot.last?.name != .cancelled, Date() < deadline { usleep(1000) }
+        let names = received.snapshot.map(\.name)
+        XCTAssertEqual(names, [.resumed, .progress, .suspended, .progress, .cancelled])
+        let values = received.snapshot.compactMap { event -> Int64? in
+            if case .progress(let p) = event.kind { return p.completed }
+            return nil
+        }
+        XCTAssertEqual(values, [10_000, 20_000], "latest progress wins, never reordered across lifecycle events")
+    }
+
+    func testPostingNeverWaitsForABlockedObserver() {
+        let bus = EventBus()
+        let gate = DispatchSemaphore(value: 0)
+        bus.subscribe { _ in gate.wait() }
+        let start = Date()
+        for i in 0..<50_000 { bus.post(progress(i % 10, Int64(i))) }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5, "posting must not block on the observer")
+        gate.signal()
+    }
+
+    func testObserversSubscribeAndUnsubscribeConcurrentlyWhileEventsFlow() {
+        let bus = EventBus()
+        let stop = Protected(false)
+        let posted = Protected(0)
+        let poster = Thread {
+            var i = 0
+            while !stop.snapshot {
+                bus.post(TaskEvent(task: TaskID(rawValue: i % 50), kind: i % 3 == 0 ? .resumed : .suspended))
+                i += 1
+            }
+            posted.withLock { $0 = i }
+        }
+        poster.start()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<200 {
+                let subscription = bus.subscribe { _ in }
+                bus.unsubscribe(subscription)
+            }
+        }
+        stop.withLock { $0 = true }
+        while posted.snapshot == 0 { usleep(1000) }
+        XCTAssertEqual(bus.observerCount, 0)
+    }
+
+    func testObserverMayUnsubscribeItselfWhileBeingCalled() {
+        let bus = EventBus()
+        let count = Protected(0)
+        let subscription = Protected<EventBus.Subscription?>(nil)
+        let queue = DispatchQueue(label: "self-unsubscribe")
+        queue.suspend() // nothing is delivered before the subscription is stored
+        let sub = bus.subscribe(queue: queue) { _ in
+            count.withLock { $0 += 1 }
+            if let own = subscription.snapshot { bus.unsubscribe(own) }
+        }
+        subscription.withLock { $0 = sub }
+        for _ in 0..<100 { bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .resumed)) }
+        queue.resume()
+        queue.sync {}
+        XCTAssertEqual(count.snapshot, 1, "no delivery after unsubscribing, even within a batch")
+        XCTAssertEqual(bus.observerCount, 0)
+    }
+
+    func testSlowObserverDoesNotSlowTransfers() throws {
+        let nginx = try requireServer(TestEnvironment.nginxURL, "nginx")
+        let manager = SessionManager()
+        let recorder = EventRecorder(bus: manager.bus)
+        let gate = DispatchSemaphore(value: 0)
+        manager.bus.subscribe { _ in gate.wait() } // never returns until the end of the test
+        defer { gate.signal() }
+        let tasks = (0..<200).map { _ in manager.dataTask(with: URLRequest(url: nginx.appendingPathComponent("files/10k.bin"))) }
+        for task in tasks { try task.resume() }
+        recorder.waitForEnd(of: tasks.map(\.id))
+        XCTAssertEqual(recorder.events.filter { $0.name == .completed }.count, 200)
+    }
+
+    func testAsyncStreamBridgeDeliversEvents() async throws {
+        let bus = EventBus()
+        let stream = bus.events()
+        bus.post(TaskEvent(task: TaskID(rawValue: 7), kind: .resumed))
+        bus.post(TaskEvent(task: TaskID(rawValue: 7), kind: .cancelled))
+        var names: [TaskEvent.Name] = []
+        for await event in stream {
+            names.append(event.name)
+            if event.isTerminal { break }
+        }
+        XCTAssertEqual(names, [.resumed, .cancelled])
+    }
+
+    func testNotificationBridgePostsNamedNotificationsWithUserInfo() throws {
+        let httpbin = try requireServer(TestEnvironment.httpbinURL, "httpbin")
+        let manager = SessionManager()
+        let center = NotificationCenter()
+        let bridge = NotificationBridge(bus: manager.bus, center: center)
+        defer { bridge.stop() }
+        let complete = expectation(forNotification: NotificationBridge.name(for: .completed), object: nil, notificationCenter: center) { note in
+            (note.userInfo?[NotificationBridge.UserInfoKey.bodySize] as? Int64) ?? 0 > 0
+                && note.userInfo?[NotificationBridge.UserInfoKey.response] is HTTPURLResponse
+        }
+        let resume = expectation(forNotification: Notification.Name("reqtop.task.resume"), object: nil, notificationCenter: center)
+        try manager.dataTask(with: URLRequest(url: httpbin.appendingPathComponent("get"))).resume()
+        wait(for: [resume, complete], timeout: 20)
+    }
+
+    func testJSONLinesFollowTheSchema() throws {
+        let head = HTTPResponseHead(url: URL(string: "http://h/x")!, httpVersion: "1.1", status: 200, reason: "OK",
+                                    headers: [HTTPHeader(name: "Set-Cookie", value: "a=1"), HTTPHeader(name: "Set-Cookie", value: "b=2")])
+        let events: [TaskEvent] = [
+            TaskEvent(task: TaskID(rawValue: 3), time: 1.5, kind: .created(TaskDescription(kind: .data, method: "GET", url: URL(string: "http://h/x")!, name: "login", headers: []))),
+            TaskEvent(task: TaskID(rawValue: 3), time: 2, kind: .response(head)),
+            TaskEvent(task: TaskID(rawValue: 3), time: 2, kind: .progress(TransferProgress(direction: .download, completed: 5, total: -1))),
+            TaskEvent(task: TaskID(rawValue: 3), time: 3, kind: .failed(TaskFailure(error: TransferError(code: .timedOut, message: "slow"), response: nil, bytes: 0, timings: nil, redirects: []))),
+        ]
+        let objects = try events.map { event -> [String: Any] in
+            let line = JSONLinesEncoder.line(for: event)
+            XCTAssertFalse(line.contains("\n"))
+            return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        XCTAssertEqual(objects[0]["event"] as? String, "created")
+        XCTAssertEqual(objects[0]["task"] as? Int, 3)
+        XCTAssertEqual(objects[0]["time"] as? Double, 1.5)
+        XCTAssertEqual(objects[0]["name"] as? String, "login")
+        XCTAssertEqual(objects[0]["method"] as? String, "GET")
+        XCTAssertEqual((objects[1]["headers"] as? [String: String])?["Set-Cookie"], "a=1, b=2")
+        XCTAssertEqual(objects[2]["direction"] as? String, "download")
+        XCTAssertEqual(objects[2]["total"] as? Int, -1)
+        XCTAssertEqual((objects[3]["error"] as? [String: String])?["code"], "timedOut")
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ReqtopNetworking
+import ReqtopSync
+import ReqtopTestSupport
+import XCTest
+
+/// Redirects, TLS, streaming downloads and uploads against nginx and httpbin.
+final class TransportTests: XCTestCase {
+    func testRedirectHopsAreRecordedAndPosted() async throws {
+        let httpbin = try requireServer(TestEnvironment.httpbinURL, "httpbin")
+        let manager = SessionManager()
+        let recorder = EventRecorder(bus: manager.bus)
+        let response = await manager.data(for: URLRequest(url: httpbin.appendingPathComponent("redirect/3")))
+        XCTAssertEqual(response.head?.status, 200)
+        XCTAssertEqual(response.redirects.count, 3)
+        XCTAssertEqual(response.redirects.map(\.status), [302, 302, 302])
+        XCTAssertEqual(response.redirects.first?.from.path, "/redirect/3")
+        XCTAssertEqual(response.redirects.last?.to.path, "/get")
+        XCTAssertEqual(response.head?.url.path, "/get")
+        recorder.waitForEnd(of: [response.task])
+        XCTAssertEqual(recorder.names(of: response.task).filter { $0 == .redirected }.count, 3)
+    }
+
+    func testRedirectLimitFailsWithTypedError() async throws {
+        let httpbin = try requireServer(TestEnvironment.httpbinURL, "httpbin")
+        let manager = SessionManager()
+        let response = await manager.data(for: URLRequest(url: httpbin.appendingPathComponent("redirect/5")),
+                                          options: TaskOptions(maxRedirects: 2))
+        XCTAssertEqual(response.error?.code, .tooManyRedirects)
+    }
+
+    func testRedirectsAreNotFollowedWhenDisabled() async throws {
+        let httpbin = try requireServer(TestEnvironment.httpbinURL, "httpbin")
+        let manager = SessionManager()
+        let response = await manager.data(for: URLRequest(url: httpbin.appendingPathComponent("redirect/1")),
+                                          options: TaskOptions(followRedirects: false))
+        XCTAssertEqual(response.head?.status, 302)
+        XCTAssertTrue(response.redirects.isEmpty)
+    }
+
+    func testSelfSignedTLSFailsByDefaultAndSucceedsWithInsecureOrCAFile() async throws {
+        let tls = try requireServer(TestEnvironment.nginxTLSURL, "nginx (TLS)")
+        let url = tls.appendingPathComponent("files/10k.bin")
+        let strict = await SessionManager().data(for: URLRequest(url: url))
+        XCTAssertEqual(strict.error?.code, .tlsFailure, "\(String(describing: strict.error))")
+
+        var insecure = SessionConfiguration()
+        insecure.insecure = true
+        let lax = await SessionManager(configuration: insecure).data(for: URLRequest(url: url))
+        XCTAssertEqual(lax.value?.count, 10_240)
+        XCTAssertNotEqual(lax.timings?.tls, -1, "a TLS handshake was timed")
+
+        var pinned = SessionConfiguration()
+        pinned.caFile = try XCTUnwrap(TestEnvironment.nginxCAFile)
+        let trusted = await SessionManager(configuration: pinned).data(for: URLRequest(url: url))
+        XCTAssertEqual(trusted.value?.count, 10_240)
+        XCTAssertEqual(trusted.head?.httpVersion, "2", "nginx offers HTTP/2 over TLS")
+    }
+
+    func testLargeDownloadStreamsToFileWithFlatMemory() throws {
+        let nginx = try requireServer(TestEnvironment.nginxURL, "nginx")
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-large-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let manager = SessionManager()
+        let baseline = residentBytes()
+        let peak = Protected(baseline)
+        let response: TaskResponse<URL>? = awaitCompletion(timeout: 120) { done in
+            let task = manager.downloadTask(with: URLRequest(url: nginx.appendingPathComponent("files/large.bin")),
+                                            destination: destination,
+                                            progress: { _ in peak.withLock { $0 = max($0, residentBytes()) } },
+                                            completionHandler: done)
+            try? task.resume()
+        }
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int)
+        XCTAssertGreaterThanOrEqual(size, 200 << 20)
+        XCTAssertEqual(response?.bytes, Int64(size))
+        XCTAssertEqual(response?.value, destination)
+        XCTAssertLessThan(peak.snapshot - baseline, 30 << 20, "RSS grew by \((peak.snapshot - baseline) >> 20) MB")
+    }
+
+    func testBodyOverTheMemoryCapSpillsToATemporaryFileThatIsDeletedWithTheResponse() throws {
+        let nginx = try requireServer(TestEnvironment.nginxURL, "nginx")
+        var configuration = SessionConfiguration()
+        configuration.maxBodyBytesInMemory = 64 << 10
+        let manager = SessionManager(configuration: configuration)
+        var response: TaskResponse<Data>? = awaitCompletion { done in
+            try? manager.dataTask(with: URLRequest(url: nginx.appendingPathComponent("files/1m.bin")), completionHandler: done).resume()
+        }
+        let spilledPath: String? = {
+            guard case .file(let file)? = response?.body, file.isTemporary else { return nil }
+            return file.url.path
+        }()
+        let path = try XCTUnwrap(spilledPath, "expected a body spilled to a temporary file")
+        XCTAssertEqual(response?.value?.count, 1_048_576)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path))
+        response = nil
+        _ = response
+        // The completion event's payload may still hold the body briefly; wait for the last reference to go.
+        let deadline = Date().addingTimeInterval(5)
+        while FileManager.default.fileExists(atPath: path), Date() < deadline { usleep(5000) }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "temporary body file deleted when released")
+    }
+
+    func testUploadReportsMonotoneProgressEndingAtItsSize() throws {
+        let httpbin = try requireServer(TestEnvironment.httpbinURL, "httpbin")
+        let size = 5 << 20
+        let body = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let manager = SessionManager()
+        let reports = Protected([Int64]())
+        var request = URLRequest(url: httpbin.appendingPathComponent("post"))
+        request.httpMethod = "POST"
+        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        let response: TaskResponse<Data>? = awaitCompletion(timeout: 60) { done in
+            let task = manager.uploadTask(with: request, from: body, progress: { progress in
+                reports.withLock { $0.append(progress.completed) }
+            }, completionHandler: done)
+            try? task.resume()
+        }
+        XCTAssertEqual(response?.head?.status, 200)
+        let seen = reports.snapshot
+        XCTAssertFalse(seen.isEmpty)
+        XCTAssertEqual(seen, seen.sorted(), "upload progress is monotone")
+        XCTAssertEqual(seen.last, Int64(size))
+    }
+}
