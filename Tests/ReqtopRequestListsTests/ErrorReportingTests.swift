@@ -55,6 +55,8 @@ final class ErrorReportingTests: XCTestCase {
         let error = Fixtures.loadError("har/missing-url.har")
         XCTAssertTrue(error?.message.contains("'url'") == true, "\(String(describing: error))")
         XCTAssertTrue(error?.message.contains("entries[0]") == true, "\(String(describing: error))")
+        XCTAssertEqual(error?.line, 5, "points at the entry's request")
+        XCTAssertEqual(error?.column, 9)
     }
 
     func testUnbalancedQuoteInCurl() {

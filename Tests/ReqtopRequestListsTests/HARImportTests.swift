@@ -21,6 +21,7 @@ final class HARImportTests: XCTestCase {
         XCTAssertNil(image.body)
 
         XCTAssertEqual(list.specs[2].body, .text("user=ada&password=l%26vel"), "postData text is preferred over params")
+        XCTAssertEqual(list.specs.map { $0.location?.line }, [40, 119, 160], "each spec points at its entry's request")
     }
 
     func testMitmproxyExportImports() throws {

@@ -76,6 +76,17 @@ final class HTTPFileSyntaxTests: XCTestCase {
         XCTAssertEqual(list.warnings.first?.location?.line, 1)
     }
 
+    func testLowercaseMethodIsAccepted() throws {
+        let list = try HTTPFileParser.parse(text: "post http://x.example/a\n", path: "l.http")
+        XCTAssertEqual(list.specs.first?.method, "POST")
+    }
+
+    func testRequestLineWithTrailingGarbageIsRejectedAtTheGarbage() {
+        XCTAssertThrowsError(try HTTPFileParser.parse(text: "GET http://x.example/a b\n", path: "g.http")) { error in
+            XCTAssertEqual((error as? RequestListError)?.column, 24)
+        }
+    }
+
     func testCRLFLineEndingsAreAccepted() throws {
         let text = "POST http://x.example/a\r\nContent-Type: text/plain\r\n\r\nhello\r\n"
         let list = try HTTPFileParser.parse(text: text, path: "crlf.http")

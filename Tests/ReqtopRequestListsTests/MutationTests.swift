@@ -94,7 +94,21 @@ final class MutationTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(loaded + failed, fixtures.count * casesPerFixture)
+        for fixture in ["env/http-client.env.json", "env/http-client.private.env.json"] {
+            let original = Array(try Fixtures.text(fixture).utf8)
+            for _ in 0..<casesPerFixture {
+                let text = String(decoding: mutate(original, using: &rng), as: UTF8.self)
+                do {
+                    _ = try Environments.parse(text: text, path: fixture)
+                    loaded += 1
+                } catch {
+                    XCTAssertEqual(error.file, fixture)
+                    XCTAssertFalse(error.description.isEmpty)
+                    failed += 1
+                }
+            }
+        }
+        XCTAssertEqual(loaded + failed, (fixtures.count + 2) * casesPerFixture)
         XCTAssertGreaterThan(loaded, 0)
         XCTAssertGreaterThan(failed, 0)
         XCTAssertLessThan(Date().timeIntervalSince(started), 30, "mutation cases must not hang")

@@ -18,19 +18,29 @@ public enum HARImporter {
         } catch {
             throw RequestListError.json(error, text: text, file: path, what: "HAR file")
         }
+        let lines = text.splitLines()
+        let requestKeys = HAREntryLocator.requestKeys(in: text)
         let document: HARDocument
         do {
             document = try JSONDecoder().decode(HARDocument.self, from: Data(text.utf8))
         } catch {
-            throw RequestListError(file: path, line: 1, column: 1, message: "not a HAR 1.2 archive: \(describe(error))",
-                                   lineText: text.splitLines().first ?? "")
+            var line = 1
+            var column = 1
+            if let context = (error as? DecodingError)?.context, let entry = HAREntryLocator.entryIndex(in: context.codingPath),
+               entry < requestKeys.count {
+                (line, column) = requestKeys[entry]
+            }
+            throw RequestListError(file: path, line: line, column: column, message: "not a HAR 1.2 archive: \(describe(error))",
+                                   lineText: line <= lines.count ? lines[line - 1] : "")
         }
         var warnings: [RequestListWarning] = []
+        let located = requestKeys.count == document.log.entries.count
         let specs = document.log.entries.enumerated().map { index, entry in
-            spec(from: entry.request, index: index, path: path, warnings: &warnings)
+            var spec = spec(from: entry.request, index: index, path: path, warnings: &warnings)
+            if located { spec.location = SourceLocation(file: path, line: requestKeys[index].line, column: requestKeys[index].column) }
+            return spec
         }
-        return RequestList(specs: specs, sourcePath: path, format: .har, warnings: warnings,
-                           sourceLines: text.splitLines())
+        return RequestList(specs: specs, sourcePath: path, format: .har, warnings: warnings, sourceLines: lines)
     }
 
     static func keep(header name: String) -> Bool {
@@ -51,7 +61,7 @@ public enum HARImporter {
             } else if let params = post.params, !params.isEmpty {
                 if params.contains(where: { $0.fileName != nil }) {
                     warnings.append(RequestListWarning(
-                        location: SourceLocation(file: path, line: 1, column: 1),
+                        location: nil,
                         message: "entry \(index + 1): file uploads in postData.params cannot be replayed; only their names and values are sent"))
                 }
                 body = .form(params.map { FormField(name: $0.name, value: $0.value ?? "") })
@@ -75,6 +85,19 @@ public enum HARImporter {
             return "unexpected value at \(path(context.codingPath)): \(context.debugDescription)"
         @unknown default:
             return "\(error)"
+        }
+    }
+}
+
+extension DecodingError {
+    /// The context of any decoding error.
+    var context: Context? {
+        switch self {
+        case let .keyNotFound(_, context), let .typeMismatch(_, context), let .valueNotFound(_, context),
+             let .dataCorrupted(context):
+            return context
+        @unknown default:
+            return nil
         }
     }
 }

@@ -53,7 +53,8 @@ public enum Environments {
         return try parse(text: String(decoding: data, as: UTF8.self), path: path)
     }
 
-    static func parse(text: String, path: String) throws(RequestListError) -> [String: [String: String]] {
+    /// Parses env-file text; `path` is used in messages.
+    public static func parse(text: String, path: String) throws(RequestListError) -> [String: [String: String]] {
         let root: JSONValue
         do {
             root = try JSONParser.parse(text)

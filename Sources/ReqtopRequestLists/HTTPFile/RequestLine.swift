@@ -23,8 +23,8 @@ struct RequestLine {
         }
         var index = 0
         var method = "GET"
-        if methods.contains(first.text) {
-            method = first.text
+        if methods.contains(first.text.uppercased()), tokens.count > 1 || first.text == first.text.uppercased() {
+            method = first.text.uppercased()
             index = 1
             guard tokens.count > 1 else { throw Invalid(message: "missing URL after \(first.text)", column: first.column + first.text.count) }
         } else if tokens.count > 1, first.text.count > 1, first.text.allSatisfy({ $0.isUppercase && $0.isLetter }) {
