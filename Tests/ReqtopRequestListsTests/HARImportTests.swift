@@ -44,3 +44,15 @@ final class HARImportTests: XCTestCase {
         XCTAssertEqual(RequestListFormat.sniff("GET http://x.example/"), .http)
     }
 }
+
+final class HARLenientImportTests: XCTestCase {
+    func testOddResponseCacheAndTimingsDoNotStopTheImport() throws {
+        let text = """
+        {"log": {"entries": [{"request": {"method": "get", "url": "http://x.example/a", "headers": []},
+                              "response": "not an object", "cache": [], "timings": {"send": "fast"}}]}}
+        """
+        let list = try HARImporter.parse(text: text, path: "odd.har")
+        XCTAssertEqual(list.specs.map(\.method), ["GET"])
+        XCTAssertEqual(list.specs.first?.location?.line, 1)
+    }
+}

@@ -139,10 +139,10 @@ struct ShellWords {
             case "x": out.append(scalar(hexDigits: 2))
             case "u": out.append(scalar(hexDigits: 4))
             case "U": out.append(scalar(hexDigits: 8))
-            case "0"..."7":
-                var value = Int(String(e))!
+            case "0", "1", "2", "3", "4", "5", "6", "7":
+                var value = e.wholeNumberValue ?? 0
                 var count = 1
-                while count < 3, let d = current, let digit = Int(String(d)), digit < 8 {
+                while count < 3, let d = current, d.isASCII, let digit = d.wholeNumberValue, digit < 8 {
                     value = value * 8 + digit
                     count += 1
                     advance()

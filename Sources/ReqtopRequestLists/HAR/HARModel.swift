@@ -81,7 +81,11 @@ struct HARTimingsModel: Codable {
     var receive: Double?
 }
 
-struct HARCache: Codable {}
+/// Always written as `{}`; whatever a HAR holds here is ignored on import.
+struct HARCache: Codable {
+    init() {}
+    init(from decoder: Decoder) throws {}
+}
 
 struct HAREntry: Codable {
     var startedDateTime: String?
@@ -91,4 +95,27 @@ struct HAREntry: Codable {
     var cache: HARCache?
     var timings: HARTimingsModel?
     var serverIPAddress: String?
+
+    init(startedDateTime: String?, time: Double?, request: HARRequest, response: HARResponse?, cache: HARCache?,
+         timings: HARTimingsModel?, serverIPAddress: String?) {
+        self.startedDateTime = startedDateTime
+        self.time = time
+        self.request = request
+        self.response = response
+        self.cache = cache
+        self.timings = timings
+        self.serverIPAddress = serverIPAddress
+    }
+
+    /// Strict about the request (it is what gets replayed), lenient about everything else.
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        request = try container.decode(HARRequest.self, forKey: .request)
+        startedDateTime = try? container.decodeIfPresent(String.self, forKey: .startedDateTime)
+        time = try? container.decodeIfPresent(Double.self, forKey: .time)
+        response = try? container.decodeIfPresent(HARResponse.self, forKey: .response)
+        cache = HARCache()
+        timings = try? container.decodeIfPresent(HARTimingsModel.self, forKey: .timings)
+        serverIPAddress = try? container.decodeIfPresent(String.self, forKey: .serverIPAddress)
+    }
 }

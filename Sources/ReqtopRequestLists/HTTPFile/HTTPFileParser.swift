@@ -179,7 +179,10 @@ struct HTTPFileParseState {
             bodyLines.append((line, index))
             index += 1
         }
-        while let last = bodyLines.last, last.text.trimmingWhitespace().isEmpty { bodyLines.removeLast() }
+        // Blank lines and comments before the next separator belong to no body.
+        while let last = bodyLines.last.map({ $0.text.trimmingWhitespace() }), last.isEmpty || Self.isComment(last) {
+            bodyLines.removeLast()
+        }
         while let first = bodyLines.first, first.text.trimmingWhitespace().isEmpty { bodyLines.removeFirst() }
         guard let first = bodyLines.first else { return }
         let firstTrimmed = first.text.trimmingWhitespace()

@@ -37,7 +37,7 @@ public struct RequestListError: Error, Sendable, Hashable, CustomStringConvertib
         var text = "\(file):\(line):\(column): error: \(message)"
         if !lineText.isEmpty {
             let shown = lineText.replacingTabsAndControls()
-            text += "\n\(shown)\n" + String(repeating: " ", count: column - 1) + "^"
+            text += "\n\(shown)\n" + String(repeating: " ", count: max(0, column - 1)) + "^"
         }
         return text
     }
