@@ -75,7 +75,7 @@ public enum HARImporter {
     static func describe(_ error: Error) -> String {
         guard let decoding = error as? DecodingError else { return "\(error)" }
         func path(_ keys: [CodingKey]) -> String {
-            String(keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined().drop(while: { $0 == "." }))
+            String(keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined().drop(while: { $0 == Character(".") }))
         }
         switch decoding {
         case let .keyNotFound(key, context):
