@@ -71,6 +71,14 @@ final class CurlImportTests: XCTestCase {
         ])
     }
 
+    func testChromeCopyAllAsCurlSeparatesCommandsWithSemicolons() throws {
+        let text = "curl 'http://x.example/1' \\\n  -H 'accept: */*' ;\ncurl 'http://x.example/2' \\\n  -H 'accept: */*' && curl http://x.example/3 | jq ."
+        let list = try CurlImporter.parse(text: text, path: "all.sh")
+        XCTAssertEqual(list.specs.map(\.url), ["http://x.example/1", "http://x.example/2", "http://x.example/3"])
+        XCTAssertEqual(list.specs.map { $0.location?.line }, [1, 3, 4])
+        XCTAssertEqual(list.warnings.map(\.message), ["skipped 'jq': not a curl command"])
+    }
+
     func testTextWithoutCurlIsAnError() {
         XCTAssertThrowsError(try CurlImporter.parse(text: "wget http://x.example/\n", path: "n.txt"))
     }
