@@ -23,7 +23,7 @@ let package = Package(
         // Layer 1: the networking core.
         .target(name: "ReqtopNetworking", dependencies: ["CCurl", "ReqtopSync"]),
         // Layer 2: request lists.
-        .target(name: "ReqtopRequestLists"),
+        .target(name: "ReqtopRequestLists", dependencies: ["ReqtopSync"]),
         // Terminal UI kit: pure Swift cells, buffers, widgets; ncurses backend and event loop.
         .target(name: "ReqtopTerminalUI", dependencies: ["CTextWidth"]),
         .target(name: "ReqtopNcurses", dependencies: ["ReqtopTerminalUI", "CNcursesw", "ReqtopSync"]),
@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "ReqtopSyncTests", dependencies: ["ReqtopSync"]),
         .testTarget(name: "ReqtopTestServerTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopNetworkingTests", dependencies: ["ReqtopNetworking", "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"]),
-        .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"]),
+        .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopTerminalUITests", dependencies: ["ReqtopTerminalUI", "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopInspector", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestSupport"]),

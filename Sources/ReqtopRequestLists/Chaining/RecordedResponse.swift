@@ -1,0 +1,20 @@
+import Foundation
+
+/// The response of a completed named request, recorded for `{{name.response…}}` references.
+public struct RecordedResponse: Sendable, Hashable {
+    public var status: Int
+    /// Header fields in order received.
+    public var headers: [HeaderField]
+    public var body: Data
+
+    public init(status: Int, headers: [HeaderField], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first header with this name, case-insensitively.
+    public func header(named name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}

@@ -1,0 +1,29 @@
+/// Reads the part of a recorded response that a reference names.
+enum ResponseExtractor {
+    struct Failure: Error { var message: String }
+
+    static func extract(_ ref: ResponseReference, from response: RecordedResponse) throws(Failure) -> String {
+        switch ref.part {
+        case .status:
+            return String(response.status)
+        case let .header(name):
+            guard let value = response.header(named: name) else {
+                throw Failure(message: "the response of '\(ref.requestName)' has no header '\(name)'")
+            }
+            return value
+        case .body(nil):
+            return String(decoding: response.body, as: UTF8.self)
+        case let .body(path?):
+            let json: JSONValue
+            do {
+                json = try JSONParser.parse(String(decoding: response.body, as: UTF8.self))
+            } catch {
+                throw Failure(message: "the body of '\(ref.requestName)''s response is not JSON (\(error.message) at line \(error.line)), so \(path) cannot be read")
+            }
+            guard let value = path.evaluate(json) else {
+                throw Failure(message: "no value at \(path) in the JSON body of '\(ref.requestName)''s response")
+            }
+            return value.substitutionText
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// A reference to part of an earlier request's response: `name.response.body.$.a[0]`,
+/// `name.response.headers.Location`, `name.response.status`.
+public struct ResponseReference: Sendable, Hashable {
+    public enum Part: Sendable, Hashable {
+        /// The body, or a JSONPath into it.
+        case body(JSONPath?)
+        /// A header, matched case-insensitively.
+        case header(String)
+        case status
+    }
+
+    /// The referenced request's name.
+    public var requestName: String
+    public var part: Part
+
+
+    static func parse(_ text: String) throws(VariableReference.Invalid) -> ResponseReference {
+        let usage = "expected NAME.response.body.$.path, NAME.response.headers.Header-Name or NAME.response.status"
+        guard let range = text.range(of: ".response") else {
+            throw VariableReference.Invalid(message: "invalid response reference '\(text)': \(usage)")
+        }
+        let name = String(text[..<range.lowerBound])
+        var rest = Substring(text[range.upperBound...])
+        guard !name.isEmpty else { throw VariableReference.Invalid(message: "missing request name in '\(text)': \(usage)") }
+        if rest == ".status" { return ResponseReference(requestName: name, part: .status) }
+        if rest.hasPrefix(".headers.") {
+            rest = rest.dropFirst(".headers.".count)
+            guard !rest.isEmpty else { throw VariableReference.Invalid(message: "missing header name in '\(text)': \(usage)") }
+            return ResponseReference(requestName: name, part: .header(String(rest)))
+        }
+        if rest == ".body" || rest == ".body.*" { return ResponseReference(requestName: name, part: .body(nil)) }
+        if rest.hasPrefix(".body.") {
+            let pathText = String(rest.dropFirst(".body.".count))
+            do {
+                return ResponseReference(requestName: name, part: .body(try JSONPath(pathText)))
+            } catch {
+                throw VariableReference.Invalid(message: "\(error.message) in '\(text)'")
+            }
+        }
+        throw VariableReference.Invalid(message: "invalid response reference '\(text)': \(usage)")
+    }
+}

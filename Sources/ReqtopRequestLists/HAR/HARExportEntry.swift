@@ -1,0 +1,68 @@
+import Foundation
+
+/// One finished task, as HAR export needs it. A plain value: no networking types.
+public struct HARExportEntry: Sendable, Hashable {
+    public struct Request: Sendable, Hashable {
+        public var method: String
+        public var url: String
+        public var httpVersion: String
+        public var headers: [HeaderField]
+        public var body: Data?
+        public init(method: String, url: String, httpVersion: String = "HTTP/1.1", headers: [HeaderField], body: Data? = nil) {
+            self.method = method
+            self.url = url
+            self.httpVersion = httpVersion
+            self.headers = headers
+            self.body = body
+        }
+    }
+
+    public struct Response: Sendable, Hashable {
+        public var status: Int
+        public var statusText: String
+        public var httpVersion: String
+        public var headers: [HeaderField]
+        /// Decoded body size in bytes.
+        public var bodySize: Int
+        public var mimeType: String
+        /// The body, when it should be embedded; written as text if UTF-8, else base64.
+        public var body: Data?
+        public init(status: Int, statusText: String = "", httpVersion: String = "HTTP/1.1", headers: [HeaderField],
+                    bodySize: Int, mimeType: String, body: Data? = nil) {
+            self.status = status
+            self.statusText = statusText
+            self.httpVersion = httpVersion
+            self.headers = headers
+            self.bodySize = bodySize
+            self.mimeType = mimeType
+            self.body = body
+        }
+    }
+
+    public var startedDateTime: Date
+    public var request: Request
+    public var response: Response
+    public var timings: HARTimings
+    /// Total time in ms; defaults to `timings.total`.
+    public var time: Double
+    public var serverIPAddress: String?
+
+    public init(startedDateTime: Date, request: Request, response: Response, timings: HARTimings,
+                time: Double? = nil, serverIPAddress: String? = nil) {
+        self.startedDateTime = startedDateTime
+        self.request = request
+        self.response = response
+        self.timings = timings
+        self.time = time ?? timings.total
+        self.serverIPAddress = serverIPAddress
+    }
+
+    /// An entry for a request that was resolved but not sent (status 0, no timings).
+    public init(unsent request: ResolvedRequest, at date: Date = Date()) {
+        self.init(
+            startedDateTime: date,
+            request: Request(method: request.method, url: request.url.absoluteString, headers: request.headers, body: request.body),
+            response: Response(status: 0, headers: [], bodySize: 0, mimeType: ""),
+            timings: HARTimings())
+    }
+}

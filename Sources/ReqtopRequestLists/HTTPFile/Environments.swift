@@ -1,0 +1,100 @@
+import Foundation
+
+/// `http-client.env.json` and `http-client.private.env.json` beside a `.http` file.
+///
+/// Both map environment names to objects of variables: `{"dev": {"host": "localhost:8080"}}`.
+/// A `$shared` environment supplies defaults for all. Non-string scalars are turned into
+/// their JSON text; objects and arrays (JetBrains' SSL settings and such) are skipped.
+public enum Environments {
+    public static let publicFileName = "http-client.env.json"
+    public static let privateFileName = "http-client.private.env.json"
+
+    /// The merged variables of environment `name` (private values win); empty when `name` is nil.
+    public static func load(besides httpFile: String, name: String?) throws(RequestListError) -> [String: String] {
+        guard let name else { return [:] }
+        let directory = (httpFile as NSString).deletingLastPathComponent
+        let dir = directory.isEmpty ? "." : directory
+        let publicPath = (dir as NSString).appendingPathComponent(publicFileName)
+        let privatePath = (dir as NSString).appendingPathComponent(privateFileName)
+        let files = [publicPath, privatePath].filter { FileManager.default.fileExists(atPath: $0) }
+        guard !files.isEmpty else {
+            throw RequestListError(
+                file: publicPath, line: 1, column: 1,
+                message: "environment '\(name)' requested but there is no \(publicFileName) or \(privateFileName) beside \(httpFile)",
+                lineText: "")
+        }
+        var merged: [String: String] = [:]
+        var found = false
+        var available: Set<String> = []
+        for path in files {
+            let envs = try parse(path: path)
+            available.formUnion(envs.keys.filter { $0 != "$shared" })
+            if let shared = envs["$shared"] { merged.merge(shared) { _, new in new } }
+            if let values = envs[name] {
+                found = true
+                merged.merge(values) { _, new in new }
+            }
+        }
+        guard found else {
+            let list = available.sorted().joined(separator: ", ")
+            throw RequestListError(
+                file: files[0], line: 1, column: 1,
+                message: "no environment named '\(name)' (available: \(list.isEmpty ? "none" : list))",
+                lineText: "")
+        }
+        return merged
+    }
+
+    /// Parses one env file into environment name → variables.
+    public static func parse(path: String) throws(RequestListError) -> [String: [String: String]] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RequestListError(file: path, line: 1, column: 1, message: "cannot read environment file", lineText: "")
+        }
+        return try parse(text: String(decoding: data, as: UTF8.self), path: path)
+    }
+
+    /// Parses env-file text; `path` is used in messages.
+    public static func parse(text: String, path: String) throws(RequestListError) -> [String: [String: String]] {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(text)
+        } catch {
+            throw RequestListError.json(error, text: text, file: path, what: "environment file")
+        }
+        guard case let .object(envs) = root else {
+            throw RequestListError(file: path, line: 1, column: 1,
+                                   message: "environment file must be a JSON object of environments", lineText: firstLine(text))
+        }
+        var result: [String: [String: String]] = [:]
+        for (envName, value) in envs {
+            guard case let .object(vars) = value else { continue }
+            var values: [String: String] = [:]
+            for (key, v) in vars {
+                switch v {
+                case .object, .array: continue
+                default: values[key] = v.substitutionText
+                }
+            }
+            result[envName] = values
+        }
+        return result
+    }
+
+    private static func firstLine(_ text: String) -> String {
+        text.splitLines().first ?? ""
+    }
+}
+
+extension RequestListError {
+    /// A JSON syntax error in `file`, with the offending line.
+    static func json(_ error: JSONSyntaxError, text: String, file: String, what: String) -> RequestListError {
+        let lines = text.splitLines()
+        let lineText = error.line <= lines.count ? lines[error.line - 1] : ""
+        return RequestListError(file: file, line: error.line, column: error.column,
+                                message: "invalid JSON in \(what): \(error.message)", lineText: lineText)
+    }
+}
+
+extension String {
+    func trimmingTrailingCR() -> String { hasSuffix("\r") ? String(dropLast()) : self }
+}

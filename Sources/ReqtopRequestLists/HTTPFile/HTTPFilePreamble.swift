@@ -1,0 +1,46 @@
+/// The lines before a request line: `# @directive` comments and `@name = value` variables.
+extension HTTPFileParseState {
+    mutating func directive(in comment: String, column: Int, spec: inout RequestSpec) throws(RequestListError) {
+        let body = (comment.hasPrefix("#") ? comment.drop(while: { $0 == "#" }) : comment.dropFirst(2)).trimmingWhitespace()
+        guard body.hasPrefix("@") else { return }
+        let words = body.dropFirst().split(maxSplits: 1, whereSeparator: { $0 == " " || $0 == "=" || $0 == "\t" })
+        guard let key = words.first.map(String.init) else { return }
+        let value = words.count > 1 ? String(words[1]).trimmingWhitespace() : ""
+        switch key {
+        case "name":
+            guard !value.isEmpty else { throw error("'@name' needs a name, e.g. '# @name login'", line: index, column: column) }
+            spec.name = value
+        case "no-redirect": spec.options.followRedirects = false
+        case "insecure": spec.options.insecure = true
+        case "compressed": spec.options.compressed = true
+        case "timeout":
+            guard let seconds = Double(value), seconds > 0 else {
+                throw error("'@timeout' needs a number of seconds, e.g. '# @timeout 5'", line: index, column: column)
+            }
+            spec.options.timeout = seconds
+        default:
+            warnings.append(RequestListWarning(
+                location: SourceLocation(file: path, line: index + 1, column: column + 1),
+                message: "directive '@\(key)' is not supported by reqtop and has no effect"))
+        }
+    }
+
+    mutating func fileVariable(line trimmed: String, column: Int) throws(RequestListError) {
+        let afterAt = trimmed.dropFirst()
+        guard let eq = afterAt.firstIndex(of: "=") else {
+            throw error("expected a file variable '@name = value'", line: index, column: column)
+        }
+        let name = String(afterAt[..<eq]).trimmingWhitespace()
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) else {
+            throw error("invalid variable name '\(name)' (letters, digits, '_', '-', '.')", line: index, column: column + 1)
+        }
+        let rawValue = String(afterAt[afterAt.index(after: eq)...])
+        let value = rawValue.trimmingWhitespace()
+        let leading = rawValue.count - rawValue.drop(while: { $0 == " " || $0 == "\t" }).count
+        let valueColumn = column + 1 + afterAt.distance(from: afterAt.startIndex, to: eq) + 1 + leading
+        try checkTemplate(value, line: index, column: valueColumn)
+        variables.removeAll { $0.name == name }
+        variables.append(FileVariable(name: name, value: value,
+                                      location: SourceLocation(file: path, line: index + 1, column: valueColumn + 1)))
+    }
+}

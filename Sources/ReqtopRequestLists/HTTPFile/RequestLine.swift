@@ -1,0 +1,69 @@
+/// Parses `METHOD URL [HTTP/1.1]` (the method may be omitted: GET).
+struct RequestLine {
+    var method: String
+    var url: String
+    /// 0-based character column where the URL starts.
+    var urlColumn: Int
+
+    static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
+    static let unsupportedMethods: Set<String> = ["WEBSOCKET", "GRAPHQL", "GRPC"]
+
+    /// A message and 0-based column on failure.
+    struct Invalid: Error {
+        var message: String
+        var column: Int
+    }
+
+    static func parse(_ line: String) throws(Invalid) -> RequestLine {
+        let tokens = words(line)
+        guard let first = tokens.first else { throw Invalid(message: "expected a request line 'METHOD URL'", column: 0) }
+        let usage = "expected a request line 'METHOD URL [HTTP/1.1]'"
+        if unsupportedMethods.contains(first.text) {
+            throw Invalid(message: "\(first.text) requests are not supported by reqtop", column: first.column)
+        }
+        var index = 0
+        var method = "GET"
+        if methods.contains(first.text.uppercased()), tokens.count > 1 || first.text == first.text.uppercased() {
+            method = first.text.uppercased()
+            index = 1
+            guard tokens.count > 1 else { throw Invalid(message: "missing URL after \(first.text)", column: first.column + first.text.count) }
+        } else if tokens.count > 1, first.text.count > 1, first.text.allSatisfy({ $0.isUppercase && $0.isLetter }) {
+            throw Invalid(message: "unknown HTTP method '\(first.text)' (\(usage))", column: first.column)
+        }
+        let url = tokens[index]
+        guard looksLikeURL(url.text) else { throw Invalid(message: "'\(url.text)' is not a URL (\(usage))", column: url.column) }
+        if tokens.count > index + 1 {
+            let version = tokens[index + 1]
+            guard version.text.hasPrefix("HTTP/") else {
+                throw Invalid(message: "unexpected '\(version.text)' after the URL (encode spaces in URLs as %20)", column: version.column)
+            }
+            if tokens.count > index + 2 {
+                let extra = tokens[index + 2]
+                throw Invalid(message: "unexpected '\(extra.text)' after the HTTP version", column: extra.column)
+            }
+        }
+        return RequestLine(method: method, url: url.text, urlColumn: url.column)
+    }
+
+    static func looksLikeURL(_ text: String) -> Bool {
+        text.contains("://") || text.hasPrefix("/") || text.hasPrefix("{{") || text.contains(".")
+            || text.contains(":") || text.hasPrefix("localhost")
+    }
+
+    /// Whitespace-separated words with their 0-based columns.
+    static func words(_ line: String) -> [(text: String, column: Int)] {
+        var result: [(String, Int)] = []
+        var current = ""
+        var start = 0
+        for (i, ch) in line.enumerated() {
+            if ch == " " || ch == "\t" {
+                if !current.isEmpty { result.append((current, start)); current = "" }
+            } else {
+                if current.isEmpty { start = i }
+                current.append(ch)
+            }
+        }
+        if !current.isEmpty { result.append((current, start)) }
+        return result
+    }
+}

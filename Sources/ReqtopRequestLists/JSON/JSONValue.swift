@@ -1,0 +1,84 @@
+/// A parsed JSON value. Numbers keep their source text so `{{login.response.body.$.id}}`
+/// substitutes exactly what the server sent.
+public indirect enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    /// Members in document order.
+    case object([(key: String, value: JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.number(a), .number(b)): return a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case let .bool(b): hasher.combine(b)
+        case let .number(n): hasher.combine(n)
+        case let .string(s): hasher.combine(s)
+        case let .array(a): hasher.combine(a)
+        case let .object(o):
+            for member in o {
+                hasher.combine(member.key)
+                hasher.combine(member.value)
+            }
+        }
+    }
+
+    /// The member with this key, for objects.
+    public subscript(key: String) -> JSONValue? {
+        guard case let .object(members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// Text for substitution: strings unquoted, everything else as compact JSON.
+    public var substitutionText: String {
+        if case let .string(s) = self { return s }
+        return jsonText
+    }
+
+    /// Compact JSON.
+    public var jsonText: String {
+        switch self {
+        case .null: return "null"
+        case let .bool(b): return b ? "true" : "false"
+        case let .number(n): return n
+        case let .string(s): return JSONValue.quote(s)
+        case let .array(a): return "[" + a.map(\.jsonText).joined(separator: ",") + "]"
+        case let .object(o): return "{" + o.map { JSONValue.quote($0.key) + ":" + $0.value.jsonText }.joined(separator: ",") + "}"
+        }
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The formats reqtop reads and writes.
+public enum RequestListFormat: String, Sendable, Hashable, CaseIterable {
+    /// JetBrains HTTP Client / VS Code REST Client `.http` files.
+    case http
+    /// HAR 1.2 archives.
+    case har
+    /// curl command lines.
+    case curl
+
+    /// The format a path's extension implies, or nil: `.http`/`.rest`, `.har`, `.curl`/`.sh`/`.txt`.
+    public init?(pathExtension ext: String) {
+        switch ext.lowercased() {
+        case "http", "rest": self = .http
+        case "har": self = .har
+        case "curl", "sh", "txt": self = .curl
+        default: return nil
+        }
+    }
+
+    /// Guesses the format from the text: JSON is HAR, a first command `curl …` is curl, else `.http`.
+    public static func sniff(_ text: String) -> RequestListFormat {
+        for raw in text.splitLines() {
+            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty { continue }
+            if line.hasPrefix("{") { return .har }
+            if line == "curl" || line.hasPrefix("curl ") || line.hasPrefix("curl\t") { return .curl }
+            if line.hasPrefix("#") || line.hasPrefix("//") { continue }
+            return .http
+        }
+        return .http
+    }
+}
+
+/// A `@name = value` file variable of a `.http` file; the value is a template.
+public struct FileVariable: Sendable, Hashable {
+    public var name: String
+    public var value: String
+    /// Where the value starts.
+    public var location: SourceLocation
+    public init(name: String, value: String, location: SourceLocation) {
+        self.name = name
+        self.value = value
+        self.location = location
+    }
+}
+
+/// Something accepted but worth telling the user, e.g. curl flags reqtop does not apply.
+public struct RequestListWarning: Sendable, Hashable, CustomStringConvertible {
+    public var location: SourceLocation?
+    public var message: String
+    public init(location: SourceLocation?, message: String) {
+        self.location = location
+        self.message = message
+    }
+    public var description: String {
+        if let location { return "\(location): warning: \(message)" }
+        return "warning: \(message)"
+    }
+}
+
+/// A parsed request list: its specs plus what is needed to resolve and report on them.
+public struct RequestList: Sendable {
+    public var specs: [RequestSpec]
+    /// `.http` file variables, in file order.
+    public var fileVariables: [FileVariable]
+    /// The path the list came from (used in messages).
+    public var sourcePath: String
+    public var format: RequestListFormat
+    public var warnings: [RequestListWarning]
+    /// The source text split into lines, for pointing errors at their line.
+    public var sourceLines: [String]
+
+    public init(
+        specs: [RequestSpec], fileVariables: [FileVariable] = [], sourcePath: String, format: RequestListFormat,
+        warnings: [RequestListWarning] = [], sourceLines: [String] = []
+    ) {
+        self.specs = specs
+        self.fileVariables = fileVariables
+        self.sourcePath = sourcePath
+        self.format = format
+        self.warnings = warnings
+        self.sourceLines = sourceLines
+    }
+
+    /// The index of the request with this name.
+    public func index(ofRequestNamed name: String) -> Int? {
+        specs.firstIndex { $0.name == name }
+    }
+
+    /// The text of a 1-based line, or "" when out of range.
+    public func lineText(_ line: Int) -> String {
+        line >= 1 && line <= sourceLines.count ? sourceLines[line - 1] : ""
+    }
+}

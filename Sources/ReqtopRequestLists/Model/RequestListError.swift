@@ -1,0 +1,56 @@
+/// A malformed or unresolvable request list, pointing at the offending place.
+///
+/// `description` renders like a compiler diagnostic:
+/// ```
+/// api.http:3:12: error: unknown variable 'host'
+/// GET https://{{host}}/users
+///            ^
+/// ```
+public struct RequestListError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file the error is in.
+    public var file: String
+    /// 1-based line.
+    public var line: Int
+    /// 1-based column.
+    public var column: Int
+    /// What went wrong and, where possible, what to do.
+    public var message: String
+    /// The full text of the offending line (empty when there is none, e.g. a missing file).
+    public var lineText: String
+
+    public init(file: String, line: Int, column: Int, message: String, lineText: String) {
+        self.file = file
+        self.line = max(1, line)
+        self.column = max(1, column)
+        self.message = message
+        self.lineText = lineText
+    }
+
+    public init(_ message: String, at location: SourceLocation, lineText: String) {
+        self.init(file: location.file, line: location.line, column: location.column, message: message, lineText: lineText)
+    }
+
+    /// Where the error is.
+    public var location: SourceLocation { SourceLocation(file: file, line: line, column: column) }
+
+    public var description: String {
+        var text = "\(file):\(line):\(column): error: \(message)"
+        if !lineText.isEmpty {
+            let shown = lineText.replacingTabsAndControls()
+            text += "\n\(shown)\n" + String(repeating: " ", count: max(0, column - 1)) + "^"
+        }
+        return text
+    }
+}
+
+extension String {
+    /// One display column per character: tabs become spaces and control characters
+    /// become `?`, so the caret line stays aligned and the terminal stays sane.
+    func replacingTabsAndControls() -> String {
+        String(map { ch -> Character in
+            if ch == "\t" { return " " }
+            if let scalar = ch.unicodeScalars.first, scalar.value < 0x20 || scalar.value == 0x7F { return "?" }
+            return ch
+        })
+    }
+}

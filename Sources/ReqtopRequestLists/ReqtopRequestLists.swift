@@ -1,1 +1,0 @@
-// Module ReqtopRequestLists: contents arrive with its issue.

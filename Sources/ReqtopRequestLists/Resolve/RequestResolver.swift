@@ -1,0 +1,197 @@
+import Foundation
+import ReqtopSync
+
+/// Turns the specs of a list into `ResolvedRequest`s, substituting variables and, for chained
+/// requests, values from the responses the runner records. Thread-safe.
+///
+/// Variables are only substituted in `.http` lists; HAR and curl text is taken literally.
+public final class RequestResolver: Sendable {
+    public let list: RequestList
+    public let variables: VariableContext
+    private let fileVariables: [String: FileVariable]
+    private let requestNames: Set<String>
+    private let outcomes = Protected<[String: RecordedOutcome]>([:])
+
+    public init(list: RequestList, variables: VariableContext = VariableContext()) {
+        self.list = list
+        self.variables = variables
+        fileVariables = Dictionary(list.fileVariables.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+        requestNames = Set(list.specs.compactMap(\.name))
+    }
+
+    private var substitutesVariables: Bool { list.format == .http }
+
+    private func substitution(spec index: Int?, outcomes: [String: RecordedOutcome]?) -> Substitution {
+        Substitution(list: list, variables: variables, fileVariables: fileVariables, locator: VariableLocator(list: list),
+                     outcomes: outcomes, specIndex: index, requestNames: requestNames)
+    }
+
+    /// Checks every variable before anything is sent: unknown variables, unknown dynamic
+    /// variables, references to requests that do not exist, dependency cycles, and (for requests
+    /// that do not depend on responses) that the URL and body resolve.
+    public func validate() throws(RequestListError) {
+        guard substitutesVariables else {
+            for index in list.specs.indices { _ = try resolve(index) }
+            return
+        }
+        for variable in list.fileVariables {
+            _ = try substitution(spec: nil, outcomes: nil).substituteFileVariable(variable)
+        }
+        for index in list.specs.indices {
+            let checker = substitution(spec: index, outcomes: nil)
+            for text in templates(of: list.specs[index]) { _ = try checker.substitute(text) }
+        }
+        try checkCycles()
+        for index in list.specs.indices where dependencies(of: index).isEmpty {
+            _ = try resolve(index)
+        }
+    }
+
+    /// Names of the requests whose responses the spec at `index` uses (through file variables too).
+    public func dependencies(of index: Int) -> Set<String> {
+        guard substitutesVariables, list.specs.indices.contains(index) else { return [] }
+        var names: Set<String> = []
+        var visited: Set<String> = []
+        var pending = templates(of: list.specs[index])
+        while let text = pending.popLast() {
+            guard let template = try? Template.parse(text) else { continue }
+            for name in template.variableNames {
+                switch try? VariableReference.parse(name) {
+                case let .response(ref)?: names.insert(ref.requestName)
+                case let .named(key)?:
+                    if variables.commandLine[key] == nil, variables.environment[key] == nil,
+                       let variable = fileVariables[key], visited.insert(key).inserted {
+                        pending.append(variable.value)
+                    }
+                default: break
+                }
+            }
+        }
+        return names
+    }
+
+    /// Records the response of a completed named request, for the requests that reference it.
+    public func record(response: RecordedResponse, forRequestNamed name: String) {
+        outcomes.withLock { $0[name] = .response(response) }
+    }
+
+    /// Records that a named request failed, so the requests that reference it fail with `reason`.
+    public func recordFailure(ofRequestNamed name: String, reason: String) {
+        outcomes.withLock { $0[name] = .failed(reason) }
+    }
+
+    /// Resolves the spec at `index` with the responses recorded so far.
+    public func resolve(_ index: Int) throws(RequestListError) -> ResolvedRequest {
+        let spec = list.specs[index]
+        let locator = VariableLocator(list: list)
+        let sub = substitution(spec: index, outcomes: outcomes.snapshot)
+        func apply(_ text: String) throws(RequestListError) -> String {
+            substitutesVariables ? try sub.substitute(text) : text
+        }
+        let urlText = try apply(spec.url)
+        guard let url = Self.makeURL(urlText) else {
+            throw locator.error("invalid URL '\(urlText)': use a full URL such as https://example.org/path", spec: index)
+        }
+        var headers: [HeaderField] = []
+        for header in spec.headers {
+            headers.append(HeaderField(name: try apply(header.name), value: try apply(header.value)))
+        }
+        var body: Data?
+        switch spec.body {
+        case nil: break
+        case let .text(text): body = Data(try apply(text).utf8)
+        case let .file(path, directory):
+            let resolvedPath = try apply(path)
+            let full = resolvedPath.hasPrefix("/") ? resolvedPath : (directory as NSString).appendingPathComponent(resolvedPath)
+            guard let data = FileManager.default.contents(atPath: full) else {
+                throw locator.error("cannot read body file '\(resolvedPath)' (looked for \(full))", spec: index)
+            }
+            body = data
+        case let .form(fields):
+            var resolved: [FormField] = []
+            for field in fields { resolved.append(FormField(name: try apply(field.name), value: try apply(field.value))) }
+            body = Data(FormEncoding.encode(resolved).utf8)
+            if !headers.contains(where: { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
+                headers.append(HeaderField(name: "Content-Type", value: "application/x-www-form-urlencoded"))
+            }
+        }
+        return ResolvedRequest(spec: spec, index: index, method: spec.method, url: url, headers: headers, body: body)
+    }
+
+    /// What `--dry-run` prints: each request resolved, or, when it waits for another
+    /// request's response, its template and what it waits for.
+    public func dryRunDescription() -> String {
+        var out = ""
+        for index in list.specs.indices {
+            let spec = list.specs[index]
+            out += "### \(index + 1)" + (spec.name.map { " \($0)" } ?? "") + "\n"
+            let deps = dependencies(of: index)
+            if deps.isEmpty, let resolved = try? resolve(index) {
+                out += resolved.displayText
+            } else {
+                out += "\(spec.method) \(spec.url)\n"
+                for header in spec.headers { out += "\(header.name): \(header.value)\n" }
+                if !deps.isEmpty { out += "# waits for the response of: \(deps.sorted().joined(separator: ", "))\n" }
+            }
+            out += "\n"
+        }
+        return out
+    }
+
+    static func makeURL(_ text: String) -> URL? {
+        var candidate = text.trimmingWhitespace()
+        if !candidate.contains("://") { candidate = "http://" + candidate }
+        let url = URL(string: candidate)
+            ?? candidate.addingPercentEncoding(withAllowedCharacters: .urlAllowedForRequestLine).flatMap(URL.init(string:))
+        guard let url, let host = url.host, !host.isEmpty else { return nil }
+        return url
+    }
+
+    private func templates(of spec: RequestSpec) -> [String] {
+        var texts = [spec.url]
+        for header in spec.headers { texts += [header.name, header.value] }
+        switch spec.body {
+        case let .text(text)?: texts.append(text)
+        case let .file(path, _)?: texts.append(path)
+        case let .form(fields)?: for field in fields { texts += [field.name, field.value] }
+        case nil: break
+        }
+        return texts
+    }
+
+    private func checkCycles() throws(RequestListError) {
+        let indexByName = Dictionary(list.specs.indices.compactMap { i in list.specs[i].name.map { ($0, i) } },
+                                     uniquingKeysWith: { first, _ in first })
+        for start in list.specs.indices {
+            var path = [start]
+            var frontier = [(start, path)]
+            var seen: Set<Int> = []
+            while let (current, currentPath) = frontier.popLast() {
+                for dep in dependencies(of: current) {
+                    guard let next = indexByName[dep] else { continue }
+                    if next == start {
+                        path = currentPath + [next]
+                        let names = path.map { list.specs[$0].name ?? "#\($0 + 1)" }.joined(separator: " → ")
+                        throw VariableLocator(list: list).error("requests depend on each other in a cycle: \(names)", spec: start)
+                    }
+                    if seen.insert(next).inserted { frontier.append((next, currentPath + [next])) }
+                }
+            }
+        }
+    }
+}
+
+extension Substitution {
+    func substituteFileVariable(_ variable: FileVariable) throws(RequestListError) -> String {
+        try substitute(variable.value, variable: variable, stack: [variable.name])
+    }
+}
+
+extension CharacterSet {
+    /// Characters left as they are when a URL with spaces or other stray characters is encoded.
+    static let urlAllowedForRequestLine: CharacterSet = {
+        var set = CharacterSet.urlQueryAllowed
+        set.insert(charactersIn: "#%[]")
+        return set
+    }()
+}

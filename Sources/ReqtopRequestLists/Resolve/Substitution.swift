@@ -1,0 +1,94 @@
+import Foundation
+
+/// The outcome of a named request, as recorded by the runner.
+enum RecordedOutcome: Sendable {
+    case response(RecordedResponse)
+    case failed(String)
+}
+
+/// Substitutes `{{…}}` placeholders for one spec.
+struct Substitution {
+    let list: RequestList
+    let variables: VariableContext
+    let fileVariables: [String: FileVariable]
+    let locator: VariableLocator
+    /// Outcomes of named requests; nil while validating (references are only checked).
+    let outcomes: [String: RecordedOutcome]?
+    let specIndex: Int?
+    let requestNames: Set<String>
+
+    func substitute(_ text: String) throws(RequestListError) -> String {
+        try substitute(text, variable: nil, stack: [])
+    }
+
+    func substitute(_ text: String, variable: FileVariable?, stack: [String]) throws(RequestListError) -> String {
+        guard text.contains("{{") else { return text }
+        let template: Template
+        do {
+            template = try Template.parse(text)
+        } catch {
+            throw locator.error(error.message, name: "", spec: specIndex, variable: variable)
+        }
+        var out = ""
+        for part in template.parts {
+            switch part {
+            case let .literal(s): out += s
+            case let .variable(name, _): out += try value(of: name, variable: variable, stack: stack)
+            }
+        }
+        return out
+    }
+
+    private func value(of name: String, variable: FileVariable?, stack: [String]) throws(RequestListError) -> String {
+        let reference: VariableReference
+        do {
+            reference = try VariableReference.parse(name)
+        } catch {
+            throw locator.error(error.message, name: name, spec: specIndex, variable: variable)
+        }
+        switch reference {
+        case let .dynamic(dynamic):
+            return dynamic.generate()
+        case let .response(ref):
+            return try responseValue(ref, name: name, variable: variable)
+        case let .named(key):
+            if let value = variables.commandLine[key] { return value }
+            if let value = variables.environment[key] { return value }
+            if let fileVariable = fileVariables[key] {
+                if stack.contains(key) {
+                    let cycle = (stack + [key]).joined(separator: " → ")
+                    throw locator.error("variable '\(key)' refers to itself (\(cycle))", name: key, spec: nil, variable: fileVariable)
+                }
+                return try substitute(fileVariable.value, variable: fileVariable, stack: stack + [key])
+            }
+            var message = "unknown variable '\(key)': define it with '@\(key) = …', in \(Environments.publicFileName)"
+            if let env = variables.environmentName { message += " (environment '\(env)')" }
+            message += ", or with --var \(key)=…"
+            throw locator.error(message, name: name, spec: specIndex, variable: variable)
+        }
+    }
+
+    private func responseValue(_ ref: ResponseReference, name: String, variable: FileVariable?) throws(RequestListError) -> String {
+        let ownName = specIndex.flatMap { list.specs[$0].name }
+        guard requestNames.contains(ref.requestName), ref.requestName != ownName else {
+            let why = ref.requestName == ownName ? "a request cannot use its own response" : "there is no request named '\(ref.requestName)' (name one with '# @name \(ref.requestName)')"
+            throw locator.error("invalid reference {{\(name)}}: \(why)", name: name, spec: specIndex, variable: variable)
+        }
+        guard let outcomes else { return "" }
+        let who = specIndex.flatMap { list.specs[$0].name }.map { "'\($0)'" } ?? "this request"
+        switch outcomes[ref.requestName] {
+        case nil:
+            throw locator.error("\(who) uses the response of '\(ref.requestName)', which has not completed yet; run '\(ref.requestName)' first",
+                                name: name, spec: specIndex, variable: variable)
+        case let .failed(reason):
+            throw locator.error("\(who) was not sent: it uses the response of '\(ref.requestName)', which failed (\(reason))",
+                                name: name, spec: specIndex, variable: variable)
+        case let .response(response):
+            do {
+                return try ResponseExtractor.extract(ref, from: response)
+            } catch {
+                throw locator.error(error.message, name: name, spec: specIndex, variable: variable)
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import ReqtopRequestLists
+import XCTest
+
+final class HARExportTests: XCTestCase {
+    private func exportEntry() -> HARExportEntry {
+        HARExportEntry(
+            startedDateTime: Date(timeIntervalSince1970: 1_800_000_000.25),
+            request: .init(method: "POST", url: "https://api.example.org/items?x=1",
+                           headers: [HeaderField(name: "Content-Type", value: "application/json")], body: Data(#"{"a":1}"#.utf8)),
+            response: .init(status: 201, statusText: "Created", headers: [HeaderField(name: "Location", value: "/items/9")],
+                            bodySize: 3, mimeType: "application/octet-stream", body: Data([0xFF, 0x00, 0x7F])),
+            timings: HARTimings.fromCurl(queued: 0.002, nameLookup: 0.010, connect: 0.020, appConnect: 0.050,
+                                         preTransfer: 0.051, startTransfer: 0.151, total: 0.171),
+            serverIPAddress: "127.0.0.1")
+    }
+
+    func testExportHasEveryRequiredFieldAndMappedTimings() throws {
+        let data = try HARWriter.data(entries: [exportEntry()], creator: ("reqtop", "1.0"))
+        let root = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let log = try XCTUnwrap(root["log"] as? [String: Any])
+        XCTAssertEqual(log["version"] as? String, "1.2")
+        XCTAssertEqual((log["creator"] as? [String: Any])?["name"] as? String, "reqtop")
+        let entry = try XCTUnwrap((log["entries"] as? [[String: Any]])?.first)
+        XCTAssertEqual(entry["startedDateTime"] as? String, "2027-01-15T08:00:00.250Z")
+        for key in ["startedDateTime", "time", "request", "response", "cache", "timings"] { XCTAssertNotNil(entry[key], key) }
+        let request = try XCTUnwrap(entry["request"] as? [String: Any])
+        for key in ["method", "url", "httpVersion", "cookies", "headers", "queryString", "headersSize", "bodySize"] {
+            XCTAssertNotNil(request[key], "request.\(key)")
+        }
+        XCTAssertEqual((request["queryString"] as? [[String: String]])?.first?["name"], "x")
+        let response = try XCTUnwrap(entry["response"] as? [String: Any])
+        for key in ["status", "statusText", "httpVersion", "cookies", "headers", "content", "redirectURL", "headersSize", "bodySize"] {
+            XCTAssertNotNil(response[key], "response.\(key)")
+        }
+        XCTAssertEqual(response["redirectURL"] as? String, "/items/9")
+        let content = try XCTUnwrap(response["content"] as? [String: Any])
+        XCTAssertEqual(content["encoding"] as? String, "base64")
+        XCTAssertEqual(content["text"] as? String, Data([0xFF, 0x00, 0x7F]).base64EncodedString())
+        let timings = try XCTUnwrap(entry["timings"] as? [String: Double])
+        XCTAssertEqual(timings["blocked"], 2)
+        XCTAssertEqual(timings["dns"], 10)
+        XCTAssertEqual(timings["connect"], 40, "connect includes ssl")
+        XCTAssertEqual(timings["ssl"], 30)
+        XCTAssertEqual(timings["send"], 1)
+        XCTAssertEqual(timings["wait"], 100)
+        XCTAssertEqual(timings["receive"], 20)
+        XCTAssertEqual(entry["time"] as? Double, 173)
+    }
+
+    func testReusedConnectionHasNoDNSOrConnectPhase() {
+        let timings = HARTimings.fromCurl(queued: nil, nameLookup: 0, connect: 0, appConnect: 0,
+                                          preTransfer: 0.001, startTransfer: 0.011, total: 0.012)
+        XCTAssertEqual([timings.blocked, timings.dns, timings.connect, timings.ssl], [-1, -1, -1, -1])
+        XCTAssertEqual(timings.wait, 10)
+    }
+
+    func testExportedHARReimportsToTheSameRequests() throws {
+        let entry = exportEntry()
+        let data = try HARWriter.data(entries: [entry], creator: ("reqtop", "1.0"))
+        let list = try HARImporter.parse(text: String(decoding: data, as: UTF8.self), path: "out.har")
+        XCTAssertEqual(list.specs.count, 1)
+        XCTAssertEqual(list.specs[0].method, entry.request.method)
+        XCTAssertEqual(list.specs[0].url, entry.request.url)
+        XCTAssertEqual(list.specs[0].headers, entry.request.headers)
+        XCTAssertEqual(list.specs[0].body, .text(#"{"a":1}"#))
+    }
+}

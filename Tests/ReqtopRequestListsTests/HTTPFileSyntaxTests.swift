@@ -1,0 +1,96 @@
+import ReqtopRequestLists
+import XCTest
+
+final class HTTPFileSyntaxTests: XCTestCase {
+    func testSeparatorsNamesCommentsAndOptionalMethod() throws {
+        let list = try Fixtures.load("http/separators-and-names.http")
+        XCTAssertEqual(list.format, .http)
+        XCTAssertEqual(list.specs.map(\.name), ["List users", "create", "Fetch without a method"])
+        XCTAssertEqual(list.specs.map(\.method), ["GET", "POST", "GET"])
+        XCTAssertEqual(list.specs[0].url, "https://api.example.org/users")
+        XCTAssertEqual(list.specs[0].headers, [HeaderField(name: "Accept", value: "application/json")])
+        XCTAssertNil(list.specs[0].body)
+        XCTAssertEqual(list.specs[1].body, .text("{\"name\": \"Ada\"}"))
+        XCTAssertEqual(list.specs[2].url, "https://api.example.org/health")
+        XCTAssertEqual(list.specs[0].location?.line, 5)
+        XCTAssertEqual(list.specs[1].location?.line, 10)
+    }
+
+    func testQueryContinuationLinesAreAppendedToTheURL() throws {
+        let list = try Fixtures.load("http/query-continuation.http")
+        XCTAssertEqual(list.specs.count, 1)
+        XCTAssertEqual(list.specs[0].url, "https://api.example.org/search?q=swift&page=2&limit=10")
+        XCTAssertEqual(list.specs[0].headers.map(\.name), ["Accept"])
+    }
+
+    func testHeadersEndAtBlankLineAndBodyKeepsInnerBlankLines() throws {
+        let list = try Fixtures.load("http/headers-and-body.http")
+        XCTAssertEqual(list.specs.count, 2)
+        XCTAssertEqual(list.specs[0].headers.map(\.name), ["Content-Type", "X-Trace-Id"])
+        XCTAssertEqual(list.specs[0].body, .text("{\n  \"name\": \"widget\",\n\n  \"tags\": [\"a\", \"b\"]\n}"))
+        XCTAssertEqual(list.specs[1].method, "DELETE")
+        XCTAssertNil(list.specs[1].body)
+    }
+
+    func testFileBodyIsResolvedRelativeToTheHTTPFile() throws {
+        let list = try Fixtures.load("http/file-body.http")
+        guard case let .file(path, directory)? = list.specs[0].body else { return XCTFail("expected a file body") }
+        XCTAssertEqual(path, "./payload.json")
+        XCTAssertEqual(directory, Fixtures.path("http"))
+        let resolved = try RequestResolver(list: list).resolve(0)
+        XCTAssertEqual(resolved.body, try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("http/payload.json"))))
+    }
+
+    func testDirectivesSetOptions() throws {
+        let list = try Fixtures.load("http/options.http")
+        XCTAssertEqual(list.specs[0].name, "slow")
+        XCTAssertEqual(list.specs[0].options.followRedirects, false)
+        XCTAssertEqual(list.specs[0].options.timeout, 2.5)
+        XCTAssertEqual(try RequestResolver(list: list).resolve(0).urlRequest.timeoutInterval, 2.5)
+    }
+
+    func testResponseHandlerScriptIsRefusedNamingItsLine() {
+        let error = Fixtures.loadError("http/handler-script.http")
+        XCTAssertEqual(error?.line, 5)
+        XCTAssertEqual(error?.column, 1)
+        XCTAssertTrue(error?.message.contains("not supported") == true, "\(String(describing: error))")
+    }
+
+    func testOutputRedirectionIsRefusedNamingItsLine() {
+        let error = Fixtures.loadError("http/redirect-output.http")
+        XCTAssertEqual(error?.line, 4)
+        XCTAssertTrue(error?.message.contains("'>>'") == true)
+        XCTAssertTrue(error?.message.contains("not supported") == true)
+    }
+
+    func testDuplicateRequestNamesAreRejected() {
+        let text = "# @name a\nGET http://x.example/1\n\n###\n# @name a\nGET http://x.example/2\n"
+        XCTAssertThrowsError(try HTTPFileParser.parse(text: text, path: "dup.http")) { error in
+            XCTAssertEqual((error as? RequestListError)?.line, 6)
+        }
+    }
+
+    func testUnknownDirectiveIsAWarning() throws {
+        let list = try HTTPFileParser.parse(text: "# @no-cookie-jar\nGET http://x.example/\n", path: "w.http")
+        XCTAssertEqual(list.warnings.count, 1)
+        XCTAssertEqual(list.warnings.first?.location?.line, 1)
+    }
+
+    func testLowercaseMethodIsAccepted() throws {
+        let list = try HTTPFileParser.parse(text: "post http://x.example/a\n", path: "l.http")
+        XCTAssertEqual(list.specs.first?.method, "POST")
+    }
+
+    func testRequestLineWithTrailingGarbageIsRejectedAtTheGarbage() {
+        XCTAssertThrowsError(try HTTPFileParser.parse(text: "GET http://x.example/a b\n", path: "g.http")) { error in
+            XCTAssertEqual((error as? RequestListError)?.column, 24)
+        }
+    }
+
+    func testCRLFLineEndingsAreAccepted() throws {
+        let text = "POST http://x.example/a\r\nContent-Type: text/plain\r\n\r\nhello\r\n"
+        let list = try HTTPFileParser.parse(text: text, path: "crlf.http")
+        XCTAssertEqual(list.specs[0].headers, [HeaderField(name: "Content-Type", value: "text/plain")])
+        XCTAssertEqual(list.specs[0].body, .text("hello"))
+    }
+}

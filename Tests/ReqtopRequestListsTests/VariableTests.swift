@@ -1,0 +1,85 @@
+import Foundation
+import ReqtopRequestLists
+import XCTest
+
+final class VariableTests: XCTestCase {
+    func testFileVariablesMayReferenceOtherVariables() throws {
+        let list = try Fixtures.load("http/file-variables.http")
+        let resolver = RequestResolver(list: list)
+        try resolver.validate()
+        let me = try resolver.resolve(0)
+        XCTAssertEqual(me.url.absoluteString, "https://api.example.org/v1/me")
+        XCTAssertEqual(me.header(named: "authorization"), "Bearer secret-token")
+        let note = try resolver.resolve(1)
+        XCTAssertEqual(String(decoding: note.body ?? Data(), as: UTF8.self), "note for api.example.org")
+    }
+
+    func testCommandLineVariablesWinOverFileVariables() throws {
+        let list = try Fixtures.load("http/file-variables.http")
+        let resolver = RequestResolver(list: list, variables: VariableContext(commandLine: ["host": "127.0.0.1:9"]))
+        XCTAssertEqual(try resolver.resolve(0).url.absoluteString, "https://127.0.0.1:9/v1/me")
+    }
+
+    func testEnvironmentMergesSharedPublicAndPrivateValues() throws {
+        let values = try Environments.load(besides: Fixtures.path("env/api.http"), name: "dev")
+        XCTAssertEqual(values["host"], "localhost:8080")
+        XCTAssertEqual(values["token"], "private-dev-token", "private values override public ones")
+        XCTAssertEqual(values["label"], "shared")
+        XCTAssertEqual(values["retries"], "3")
+    }
+
+    func testSelectedEnvironmentResolvesRequestsAndCommandLineWins() throws {
+        let path = Fixtures.path("env/api.http")
+        let list = try RequestListLoader.load(path: path)
+        let prod = try VariableContext.load(besides: path, environmentName: "prod")
+        let request = try RequestResolver(list: list, variables: prod).resolve(0)
+        XCTAssertEqual(request.url.absoluteString, "https://api.example.org/v1/me")
+        XCTAssertEqual(request.header(named: "Authorization"), "Bearer public-prod-token")
+        XCTAssertEqual(request.header(named: "X-Env"), "production")
+
+        let dev = try VariableContext.load(besides: path, environmentName: "dev", commandLine: ["token": "cli"])
+        XCTAssertEqual(try RequestResolver(list: list, variables: dev).resolve(0).header(named: "Authorization"), "Bearer cli")
+    }
+
+    func testMissingEnvironmentNameListsTheAvailableOnes() {
+        XCTAssertThrowsError(try Environments.load(besides: Fixtures.path("env/api.http"), name: "staging")) { error in
+            let message = (error as? RequestListError)?.message ?? ""
+            XCTAssertTrue(message.contains("'staging'") && message.contains("dev") && message.contains("prod"), message)
+        }
+    }
+
+    func testDynamicVariablesProduceFreshValuesOfTheRightShape() throws {
+        let list = try Fixtures.load("http/dynamic-variables.http")
+        let resolver = RequestResolver(list: list)
+        try resolver.validate()
+        let first = try resolver.resolve(0)
+        let second = try resolver.resolve(0)
+        let id = try XCTUnwrap(first.header(named: "X-Request-Id"))
+        XCTAssertNotNil(UUID(uuidString: id))
+        XCTAssertNotEqual(id, second.header(named: "X-Request-Id"))
+        let body = try XCTUnwrap(JSONSerialization.jsonObject(with: first.body ?? Data()) as? [String: Any])
+        let timestamp = try XCTUnwrap(body["at"] as? Int)
+        XCTAssertLessThan(abs(Double(timestamp) - Date().timeIntervalSince1970), 60)
+        let iso = try XCTUnwrap(body["iso"] as? String)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        XCTAssertNotNil(formatter.date(from: iso), iso)
+        let n = try XCTUnwrap(body["n"] as? Int)
+        XCTAssertTrue((0..<1000).contains(n))
+        let dice = try XCTUnwrap(body["dice"] as? Int)
+        XCTAssertTrue((1..<7).contains(dice))
+    }
+
+    func testVariablesAreNotSubstitutedInCurlLists() throws {
+        let list = try CurlImporter.parse(text: "curl 'http://x.example/{{raw}}'", path: "c.curl")
+        let resolver = RequestResolver(list: list)
+        XCTAssertEqual(try resolver.resolve(0).url.absoluteString, "http://x.example/%7B%7Braw%7D%7D")
+    }
+
+    func testSelfReferencingFileVariableIsReported() {
+        let text = "@a = {{b}}\n@b = x{{a}}\nGET http://x.example/{{a}}\n"
+        XCTAssertThrowsError(try RequestResolver(list: HTTPFileParser.parse(text: text, path: "c.http")).validate()) { error in
+            XCTAssertTrue((error as? RequestListError)?.message.contains("refers to itself") == true, "\(error)")
+        }
+    }
+}
