@@ -1,0 +1,4 @@
+/// The version `reqtop --version` prints.
+public enum ReqtopVersion {
+    public static let current = "0.1.0"
+}
