@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "ReqtopNetworkingTests", dependencies: ["ReqtopNetworking", "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopTerminalUITests", dependencies: ["ReqtopTerminalUI", "ReqtopTestSupport"]),
-        .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopInspector", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
+        .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopInspector", "ReqtopNetworking", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
