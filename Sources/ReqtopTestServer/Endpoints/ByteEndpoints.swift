@@ -55,7 +55,8 @@ enum ByteEndpoints {
     }
 
     /// `/drip?numbytes=10&duration=2&delay=0&code=200`: waits `delay` seconds, sends the head with
-    /// `Content-Length: numbytes`, then `numbytes` '*' bytes spread evenly over `duration` seconds.
+    /// `Content-Length: numbytes`, then `numbytes` '*' bytes spread evenly over `duration` seconds
+    /// (the first at once, then one every `duration / numbytes` seconds).
     static func drip(_ exchange: Exchange) throws -> Disposition {
         let request = exchange.request
         guard let count = Int(request.queryValue("numbytes") ?? "10"), (0...10_000_000).contains(count),
@@ -72,9 +73,9 @@ enum ByteEndpoints {
             ("Content-Type", "application/octet-stream"), ("Content-Length", String(count)),
         ])
         let pause = count > 0 ? duration / Double(count) : 0
-        for _ in 0..<count {
+        for index in 0..<count {
+            if index > 0 { try wait(exchange, seconds: pause) }
             try exchange.socket.send([UInt8(ascii: "*")])
-            try wait(exchange, seconds: pause)  // after every byte, as httpbin does: the body ends after `duration`
         }
         return request.wantsKeepAlive ? .keepAlive : .close
     }
