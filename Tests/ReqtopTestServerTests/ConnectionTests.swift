@@ -5,7 +5,7 @@ import XCTest
 /// Concurrency, keep-alive and the server's lifecycle.
 final class ConnectionTests: ServerTestCase {
     func testTwoHundredParallelConnectionsAreAllAnswered() throws {
-        let urls = (0..<200).map { url("/delay/0.5?i=\($0)") }
+        let urls = (0..<200).map { url("/delay/1?i=\($0)") }
         let result = try curl(
             ["--parallel", "--parallel-immediate", "--parallel-max", "200", "-w", "%{http_code}\n"]
                 + urls.flatMap { ["-o", "/dev/null", $0] },
@@ -16,7 +16,7 @@ final class ConnectionTests: ServerTestCase {
         XCTAssertEqual(codes.count, 200)
         XCTAssertEqual(Set(codes), ["200"])
         XCTAssertEqual(server.requestLog.count, 200)
-        XCTAssertEqual(server.requestCount(path: "/delay/0.5"), 200)
+        XCTAssertEqual(server.requestCount(path: "/delay/1"), 200)
         XCTAssertEqual(Set(server.requestLog.map(\.target)).count, 200)
         XCTAssertEqual(server.connectionCount, 200, "each request in flight at once has its own connection")
     }

@@ -29,8 +29,10 @@ final class ServeCommandTests: XCTestCase {
 
         let response = try Subprocess.run(curlPath, ["-sS", "--noproxy", "*", "-w", "\n%{http_code}", base + "/get"])
         XCTAssertEqual(response.status, 0, response.stderrText)
-        XCTAssertTrue(response.stdoutText.hasSuffix("\n200"))
-        XCTAssertTrue(response.stdoutText.contains("\"url\" : \"\(base)/get\""), response.stdoutText)
+        let lines = response.stdoutText.split(separator: "\n")
+        XCTAssertEqual(lines.last, "200")
+        let document = try JSONSerialization.jsonObject(with: Data(lines.dropLast().joined(separator: "\n").utf8))
+        XCTAssertEqual((document as? [String: Any])?["url"] as? String, base + "/get")
 
         process.send(signal: SIGINT)
         XCTAssertEqual(process.waitForExit(timeout: 10), 0)

@@ -115,7 +115,10 @@ public final class TestServer: Sendable {
                     accept(listener.fd, $0, &length)
                 }
             }
-            guard fd >= 0 else { continue }
+            guard fd >= 0 else {
+                if errno == EMFILE || errno == ENFILE { usleep(10_000) }  // out of descriptors: do not spin
+                continue
+            }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             let origin = Self.text(of: address.sin_addr)
             let id = state.withLock { state -> Int? in
