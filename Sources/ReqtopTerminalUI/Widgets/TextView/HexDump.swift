@@ -12,7 +12,7 @@ public enum HexDump {
             if start + i < end { text += hex(Int(bytes[start + i]), digits: 2) + " " } else { text += "   " }
             if i == 7 { text += " " }
         }
-        text += "|"
+        text += " |"
         for i in start..<max(start, end) {
             let b = bytes[i]
             text.append(b >= 0x20 && b < 0x7F ? Character(UnicodeScalar(b)) : ".")
