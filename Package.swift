@@ -37,6 +37,9 @@ let package = Package(
             dependencies: ["ReqtopInspector", "ReqtopNcurses", "ReqtopTestServer", "ReqtopNetworking", "ReqtopRequestLists"]
         ),
 
+        // A small screen of the terminal kit, driven by the tmux end-to-end tests.
+        .executableTarget(name: "reqtop-kit-demo", dependencies: ["ReqtopTerminalUI", "ReqtopNcurses", "ReqtopSync"]),
+
         // Tests.
         .target(name: "ReqtopTestSupport", dependencies: ["ReqtopSync"], path: "Tests/ReqtopTestSupport"),
         .testTarget(name: "ReqtopSyncTests", dependencies: ["ReqtopSync"]),
