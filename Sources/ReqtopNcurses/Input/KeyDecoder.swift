@@ -1,4 +1,5 @@
 import CNcursesw
+import ReqtopTerminalUI
 
 /// Turns `wget_wch` results into `Key`s.
 public enum KeyDecoder {

@@ -1,4 +1,3 @@
-import ReqtopTerminalUI
 
 /// A key press, decoded from curses input.
 public enum Key: Hashable, Sendable {
