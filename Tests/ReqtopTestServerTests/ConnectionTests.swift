@@ -53,6 +53,7 @@ final class ConnectionTests: ServerTestCase {
     func testPortZeroPicksAFreePortAndBusyPortIsAddressInUse() throws {
         XCTAssertNotEqual(server.port, 0)
         XCTAssertEqual(server.baseURL.absoluteString, "http://127.0.0.1:\(server.port)")
+        XCTAssertEqual(server.url("/get?a=1").absoluteString, "http://127.0.0.1:\(server.port)/get?a=1")
         XCTAssertThrowsError(try TestServer(port: server.port)) { error in
             XCTAssertEqual(error as? TestServerError, .addressInUse(port: server.port))
             XCTAssertTrue("\(error)".contains("port \(server.port)"))

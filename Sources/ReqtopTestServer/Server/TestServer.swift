@@ -51,6 +51,11 @@ public final class TestServer: Sendable {
     /// `http://HOST:PORT`.
     public var baseURL: URL { URL(string: "http://\(host):\(port)")! }
 
+    /// ``baseURL`` followed by `pathAndQuery`, e.g. `server.url("/bytes/1024?seed=7")`.
+    public func url(_ pathAndQuery: String) -> URL {
+        URL(string: baseURL.absoluteString + pathAndQuery)!
+    }
+
     /// Begins accepting connections on a background thread. Calling it again does nothing.
     public func start() {
         let shouldStart = state.withLock { state -> Bool in
