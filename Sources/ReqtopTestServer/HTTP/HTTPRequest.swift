@@ -7,7 +7,7 @@ struct HTTPRequest {
     let target: String
     /// `HTTP/1.0` or `HTTP/1.1`.
     let version: String
-    let headers: [HTTPHeader]
+    let headers: [RequestHeader]
     var body: [UInt8] = []
 
     /// The path without query, percent-decoded where possible.

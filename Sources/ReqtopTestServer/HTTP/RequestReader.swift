@@ -113,13 +113,13 @@ struct RequestReader {
               parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0"
         else { throw RequestError.malformedRequestLine }
 
-        var headers: [HTTPHeader] = []
+        var headers: [RequestHeader] = []
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { throw RequestError.malformedHeader }
             let name = line[..<colon]
             guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else { throw RequestError.malformedHeader }
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            headers.append(HTTPHeader(name: String(name), value: value))
+            headers.append(RequestHeader(name: String(name), value: value))
         }
         var target = String(parts[1])
         if target.hasPrefix("http://"), let slash = target.dropFirst(7).firstIndex(of: "/") {

@@ -7,7 +7,7 @@ public struct LoggedRequest: Sendable, Equatable {
     /// The path without the query, e.g. `/get`.
     public let path: String
     /// The header fields in the order they arrived (names as sent).
-    public let headers: [HTTPHeader]
+    public let headers: [RequestHeader]
     /// The size of the (de-chunked) request body in bytes.
     public let bodySize: Int
     /// Which accepted TCP connection carried the request (1 for the first accepted connection).
@@ -20,7 +20,7 @@ public struct LoggedRequest: Sendable, Equatable {
 }
 
 /// One header field.
-public struct HTTPHeader: Sendable, Equatable {
+public struct RequestHeader: Sendable, Equatable {
     public let name: String
     public let value: String
 
