@@ -37,6 +37,9 @@ let package = Package(
             dependencies: ["ReqtopInspector", "ReqtopNcurses", "ReqtopTestServer", "ReqtopNetworking", "ReqtopRequestLists"]
         ),
 
+        // A small screen of the terminal kit, driven by the tmux end-to-end tests.
+        .executableTarget(name: "reqtop-kit-demo", dependencies: ["ReqtopTerminalUI", "ReqtopNcurses", "ReqtopSync"]),
+
         // Tests.
         .target(name: "ReqtopTestSupport", dependencies: ["ReqtopSync"], path: "Tests/ReqtopTestSupport"),
         .testTarget(name: "ReqtopSyncTests", dependencies: ["ReqtopSync"]),
@@ -44,7 +47,7 @@ let package = Package(
         .testTarget(name: "ReqtopNetworkingTests", dependencies: ["ReqtopNetworking", "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopTerminalUITests", dependencies: ["ReqtopTerminalUI", "ReqtopTestSupport"]),
-        .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopInspector", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
+        .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopInspector", "ReqtopNetworking", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -100,6 +100,18 @@ public struct TaskCompletion: Sendable {
     public var serializer: String
     public var serializedValue: (any Sendable)?
     public var serializationError: String?
+
+    public init(response: HTTPResponseHead, body: ResponseBody?, bytes: Int64, timings: PhaseTimings, redirects: [RedirectHop],
+                serializer: String, serializedValue: (any Sendable)?, serializationError: String?) {
+        self.response = response
+        self.body = body
+        self.bytes = bytes
+        self.timings = timings
+        self.redirects = redirects
+        self.serializer = serializer
+        self.serializedValue = serializedValue
+        self.serializationError = serializationError
+    }
 }
 
 /// The payload of `failed`: the error and whatever had arrived before it.
@@ -109,4 +121,12 @@ public struct TaskFailure: Sendable {
     public var bytes: Int64
     public var timings: PhaseTimings?
     public var redirects: [RedirectHop]
+
+    public init(error: TransferError, response: HTTPResponseHead?, bytes: Int64, timings: PhaseTimings?, redirects: [RedirectHop]) {
+        self.error = error
+        self.response = response
+        self.bytes = bytes
+        self.timings = timings
+        self.redirects = redirects
+    }
 }

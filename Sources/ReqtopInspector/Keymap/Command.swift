@@ -1,0 +1,19 @@
+/// Everything a key can do in the inspector. Keys map to these through `Keymap`.
+public enum Command: String, Sendable, CaseIterable {
+    case moveUp, moveDown, pageUp, pageDown, top, bottom
+    case openDetail, back, nextTab, previousTab
+    case suspendResume, cancel, replay, replayFailed
+    case filter, sort, mark, toggleLog
+    case saveHAR, exportCurl, newRequest, editRequest
+    case help, quit
+}
+
+/// Where a binding applies.
+public enum KeyContext: String, Sendable, CaseIterable {
+    /// Everywhere outside prompts.
+    case global
+    /// The task table.
+    case table
+    /// The task detail screen.
+    case detail
+}

@@ -1,0 +1,60 @@
+import Foundation
+import ReqtopNetworking
+
+/// Everything the inspector knows about one task, built from its bus events.
+public struct TaskRecord: Sendable {
+    public let id: TaskID
+    public var name: String?
+    public var kind: TaskKind
+    public var state: TaskState
+    public var method: String
+    public var url: URL
+    public var requestHeaders: [HTTPHeader]
+    public var requestBody: Data?
+    public var response: HTTPResponseHead?
+    public var redirects: [RedirectHop] = []
+    public var downloaded: Int64 = 0
+    public var downloadTotal: Int64 = -1
+    public var uploaded: Int64 = 0
+    public var uploadTotal: Int64 = -1
+    /// Seconds since 1970.
+    public var createdAt: Double
+    public var startedAt: Double?
+    public var endedAt: Double?
+    public var timings: PhaseTimings?
+    public var error: TransferError?
+    public var body: ResponseBody?
+    /// The task's lifecycle, one entry per event; consecutive progress events share one entry.
+    public var timeline: [TimelineEntry] = []
+
+    public var host: String { url.host ?? "" }
+
+    /// Path and query, as shown in the table.
+    public var pathAndQuery: String {
+        let path = url.path.isEmpty ? "/" : url.path
+        return url.query.map { "\(path)?\($0)" } ?? path
+    }
+
+    public var status: Int? { response?.status }
+
+    /// Seconds from start to end (or to `now` while running).
+    public func duration(now: Double) -> Double? {
+        guard let startedAt else { return nil }
+        return (endedAt ?? now) - startedAt
+    }
+
+    /// 0…1 for a download with a known size (or an upload before the response), nil otherwise.
+    public var progressFraction: Double? {
+        if state == .completed { return 1 }
+        if response == nil, uploadTotal > 0 { return Double(uploaded) / Double(uploadTotal) }
+        guard downloadTotal > 0 else { return nil }
+        return min(1, Double(downloaded) / Double(downloadTotal))
+    }
+}
+
+/// One step of a task's timeline: when, what, and its payload as readable lines.
+public struct TimelineEntry: Sendable {
+    public var time: Double
+    public var event: TaskEvent.Name
+    public var payload: [String]
+}

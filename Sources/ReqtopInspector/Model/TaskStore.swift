@@ -1,0 +1,209 @@
+import Dispatch
+import Foundation
+import ReqtopNetworking
+import ReqtopSync
+
+/// The inspector's model: a bus observer and the only owner of what the screens show —
+/// one record per task with its timeline, an event log, marks, and session aggregates.
+/// Screens read it; they never keep task data of their own.
+public final class TaskStore: Sendable {
+    struct State {
+        var records: [TaskRecord] = []
+        var index: [TaskID: Int] = [:]
+        var counts: [TaskState: Int] = [:]
+        var latency = LatencyHistogram()
+        var rates = RateWindow()
+        var bytesReceived: Int64 = 0
+        var log: [String] = []
+        var logStart = 0
+        var marks: Set<TaskID> = []
+        var version = 0
+        var listingCache: (version: Int, filter: TaskFilter, sort: TaskSort, ids: [TaskID])?
+    }
+
+    /// How many lines the event log keeps.
+    public static let logCapacity = 1000
+
+    private let state = Protected(State())
+    private let onChange: @Sendable () -> Void
+    private let queue = DispatchQueue(label: "reqtop.taskstore")
+
+    /// - Parameter onChange: called (on the store's queue) after each batch of events is applied.
+    public init(onChange: @escaping @Sendable () -> Void = {}) {
+        self.onChange = onChange
+    }
+
+    /// Subscribes the store to `bus`; batches are applied on the store's own queue.
+    @discardableResult
+    public func observe(_ bus: EventBus) -> EventBus.Subscription {
+        bus.subscribeBatches(queue: queue) { [self] events in
+            apply(events)
+            onChange()
+        }
+    }
+
+    /// Applies events in order (the bus observer calls this; tests may too).
+    public func apply(_ events: [TaskEvent]) {
+        state.withLock { state in
+            for event in events { Self.apply(event, to: &state) }
+            state.version &+= 1
+        }
+    }
+
+    private static func apply(_ event: TaskEvent, to state: inout State) {
+        if case .created(let description) = event.kind {
+            guard state.index[event.task] == nil else { return }
+            let record = TaskRecord(id: event.task, name: description.name, kind: description.kind, state: .suspended,
+                                    method: description.method, url: description.url,
+                                    requestHeaders: description.headers, requestBody: description.body,
+                                    createdAt: event.time)
+            state.index[event.task] = state.records.count
+            state.records.append(record)
+            state.counts[.suspended, default: 0] += 1
+        }
+        guard let position = state.index[event.task] else { return }
+        var record = state.records[position]
+        let before = record.state
+        switch event.kind {
+        case .created: break
+        case .resumed:
+            record.state = .running
+            if record.startedAt == nil { record.startedAt = event.time }
+        case .suspended:
+            record.state = .suspended
+        case .cancelled:
+            record.state = .cancelled
+            record.endedAt = event.time
+        case .redirected(let hop):
+            record.redirects.append(hop)
+        case .response(let head):
+            record.response = head
+        case .progress(let progress):
+            switch progress.direction {
+            case .download:
+                state.rates.add(bytes: max(0, progress.completed - record.downloaded), at: event.time)
+                state.bytesReceived += max(0, progress.completed - record.downloaded)
+                record.downloaded = progress.completed
+                record.downloadTotal = progress.total
+            case .upload:
+                record.uploaded = progress.completed
+                record.uploadTotal = progress.total
+            }
+        case .completed(let completion):
+            record.state = .completed
+            record.endedAt = event.time
+            record.response = completion.response
+            record.timings = completion.timings
+            record.body = completion.body
+            if completion.bytes > record.downloaded {
+                state.bytesReceived += completion.bytes - record.downloaded
+                record.downloaded = completion.bytes
+            }
+            state.latency.add(completion.timings.total >= 0 ? completion.timings.total
+                              : (event.time - (record.startedAt ?? event.time)) * 1000)
+            state.rates.add(requests: 1, at: event.time)
+        case .failed(let failure):
+            record.state = .failed
+            record.endedAt = event.time
+            record.error = failure.error
+            if let response = failure.response { record.response = response }
+            record.timings = failure.timings
+            state.rates.add(requests: 1, at: event.time)
+        }
+        if record.state != before {
+            state.counts[before, default: 0] -= 1
+            state.counts[record.state, default: 0] += 1
+        }
+        appendTimeline(event, to: &record)
+        if event.name != .progress {
+            appendLog(EventDescription.logLine(event, record: record), to: &state)
+        }
+        state.records[position] = record
+    }
+
+    private static func appendTimeline(_ event: TaskEvent, to record: inout TaskRecord) {
+        let entry = TimelineEntry(time: event.time, event: event.name, payload: EventDescription.payload(of: event))
+        // Consecutive progress of the same direction share one entry (the latest), so memory stays small.
+        if event.name == .progress, let last = record.timeline.last, last.event == .progress,
+           last.payload.first?.split(separator: " ").first == entry.payload.first?.split(separator: " ").first {
+            record.timeline[record.timeline.count - 1] = entry
+        } else {
+            record.timeline.append(entry)
+        }
+    }
+
+    private static func appendLog(_ line: String, to state: inout State) {
+        if state.log.count < logCapacity {
+            state.log.append(line)
+        } else {
+            state.log[state.logStart] = line
+            state.logStart = (state.logStart + 1) % logCapacity
+        }
+    }
+
+    // MARK: Reading
+
+    /// The number of tasks seen.
+    public var count: Int { state.withLock { $0.records.count } }
+
+    /// Incremented on every applied batch; a screen redraws when it changed.
+    public var version: Int { state.withLock { $0.version } }
+
+    /// The record of `id`.
+    public func record(_ id: TaskID) -> TaskRecord? {
+        state.withLock { state in state.index[id].map { state.records[$0] } }
+    }
+
+    /// The ids the table shows, in order. Cached until the next change; with no filter and id
+    /// order it is just every task in creation order.
+    public func listing(filter: TaskFilter, sort: TaskSort, now: Double = Date().timeIntervalSince1970) -> [TaskID] {
+        state.withLock { state in
+            if let cache = state.listingCache, cache.version == state.version, cache.filter == filter, cache.sort == sort {
+                return cache.ids
+            }
+            var records = filter.isEmpty ? state.records : state.records.filter(filter.matches)
+            if sort != .id { records.sort { sort.precedes($0, $1, now: now) } }
+            let ids = records.map(\.id)
+            state.listingCache = (state.version, filter, sort, ids)
+            return ids
+        }
+    }
+
+    /// Records for a window of a listing (what a virtualized table asks for).
+    public func records(_ ids: ArraySlice<TaskID>) -> [TaskRecord] {
+        state.withLock { state in ids.compactMap { id in state.index[id].map { state.records[$0] } } }
+    }
+
+    public func aggregates(now: Double = Date().timeIntervalSince1970) -> Aggregates {
+        state.withLock { state in
+            let (requests, bytes) = state.rates.rates(now: now)
+            return Aggregates(counts: state.counts, total: state.records.count, requestsPerSecond: requests,
+                              bytesPerSecond: bytes, p50: state.latency.percentile(0.5), p95: state.latency.percentile(0.95),
+                              max: state.latency.count > 0 ? state.latency.max : nil, bytesReceived: state.bytesReceived)
+        }
+    }
+
+    /// The newest `limit` lines of the event log, oldest first.
+    public func logLines(limit: Int) -> [String] {
+        state.withLock { state in
+            let ordered = Array(state.log[state.logStart...] + state.log[..<state.logStart])
+            return Array(ordered.suffix(limit))
+        }
+    }
+
+    // MARK: Marks
+
+    public func toggleMark(_ id: TaskID) {
+        state.withLock { state in
+            if state.marks.remove(id) == nil { state.marks.insert(id) }
+            state.version &+= 1
+        }
+    }
+
+    public func isMarked(_ id: TaskID) -> Bool { state.withLock { $0.marks.contains(id) } }
+
+    public var marks: Set<TaskID> { state.withLock { $0.marks } }
+
+    /// Every record, in creation order (for saving the session).
+    public var allRecords: [TaskRecord] { state.withLock { $0.records } }
+}

@@ -1,1 +1,0 @@
-// Module ReqtopInspector: contents arrive with its issue.

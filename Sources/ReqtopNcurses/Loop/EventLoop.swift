@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CNcursesw
+import Dispatch
+import ReqtopTerminalUI
+
+/// The terminal's main loop: polls stdin and the signal self-pipe, decodes keys, and draws coalesced frames.
+///
+/// Create it and call `run` on one thread. Other threads change their model and call
+/// `dirtyFlag.markDirty()`; frames are drawn at most `maxFramesPerSecond` times a second.
+/// SIGWINCH resizes and repaints; SIGINT, SIGTERM and SIGHUP end the loop (see `ExitReason.exitCode`);
+/// crash signals restore the tty before the previous handler runs. The terminal is restored on every exit path.
+public final class EventLoop {
+    /// Hand this to background work: `markDirty()` wakes the loop from any thread.
+    public let dirtyFlag = DirtyFlag()
+    public let maxFramesPerSecond: Int
+    private let colors: Bool
+
+    /// - Parameters:
+    ///   - maxFramesPerSecond: the redraw rate limit (default 30).
+    ///   - colors: draw colours; by default true unless `NO_COLOR` is set.
+    public init(maxFramesPerSecond: Int = 30, colors: Bool? = nil) {
+        self.maxFramesPerSecond = max(1, maxFramesPerSecond)
+        self.colors = colors ?? TerminalSession.colorsAllowed
+    }
+
+    /// Asks for a redraw (from any thread; same as `dirtyFlag.markDirty()`).
+    public func markDirty() { dirtyFlag.markDirty() }
+
+    /// Runs until a key handler quits, an exit signal arrives or stdin closes; returns why.
+    /// - Parameters:
+    ///   - onKey: called for each key; `.resize` is also reported after a size change.
+    ///   - onSignal: called for SIGINT/SIGTERM/SIGHUP; `.quit` (the default) ends the loop with `.signal`.
+    ///   - render: draws one frame; called only when something marked the screen dirty.
+    public func run(
+        onKey: (Key) -> LoopAction,
+        onSignal: (Int32) -> LoopAction = { _ in .quit },
+        render: (inout Frame) -> Void
+    ) -> ExitReason {
+        let pipeFD = cncurses_signal_pipe_read_fd()
+        guard pipeFD >= 0 else { return .startFailed("could not create the signal pipe: \(String(cString: strerror(errno)))") }
+        TerminalSession.start(colors: colors)
+        defer { TerminalSession.end() }
+        let terminal = Terminal(backend: NcursesBackend(colors: colors))
+        let frameInterval = UInt64(1_000_000_000 / maxFramesPerSecond)
+        var dirty = true
+        var lastFrame: UInt64 = 0
+
+        while true {
+            var timeout: Int32 = -1
+            if dirty {
+                let now = DispatchTime.now().uptimeNanoseconds
+                if lastFrame == 0 || now - lastFrame >= frameInterval {
+                    dirtyFlag.clear()
+                    terminal.draw(render)
+                    lastFrame = DispatchTime.now().uptimeNanoseconds
+                    dirty = false
+                } else {
+                    timeout = Int32((frameInterval - (now - lastFrame)) / 1_000_000) + 1
+                }
+            }
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: pipeFD, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, timeout)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return .inputClosed
+            }
+            if fds[1].revents & Int16(POLLIN) != 0 {
+                for byte in drain(pipeFD) {
+                    switch Int32(byte) {
+                    case 0: dirty = true
+                    case SIGWINCH:
+                        cncurses_resize_from_tty()
+                        terminal.invalidate()
+                        dirty = true
+                        if onKey(.resize) == .quit { return .quit }
+                    case let signo where TerminalSession.exitSignals.contains(signo):
+                        switch onSignal(signo) {
+                        case .quit: return .signal(signo)
+                        case .redraw: dirty = true
+                        case .ignore: break
+                        }
+                    default: break
+                    }
+                }
+            }
+            if fds[0].revents & Int16(POLLIN) != 0 {
+                for key in KeyDecoder.readPending() {
+                    if key == .resize { terminal.invalidate() }
+                    switch onKey(key) {
+                    case .quit: return .quit
+                    case .redraw: dirty = true
+                    case .ignore: if key == .resize { dirty = true }
+                    }
+                }
+            } else if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+                return .inputClosed
+            }
+        }
+    }
+
+    /// Reads everything waiting in the non-blocking pipe.
+    private func drain(_ fd: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 256)
+        while true {
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return bytes
+    }
+}

@@ -1,1 +1,0 @@
-// Module ReqtopNcurses: contents arrive with its issue.

@@ -1,1 +1,0 @@
-// Module ReqtopTerminalUI: contents arrive with its issue.

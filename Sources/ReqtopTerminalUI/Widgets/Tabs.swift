@@ -1,0 +1,28 @@
+/// A row of tab titles with the selected one highlighted.
+public struct Tabs: Widget {
+    public var titles: [String]
+    public var selected: Int
+    public var style: Style
+    public var highlightStyle: Style
+    public var divider: String
+
+    public init(_ titles: [String], selected: Int, style: Style = .plain, highlightStyle: Style = Style().reversed, divider: String = "│") {
+        self.titles = titles
+        self.selected = selected
+        self.style = style
+        self.highlightStyle = highlightStyle
+        self.divider = divider
+    }
+
+    public func render(area: Rect, buffer: inout Buffer) {
+        guard !area.isEmpty else { return }
+        buffer.setStyle(area.row(0), style)
+        var x = area.x
+        for (i, title) in titles.enumerated() {
+            if i > 0 { x += buffer.setString(x: x, y: area.y, divider, style: style, maxWidth: area.right - x) }
+            guard x < area.right else { break }
+            let tabStyle = i == selected ? style.patched(with: highlightStyle) : style
+            x += buffer.setString(x: x, y: area.y, " \(title) ", style: tabStyle, maxWidth: area.right - x)
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Module ReqtopTestServer: contents arrive with its issue.

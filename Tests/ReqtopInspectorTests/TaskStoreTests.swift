@@ -1,0 +1,131 @@
+import Foundation
+import ReqtopInspector
+import ReqtopNetworking
+import XCTest
+
+/// Builds bus events the way the networking core posts them.
+enum Events {
+    static func created(_ id: Int, _ method: String = "GET", _ url: String, at time: Double = 100, name: String? = nil) -> TaskEvent {
+        TaskEvent(task: TaskID(rawValue: id), time: time, kind: .created(TaskDescription(
+            kind: .data, method: method, url: URL(string: url)!, name: name, headers: [HTTPHeader(name: "Accept", value: "*/*")])))
+    }
+    static func simple(_ id: Int, _ kind: TaskEvent.Kind, at time: Double) -> TaskEvent {
+        TaskEvent(task: TaskID(rawValue: id), time: time, kind: kind)
+    }
+    static func head(_ status: Int, _ url: String) -> HTTPResponseHead {
+        HTTPResponseHead(url: URL(string: url)!, httpVersion: "1.1", status: status, reason: status == 200 ? "OK" : "Not Found",
+                         headers: [HTTPHeader(name: "Content-Type", value: "application/json")])
+    }
+    static func completed(_ id: Int, status: Int, url: String, bytes: Int64, totalMs: Double, at time: Double) -> TaskEvent {
+        let timings = PhaseTimings(dns: 1, connect: 2, tls: -1, send: 0.5, wait: totalMs - 5, receive: 1.5, total: totalMs)
+        return simple(id, .completed(TaskCompletion(response: head(status, url), body: .data(Data("{\"ok\":true}".utf8)), bytes: bytes,
+                                                     timings: timings, redirects: [], serializer: "raw", serializedValue: nil,
+                                                     serializationError: nil)), at: time)
+    }
+    /// A whole successful lifecycle.
+    static func lifecycle(_ id: Int, _ method: String = "GET", _ url: String, status: Int, bytes: Int64, totalMs: Double) -> [TaskEvent] {
+        [created(id, method, url, at: 100), simple(id, .resumed, at: 100.01),
+         simple(id, .response(head(status, url)), at: 100.02),
+         simple(id, .progress(TransferProgress(direction: .download, completed: bytes / 2, total: bytes)), at: 100.03),
+         simple(id, .progress(TransferProgress(direction: .download, completed: bytes, total: bytes)), at: 100.04),
+         completed(id, status: status, url: url, bytes: bytes, totalMs: totalMs, at: 100.05)]
+    }
+}
+
+final class TaskStoreTests: XCTestCase {
+    func testRowsAppearUpdateAndFinishAsEventsArrive() {
+        let store = TaskStore()
+        store.apply([Events.created(1, "GET", "http://api.test/users?page=2")])
+        XCTAssertEqual(store.record(TaskID(rawValue: 1))?.state, .suspended)
+        store.apply([Events.simple(1, .resumed, at: 101), Events.simple(1, .response(Events.head(200, "http://api.test/users")), at: 101.1),
+                     Events.simple(1, .progress(TransferProgress(direction: .download, completed: 50, total: 200)), at: 101.2)])
+        let running = store.record(TaskID(rawValue: 1))
+        XCTAssertEqual(running?.state, .running)
+        XCTAssertEqual(running?.status, 200)
+        XCTAssertEqual(running?.progressFraction, 0.25)
+        XCTAssertEqual(running?.pathAndQuery, "/users?page=2")
+        store.apply([Events.completed(1, status: 200, url: "http://api.test/users", bytes: 200, totalMs: 250, at: 101.3)])
+        let done = store.record(TaskID(rawValue: 1))
+        XCTAssertEqual(done?.state, .completed)
+        XCTAssertEqual(done?.downloaded, 200)
+        XCTAssertEqual(done?.duration(now: 0) ?? 0, 0.3, accuracy: 0.001)
+        XCTAssertEqual(store.aggregates(now: 101.5).count(.completed), 1)
+        XCTAssertEqual(store.aggregates(now: 101.5).count(.running), 0)
+    }
+
+    func testTimelineKeepsEveryLifecycleEventWithPayloadAndFoldsProgress() {
+        let store = TaskStore()
+        store.apply(Events.lifecycle(4, "GET", "http://h.test/x", status: 200, bytes: 2048, totalMs: 40))
+        let timeline = store.record(TaskID(rawValue: 4))?.timeline ?? []
+        XCTAssertEqual(timeline.map(\.event), [.created, .resumed, .response, .progress, .completed])
+        XCTAssertEqual(timeline[2].payload.first, "HTTP/1.1 200 OK")
+        XCTAssertTrue(timeline[2].payload.contains("Content-Type: application/json"))
+        XCTAssertEqual(timeline[3].payload.first, "download 2.0 KB of 2.0 KB", "the latest progress wins")
+        XCTAssertTrue(timeline[4].payload.first?.hasPrefix("status 200, 2.0 KB, 40 ms") ?? false, "\(timeline[4].payload)")
+    }
+
+    func testFiltersCombineWithAndAndNegation() throws {
+        let store = TaskStore()
+        store.apply(Events.lifecycle(1, "GET", "http://api.test/a", status: 200, bytes: 10, totalMs: 10))
+        store.apply(Events.lifecycle(2, "POST", "http://api.test/b", status: 404, bytes: 10, totalMs: 10))
+        store.apply(Events.lifecycle(3, "GET", "http://cdn.test/c", status: 503, bytes: 10, totalMs: 10))
+        store.apply([Events.created(4, "GET", "http://api.test/d"), Events.simple(4, .resumed, at: 101),
+                     Events.simple(4, .failed(TaskFailure(error: TransferError(code: .cannotConnect, message: "refused"),
+                                                          response: nil, bytes: 0, timings: nil, redirects: [])), at: 102)])
+        func ids(_ expression: String) throws -> [Int] {
+            store.listing(filter: try TaskFilter(parsing: expression), sort: .id).map(\.rawValue)
+        }
+        XCTAssertEqual(try ids(""), [1, 2, 3, 4])
+        XCTAssertEqual(try ids("status:4xx"), [2])
+        XCTAssertEqual(try ids("status:503"), [3])
+        XCTAssertEqual(try ids("method:post"), [2])
+        XCTAssertEqual(try ids("state:failed"), [4])
+        XCTAssertEqual(try ids("host:api !method:POST"), [1, 4])
+        XCTAssertEqual(try ids("/c"), [3])
+        XCTAssertEqual(try ids("!state:completed"), [4])
+        XCTAssertThrowsError(try TaskFilter(parsing: "state:sleeping"))
+        XCTAssertThrowsError(try TaskFilter(parsing: "status:abc"))
+    }
+
+    func testSortOrdersByDurationSizeAndStatus() {
+        let store = TaskStore()
+        store.apply(Events.lifecycle(1, "GET", "http://t/a", status: 200, bytes: 300, totalMs: 10))
+        store.apply(Events.lifecycle(2, "GET", "http://t/b", status: 404, bytes: 100, totalMs: 10))
+        store.apply(Events.lifecycle(3, "GET", "http://t/c", status: 500, bytes: 200, totalMs: 10))
+        XCTAssertEqual(store.listing(filter: .all, sort: .size).map(\.rawValue), [1, 3, 2])
+        XCTAssertEqual(store.listing(filter: .all, sort: .status).map(\.rawValue), [3, 2, 1])
+        XCTAssertEqual(store.listing(filter: .all, sort: .id).map(\.rawValue), [1, 2, 3])
+    }
+
+    func testAggregatesReportLatencyPercentilesAndRates() {
+        let store = TaskStore()
+        for i in 1...100 {
+            store.apply(Events.lifecycle(i, "GET", "http://t/\(i)", status: 200, bytes: 1000, totalMs: Double(i)))
+        }
+        let aggregates = store.aggregates(now: 100.5)
+        XCTAssertEqual(aggregates.count(.completed), 100)
+        XCTAssertEqual(aggregates.p50 ?? 0, 50, accuracy: 2.5)
+        XCTAssertEqual(aggregates.p95 ?? 0, 95, accuracy: 5)
+        XCTAssertEqual(aggregates.max, 100)
+        XCTAssertEqual(aggregates.bytesReceived, 100_000)
+        XCTAssertEqual(aggregates.requestsPerSecond, 100.0 / 5, "100 completions within the 5 s window")
+    }
+
+    func testMarksToggle() {
+        let store = TaskStore()
+        store.apply([Events.created(1, "GET", "http://t/")])
+        store.toggleMark(TaskID(rawValue: 1))
+        XCTAssertTrue(store.isMarked(TaskID(rawValue: 1)))
+        store.toggleMark(TaskID(rawValue: 1))
+        XCTAssertFalse(store.isMarked(TaskID(rawValue: 1)))
+    }
+
+    func testEventLogKeepsTheNewestLinesInOrder() {
+        let store = TaskStore()
+        for i in 1...(TaskStore.logCapacity + 10) { store.apply([Events.created(i, "GET", "http://t/\(i)")]) }
+        let lines = store.logLines(limit: 3)
+        XCTAssertEqual(lines.count, 3)
+        XCTAssertTrue(lines[2].hasPrefix("#\(TaskStore.logCapacity + 10) created"), lines[2])
+        XCTAssertTrue(lines[0].hasPrefix("#\(TaskStore.logCapacity + 8) created"), lines[0])
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ReqtopNetworking
+import ReqtopSync
+import ReqtopTestServer
+import XCTest
+
+/// Suspend, cancel, timeouts and transport faults against the embedded loopback server.
+final class EmbeddedServerTests: XCTestCase {
+    private var server: TestServer!
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+        server.start()
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    private func url(_ pathAndQuery: String) -> URL { URL(string: server.baseURL.absoluteString + pathAndQuery)! }
+
+    func testSuspendPausesTransferWithoutResending() throws {
+        let manager = SessionManager()
+        let recorder = EventRecorder(bus: manager.bus)
+        let task = manager.dataTask(with: URLRequest(url: url("/drip?numbytes=4000&duration=2")))
+        try task.resume()
+        recorder.wait { events in events.contains { event in
+            if case .progress(let p) = event.kind { return p.completed >= 400 }
+            return false
+        } }
+        try task.suspend()
+        recorder.wait { $0.contains { $0.name == .suspended } }
+        let progressAtSuspend = recorder.events.filter { $0.name == .progress }.count
+        // While suspended nothing may arrive: the drip keeps sending, curl is paused.
+        let quietUntil = Date().addingTimeInterval(0.6)
+        while Date() < quietUntil { usleep(20_000) }
+        XCTAssertEqual(recorder.events.filter { $0.name == .progress }.count, progressAtSuspend, "no progress while suspended")
+        XCTAssertEqual(task.state, .suspended)
+        try task.resume()
+        recorder.waitForEnd(of: [task.id])
+        guard case .completed(let completion) = recorder.terminalEvent(of: task.id)?.kind else { return XCTFail() }
+        XCTAssertEqual(try completion.body?.loadData(), Data(repeating: UInt8(ascii: "*"), count: 4000))
+        XCTAssertEqual(server.requestCount(path: "/drip"), 1, "the request was sent exactly once")
+        let names = recorder.names(of: task.id).filter { $0 != .progress }
+        XCTAssertEqual(names, [.created, .resumed, .response, .suspended, .resumed, .completed])
+    }
+
+    func testCancelRunningTaskEndsCancelledWithoutCompletedAndClearsRegistry() throws {
+        let manager = SessionManager()
+        let recorder = EventRecorder(bus: manager.bus)
+        let handled = Protected<TransferError.Code?>(nil)
+        let task = manager.dataTask(with: URLRequest(url: url("/fault/drip-forever"))) { response in
+            handled.withLock { $0 = response.error?.code }
+        }
+        try task.resume()
+        recorder.wait { $0.contains { $0.name == .response } }
+        try task.cancel()
+        recorder.waitForEnd(of: [task.id])
+        XCTAssertEqual(recorder.terminalEvent(of: task.id)?.name, .cancelled)
+        XCTAssertFalse(recorder.names(of: task.id).contains(.completed))
+        XCTAssertEqual(handled.snapshot, .cancelled, "the completion handler ran before the event")
+        XCTAssertEqual(manager.registeredTaskCount, 0)
+        XCTAssertEqual(task.state, .cancelled)
+    }
+
+    func testFractionalTimeoutFailsInAboutThatTime() async throws {
+        let manager = SessionManager()
+        let start = Date()
+        let response = await manager.data(for: URLRequest(url: url("/delay/5")), options: TaskOptions(timeout: 0.3))
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertEqual(response.error?.code, .timedOut)
+        XCTAssertGreaterThanOrEqual(elapsed, 0.25)
+        XCTAssertLessThan(elapsed, 1.0, "0.3 s is honoured, not rounded to whole seconds")
+    }
+
+    func testTransportFailuresHaveDistinctTypedCodes() async throws {
+        let manager = SessionManager()
+        // A port that was free a moment ago: connecting is refused.
+        let closed = try TestServer()
+        let refusedURL = closed.baseURL.appendingPathComponent("get")
+        closed.stop()
+        let cases: [(URL, TransferError.Code)] = [
+            (refusedURL, .cannotConnect),
+            (URL(string: "http://reqtop-no-such-host.invalid/")!, .cannotResolveHost),
+            (url("/fault/reset?after=1000"), .connectionReset),
+            (url("/fault/truncated-chunked"), .truncatedBody),
+            (url("/fault/bad-status"), .badServerResponse),
+        ]
+        for (target, expected) in cases {
+            let response = await manager.data(for: URLRequest(url: target), options: TaskOptions(timeout: 10))
+            XCTAssertEqual(response.error?.code, expected, "\(target): \(String(describing: response.error))")
+        }
+        XCTAssertEqual(manager.registeredTaskCount, 0)
+    }
+
+    func testPostBodyArrivesIntactWithMethodAndHeaders() async throws {
+        let manager = SessionManager()
+        var request = URLRequest(url: url("/put"))
+        request.httpMethod = "PUT"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let body = Data(#"{"name":"reqtop","n":[1,2,3]}"#.utf8)
+        let response = await manager.upload(for: request, from: body)
+        XCTAssertEqual(response.head?.status, 200)
+        let echo = try JSONValue(parsing: try XCTUnwrap(response.value))
+        XCTAssertEqual(echo["method"]?.stringValue, "PUT")
+        XCTAssertEqual(echo["body_size"], .number(Double(body.count)))
+        XCTAssertEqual(server.requestLog.last?.bodySize, body.count)
+    }
+
+    func testCookiesPersistWithinASession() async throws {
+        let manager = SessionManager()
+        _ = await manager.data(for: URLRequest(url: url("/cookies/set?flavour=oat")))
+        let response = await manager.data(for: URLRequest(url: url("/cookies")))
+        let echo = try JSONValue(parsing: try XCTUnwrap(response.value))
+        XCTAssertEqual(echo["cookies"]?["flavour"]?.stringValue, "oat")
+    }
+
+    func testGzipBodyIsDecoded() async throws {
+        let response = await SessionManager().response(for: URLRequest(url: url("/gzip")), serializer: JSONResponseSerializer())
+        XCTAssertEqual(response.value?["gzipped"], .bool(true))
+    }
+}

@@ -1,0 +1,51 @@
+import ReqtopTerminalUI
+import XCTest
+
+final class BufferTests: XCTestCase {
+    func testSetStringReturnsColumnsUsedAndClipsAtMaxWidth() {
+        var buffer = Buffer(width: 8, height: 1)
+        XCTAssertEqual(buffer.setString(x: 1, y: 0, "hello world", maxWidth: 5), 5)
+        assertLines(buffer, [" hello  "])
+    }
+
+    func testWideCharacterThatDoesNotFitAtTheEdgeBecomesABlank() {
+        var buffer = Buffer(width: 5, height: 1)
+        XCTAssertEqual(buffer.setString(x: 0, y: 0, "xab日本"), 5)
+        assertLines(buffer, ["xab日"])
+        var clipped = Buffer(width: 5, height: 1)
+        XCTAssertEqual(clipped.setString(x: 0, y: 0, "ab日本"), 5)
+        assertLines(clipped, ["ab日 "])
+        XCTAssertTrue(clipped[3, 0].isContinuation)
+        XCTAssertEqual(clipped[4, 0].symbol, " ")
+    }
+
+    func testOverwritingHalfOfAWideCharacterBlanksTheOtherHalf() {
+        var buffer = Buffer(width: 4, height: 1)
+        buffer.setString(x: 0, y: 0, "日本")
+        buffer.setString(x: 1, y: 0, "x")
+        assertLines(buffer, [" x本"])
+        buffer.setString(x: 2, y: 0, "y")
+        assertLines(buffer, [" xy "])
+    }
+
+    func testSetStringSanitizesControlCharacters() {
+        var buffer = Buffer(width: 10, height: 1)
+        buffer.setString(x: 0, y: 0, "\u{1B}[2J\tok\u{202E}")
+        assertLines(buffer, ["␛[2J ok   "])
+    }
+
+    func testCombiningMarksStayInTheirBaseCell() {
+        var buffer = Buffer(width: 4, height: 1)
+        XCTAssertEqual(buffer.setString(x: 0, y: 0, "e\u{0301}x"), 2)
+        XCTAssertEqual(buffer[0, 0].symbol, "e\u{0301}")
+        assertLines(buffer, ["e\u{0301}x  "])
+    }
+
+    func testSetStyleLaysStyleOverCells() {
+        var buffer = Buffer(width: 3, height: 1)
+        buffer.setString(x: 0, y: 0, "abc", style: Style(fg: .red))
+        buffer.setStyle(Rect(x: 1, y: 0, width: 5, height: 1), Style().reversed)
+        XCTAssertEqual(buffer[0, 0].style, Style(fg: .red))
+        XCTAssertEqual(buffer[2, 0].style, Style(fg: .red, modifiers: .reverse))
+    }
+}

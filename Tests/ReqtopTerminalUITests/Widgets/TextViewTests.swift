@@ -1,0 +1,60 @@
+import ReqtopTerminalUI
+import XCTest
+
+final class TextViewTests: XCTestCase {
+    func testScrolledViewStartsAtTheOffset() {
+        var state = TextViewState(offset: 1)
+        let buffer = render(width: 5, height: 2) { buffer, area in
+            TextView(lines: ["one", "two", "three"]).render(area: area, buffer: &buffer, state: &state)
+        }
+        assertLines(buffer, ["two  ", "three"])
+    }
+
+    func testWrappedViewBreaksLongLines() {
+        var state = TextViewState()
+        let buffer = render(width: 6, height: 4) { buffer, area in
+            TextView(lines: ["alpha beta gamma", "z"], wrap: true).render(area: area, buffer: &buffer, state: &state)
+        }
+        assertLines(buffer, ["alpha ", "beta  ", "gamma ", "z     "])
+    }
+
+    func testUntrustedTextIsSplitSanitizedAndTabExpanded() {
+        var state = TextViewState()
+        let buffer = render(width: 10, height: 2) { buffer, area in
+            TextView(text: "a\tb\n\u{1B}]x\u{202E}").render(area: area, buffer: &buffer, state: &state)
+        }
+        assertLines(buffer, ["a       b ", "␛]x       "])
+    }
+
+    func testViewAsksOnlyForVisibleLines() {
+        var asked: [Int] = []
+        var state = TextViewState(offset: 500)
+        _ = render(width: 10, height: 3) { buffer, area in
+            TextView(lineCount: 1_000_000) { asked.append($0); return "line \($0)" }.render(area: area, buffer: &buffer, state: &state)
+        }
+        XCTAssertEqual(asked, [500, 501, 502])
+    }
+
+    func testScrollStaysWithinTheText() {
+        var state = TextViewState()
+        state.scroll(by: -3, lineCount: 10)
+        XCTAssertEqual(state.offset, 0)
+        state.scroll(by: 50, lineCount: 10)
+        XCTAssertEqual(state.offset, 9)
+    }
+
+    func testHexDumpLinesLookLikeHexdumpC() {
+        let bytes = Array("Hello, World!\n".utf8) + [0x00, 0xFF, 0x41]
+        XCTAssertEqual(HexDump.lineCount(byteCount: bytes.count), 2)
+        XCTAssertEqual(HexDump.line(0, of: bytes), "00000000  48 65 6c 6c 6f 2c 20 57  6f 72 6c 64 21 0a 00 ff  |Hello, World!...|")
+        XCTAssertEqual(HexDump.line(1, of: bytes), "00000010  41                                                |A|")
+    }
+
+    func testHexDumpView() {
+        var state = TextViewState()
+        let buffer = render(width: 30, height: 1) { buffer, area in
+            TextView(hexDump: [0x48, 0x69, 0x1B]).render(area: area, buffer: &buffer, state: &state)
+        }
+        assertLines(buffer, ["00000000  48 69 1b            "])
+    }
+}
