@@ -7,7 +7,7 @@ func runConvertCommand(_ arguments: [String]) -> Int32 {
     let parsed: ParsedCommandLine
     let format: RequestListFormat
     let input: String
-    do {
+    do throws(UsageError) {
         parsed = try CommandLineParser(options: [.value("to"), .value("output", short: "o")]).parse(arguments)
         if parsed.has("help") {
             print(HelpText.convert)

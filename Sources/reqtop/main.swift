@@ -1,7 +1,26 @@
 import Foundation
+import ReqtopInspector
 
+// Wiring only: pick the subcommand, run it, exit with its code.
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "serve" {
-    exit(runServe(Array(arguments.dropFirst())))
+let rest = Array(arguments.dropFirst())
+let code: Int32
+switch arguments.first {
+case "run": code = runRunCommand(rest)
+case "convert": code = runConvertCommand(rest)
+case "demo": code = runDemoCommand(rest)
+case "serve": code = runServe(rest)
+case "--version", "-V":
+    print("reqtop \(ReqtopVersion.current)")
+    code = 0
+case "--help", "-h", "help":
+    print(HelpText.main)
+    code = 0
+case nil:
+    printToStandardError(HelpText.main)
+    code = 2
+case let other?:
+    printToStandardError("reqtop: unknown command '\(other)'\nRun 'reqtop --help' for usage.")
+    code = 2
 }
-print("reqtop")
+exit(code)

@@ -1,5 +1,6 @@
 import Foundation
 import ReqtopNetworking
+import ReqtopTerminalUI
 
 /// Turns bus events into the readable lines of headless text mode, one per lifecycle event:
 ///
@@ -79,13 +80,13 @@ public struct TextEventFormatter: Sendable {
     /// The line for a request that was never sent (its dependency failed).
     public static func line(forNotSent result: RunResult) -> String {
         guard case .notSent(let reason) = result.status else { return "" }
-        return "-- \(HeadlessSanitizer.singleLine(result.method)) \(HeadlessSanitizer.singleLine(result.url)) ✗ not sent: "
-            + HeadlessSanitizer.singleLine(reason)
+        return "-- \(Sanitizer.singleLine(result.method)) \(Sanitizer.singleLine(result.url)) ✗ not sent: "
+            + Sanitizer.singleLine(reason)
     }
 
     private func statusText(_ head: HTTPResponseHead) -> String {
         head.reason.isEmpty ? "\(head.status)" : "\(head.status) \(clean(head.reason))"
     }
 
-    private func clean(_ text: String) -> String { HeadlessSanitizer.singleLine(text) }
+    private func clean(_ text: String) -> String { Sanitizer.singleLine(text) }
 }
