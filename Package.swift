@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopTerminalUITests", dependencies: ["ReqtopTerminalUI", "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopInspector", "ReqtopNetworking", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

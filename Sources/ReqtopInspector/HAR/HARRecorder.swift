@@ -37,10 +37,10 @@ public final class HARRecorder: Sendable {
         subscription.withLock { $0 = sub }
     }
 
-    /// Stops recording (what was already delivered is kept).
+    /// Records every event posted so far, then stops.
     public func stop() {
-        if let sub = subscription.withLock({ $0 }) { bus.unsubscribe(sub) }
         queue.sync {}
+        if let sub = subscription.withLock({ $0 }) { bus.unsubscribe(sub) }
     }
 
     /// The entries of every task completed so far (including events posted but not yet delivered), by task id.

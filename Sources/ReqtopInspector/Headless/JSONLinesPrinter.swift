@@ -27,9 +27,9 @@ public final class JSONLinesPrinter: Sendable {
     /// Waits until every event posted so far has been printed.
     public func flush() { queue.sync {} }
 
-    /// Stops printing (after printing what was already delivered).
+    /// Prints every event posted so far, then stops.
     public func stop() {
-        if let sub = subscription.withLock({ $0 }) { bus.unsubscribe(sub) }
         flush()
+        if let sub = subscription.withLock({ $0 }) { bus.unsubscribe(sub) }
     }
 }

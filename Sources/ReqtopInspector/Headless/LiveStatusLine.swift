@@ -50,8 +50,8 @@ public final class LiveStatusLine: Sendable {
 
     /// Stops and erases the line.
     public func finish() {
-        if let sub = subscription.withLock({ $0 }) { bus.unsubscribe(sub) }
         queue.sync {}
+        if let sub = subscription.withLock({ $0 }) { bus.unsubscribe(sub) }
         counts.withLock { counts in
             if counts.shown { sink.write("\r\u{1B}[K") }
             counts.shown = false
