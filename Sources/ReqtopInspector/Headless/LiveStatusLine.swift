@@ -14,6 +14,7 @@ public final class LiveStatusLine: Sendable {
         var finishedBytes: Int64 = 0
         var lastDraw: Double = 0
         var shown = false
+        var lastText = ""
         var total: Int?
     }
 
@@ -43,7 +44,8 @@ public final class LiveStatusLine: Sendable {
         counts.withLock { counts in
             if counts.shown { sink.write("\r\u{1B}[K") }
             output.write(text)
-            sink.write(render(counts))
+            counts.lastText = render(counts)
+            sink.write(counts.lastText)
             counts.shown = true
         }
     }
@@ -79,9 +81,11 @@ public final class LiveStatusLine: Sendable {
                 }
             }
             let now = Date().timeIntervalSince1970
-            guard now - counts.lastDraw >= interval else { return }
+            let text = render(counts)
+            guard now - counts.lastDraw >= interval, text != counts.lastText || !counts.shown else { return }
             counts.lastDraw = now
-            sink.write((counts.shown ? "\r\u{1B}[K" : "") + render(counts))
+            counts.lastText = text
+            sink.write((counts.shown ? "\r\u{1B}[K" : "") + text)
             counts.shown = true
         }
     }
