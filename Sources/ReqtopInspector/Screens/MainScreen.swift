@@ -19,9 +19,8 @@ extension InspectorApp {
     private func renderMain(_ frame: inout Frame, area: Rect, now: Double) {
         let logHeight = showLog ? min(10, max(3, area.height / 3)) : 0
         let parts = Layout.vertical([.fixed(2), .fill(1), .fixed(logHeight)]).split(area)
-        renderHeader(&frame, area: parts[0], now: now)
-
         listing = store.listing(filter: filter, sort: sort, now: now)
+        renderHeader(&frame, area: parts[0], now: now)
         if table.selected == nil, !listing.isEmpty { table.selected = 0 }
         let ids = listing
         let store = self.store
@@ -132,7 +131,7 @@ struct TaskTableSource: TableDataSource {
         let time = record.duration(now: now).map { Milliseconds.format($0 * 1000) } ?? "–"
         let redirects = record.redirects.isEmpty ? "" : " ↪\(record.redirects.count)"
         return TableRow([mark + String(record.id.rawValue), record.state.rawValue, record.method,
-                         record.host + record.pathAndQuery + redirects, status, size, time, progress(record)],
+                         record.hostAndPort + record.pathAndQuery + redirects, status, size, time, progress(record)],
                         style: Self.style(for: record))
     }
 
