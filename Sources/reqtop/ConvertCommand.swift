@@ -28,7 +28,7 @@ func runConvertCommand(_ arguments: [String]) -> Int32 {
     do {
         let list = try RequestListLoader.load(path: input)
         for warning in list.warnings { printToStandardError(warning.description) }
-        let data = try RequestListLoader.convert(list, to: format, creator: (name: "reqtop", version: ReqtopVersion.current))
+        let data = try RequestListLoader.convert(list, to: format, creator: (name: "reqtop", version: ReqtopVersion.string))
         if let output = parsed.value("output") {
             try data.write(to: URL(fileURLWithPath: output), options: .atomic)
         } else {

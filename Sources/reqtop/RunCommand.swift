@@ -137,7 +137,9 @@ func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
         printToStandardError(error.description)
         return 2
     }
-    if !options.headless && isatty(1) == 1, let code = runInteractive(runner, settings: options.settings) {
+    if !options.headless && isatty(1) == 1,
+       let code = runListInteractively(runner, settings: options.settings,
+                                       title: options.files.map { ($0 as NSString).lastPathComponent }.joined(separator: " ")) {
         return code
     }
     return runHeadless(runner, settings: options.settings)

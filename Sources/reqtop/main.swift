@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import ReqtopInspector
+import ReqtopNetworking
 
 // Wiring only: pick the subcommand, run it, exit with its code.
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -11,16 +15,20 @@ case "convert": code = runConvertCommand(rest)
 case "demo": code = runDemoCommand(rest)
 case "serve": code = runServe(rest)
 case "--version", "-V":
-    print("reqtop \(ReqtopVersion.current)")
+    print("reqtop \(ReqtopVersion.string)")
     code = 0
 case "--help", "-h", "help":
     print(HelpText.main)
     code = 0
-case nil:
-    printToStandardError(HelpText.main)
-    code = 2
-case let other?:
+case let other? where other.hasPrefix("-") || !looksLikeURL(other):
     printToStandardError("reqtop: unknown command '\(other)'\nRun 'reqtop --help' for usage.")
     code = 2
+default:
+    // `reqtop` or `reqtop URL`: the interactive session.
+    let manager = SessionManager()
+    let outcome = runInteractive(manager: manager, title: arguments.first ?? "interactive session") { session in
+        if let first = arguments.first, let url = URL(string: first) { session.start(URLRequest(url: url), name: nil) }
+    }
+    code = outcome.reason.exitCode
 }
 exit(code)

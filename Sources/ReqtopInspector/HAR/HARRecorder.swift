@@ -51,7 +51,7 @@ public final class HARRecorder: Sendable {
 
     /// The session as a HAR 1.2 document.
     public func data() throws -> Data {
-        try HARWriter.data(entries: entries, creator: (name: "reqtop", version: ReqtopVersion.current))
+        try HARWriter.data(entries: entries, creator: (name: "reqtop", version: ReqtopVersion.string))
     }
 
     /// Writes the session as a HAR 1.2 file at `url` (atomically).

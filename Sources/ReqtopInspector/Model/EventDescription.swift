@@ -39,7 +39,7 @@ enum EventDescription {
     /// One line for the event log pane.
     static func logLine(_ event: TaskEvent, record: TaskRecord?) -> String {
         let what = payload(of: event).first.map { " " + $0 } ?? ""
-        let target = record.map { " \($0.method) \($0.host)\($0.pathAndQuery)" } ?? ""
+        let target = record.map { " \($0.method) \($0.hostAndPort)\($0.pathAndQuery)" } ?? ""
         switch event.kind {
         case .created, .resumed, .suspended, .cancelled: return "\(event.task) \(event.name.rawValue)\(target)"
         default: return "\(event.task) \(event.name.rawValue)\(what)"

@@ -29,6 +29,9 @@ public struct TaskRecord: Sendable {
 
     public var host: String { url.host ?? "" }
 
+    /// Host with the port when the URL names one, as the table shows it.
+    public var hostAndPort: String { url.port.map { "\(host):\($0)" } ?? host }
+
     /// Path and query, as shown in the table.
     public var pathAndQuery: String {
         let path = url.path.isEmpty ? "/" : url.path

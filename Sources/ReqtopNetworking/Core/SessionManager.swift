@@ -36,6 +36,9 @@ public final class SessionManager: Sendable {
     /// How many tasks have a registered delegate: created and not yet ended. 0 when all have finished.
     public var registeredTaskCount: Int { registry.count }
 
+    /// The task with this identifier, while it has not ended.
+    public func task(withID id: TaskID) -> HTTPTask? { registry.peek(id)?.task }
+
     /// Cancels every task and stops the engine thread. The manager creates no tasks afterwards.
     public func invalidate() {
         for delegate in registry.all { try? delegate.task.cancel() }

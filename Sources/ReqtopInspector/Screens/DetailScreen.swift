@@ -1,0 +1,161 @@
+import Foundation
+import ReqtopNetworking
+import ReqtopTerminalUI
+
+/// The tabs of the task detail screen.
+public enum DetailTab: String, CaseIterable, Sendable {
+    case request = "Request"
+    case response = "Response"
+    case body = "Body"
+    case timing = "Timing"
+    case events = "Events"
+}
+
+/// The detail text of the task on screen, rebuilt only when the task or the tab changes.
+struct DetailLinesCache {
+    var key: (id: TaskID, tab: DetailTab, version: Int, width: Int)?
+    var content = DetailContent.lines([])
+}
+
+/// What a detail tab shows: text lines, or a hex dump of bytes.
+enum DetailContent {
+    case lines([String])
+    case hex([UInt8], note: String?)
+}
+
+extension InspectorApp {
+    func renderDetail(_ frame: inout Frame, area: Rect, id: TaskID, now: Double) {
+        guard let record = store.record(id) else {
+            frame.buffer.setString(x: area.x, y: area.y, "task \(id) is gone", maxWidth: area.width)
+            return
+        }
+        let parts = Layout.vertical([.fixed(1), .fixed(1), .fill(1)]).split(area)
+        let status = record.response.map { " \($0.status) \($0.reason)" } ?? ""
+        let title = " \(record.id) \(record.method) \(record.url.absoluteString) — \(record.state.rawValue)\(status)"
+        frame.buffer.setString(x: parts[0].x, y: parts[0].y, title, style: TaskTableSource.style(for: record).bold, maxWidth: parts[0].width)
+        let tabs = DetailTab.allCases
+        frame.render(Tabs(tabs.map(\.rawValue), selected: tabs.firstIndex(of: detailTab)!), in: parts[1])
+
+        let version = store.version
+        let body = parts[2].inset(horizontal: 1)
+        if detailLines.key.map({ $0.id != id || $0.tab != detailTab || $0.version != version || $0.width != body.width }) ?? true {
+            detailLines.key = (id, detailTab, version, body.width)
+            detailLines.content = DetailText.content(of: record, tab: detailTab, width: body.width, now: now)
+        }
+        switch detailLines.content {
+        case .lines(let lines):
+            frame.render(TextView(lines: lines), in: body, state: &detailScroll)
+        case .hex(let bytes, let note):
+            let rows = Layout.vertical([.fixed(note == nil ? 0 : 1), .fill(1)]).split(body)
+            if let note { frame.buffer.setString(x: rows[0].x, y: rows[0].y, note, style: Style().dim, maxWidth: rows[0].width) }
+            frame.render(TextView(hexDump: bytes), in: rows[1], state: &detailScroll)
+        }
+    }
+}
+
+/// The text of each detail tab.
+enum DetailText {
+    /// At most this much of a body is shown; a larger one says so.
+    static let bodyPreviewLimit = 1 << 20
+
+    static func content(of record: TaskRecord, tab: DetailTab, width: Int, now: Double) -> DetailContent {
+        switch tab {
+        case .request: return .lines(request(record))
+        case .response: return .lines(response(record))
+        case .body: return body(record)
+        case .timing: return .lines(timing(record, width: width))
+        case .events: return .lines(events(record))
+        }
+    }
+
+    static func request(_ r: TaskRecord) -> [String] {
+        var lines = ["\(r.method) \(r.url.absoluteString)", ""]
+        lines += r.requestHeaders.map { "\($0.name): \($0.value)" }
+        if let body = r.requestBody {
+            lines += ["", "── body (\(ByteCount.format(Int64(body.count)))) ──"]
+            lines += String(data: body.prefix(64 << 10), encoding: .utf8).map { Sanitizer.lines($0) } ?? ["(binary)"]
+        }
+        return lines
+    }
+
+    static func response(_ r: TaskRecord) -> [String] {
+        var lines: [String] = []
+        if let head = r.response {
+            lines.append("HTTP/\(head.httpVersion) \(head.status) \(head.reason)")
+            lines += head.headers.map { "\($0.name): \($0.value)" }
+        } else {
+            lines.append(r.state == .running ? "waiting for the response…" : "no response")
+        }
+        if !r.redirects.isEmpty {
+            lines += ["", "Redirects:"]
+            lines += r.redirects.enumerated().map { "  \($0 + 1). \($1.status) \($1.from.absoluteString) → \($1.to.absoluteString)" }
+        }
+        if let error = r.error { lines += ["", "Error: \(error.code.rawValue): \(error.message)"] }
+        return lines
+    }
+
+    static func body(_ r: TaskRecord) -> DetailContent {
+        guard let body = r.body else {
+            return .lines([r.state == .completed ? "(no body)" : "the body appears here when the task completes"])
+        }
+        guard let bytes = try? body.prefix(bodyPreviewLimit) else { return .lines(["the body could not be read"]) }
+        let note = body.count > Int64(bytes.count)
+            ? "showing the first \(ByteCount.format(Int64(bytes.count))) of \(ByteCount.format(body.count))" : nil
+        let isJSON = r.response?.mimeType.map { $0.contains("json") } ?? false
+        if isJSON, note == nil, let object = try? JSONSerialization.jsonObject(with: bytes, options: [.fragmentsAllowed]),
+           let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]),
+           let text = String(data: pretty, encoding: .utf8) {
+            return .lines(Sanitizer.lines(text))
+        }
+        if looksLikeText(bytes), let text = String(data: bytes, encoding: .utf8) {
+            return .lines((note.map { [$0, ""] } ?? []) + Sanitizer.lines(text))
+        }
+        return .hex(Array(bytes), note: note)
+    }
+
+    /// UTF-8 without NULs or many control bytes.
+    static func looksLikeText(_ data: Data) -> Bool {
+        guard String(data: data, encoding: .utf8) != nil else { return false }
+        let controls = data.prefix(4096).filter { $0 < 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0x1B }.count
+        return controls == 0
+    }
+
+    static func timing(_ r: TaskRecord, width: Int) -> [String] {
+        guard let t = r.timings, t.total > 0 else {
+            return [r.state.isTerminal ? "no timings for this task" : "timings appear when the task completes"]
+        }
+        let phases: [(String, Double)] = [("dns", t.dns), ("connect", t.connect), ("tls", t.tls), ("send", t.send),
+                                          ("wait", t.wait), ("receive", t.receive)]
+        let barWidth = max(10, width - 24)
+        var lines = ["Waterfall (total \(Milliseconds.format(t.total)))", ""]
+        var start = 0.0
+        for (name, ms) in phases {
+            let value = max(0, ms)
+            let offset = Int((start / t.total * Double(barWidth)).rounded())
+            let length = ms < 0 ? 0 : max(value > 0 ? 1 : 0, Int((value / t.total * Double(barWidth)).rounded()))
+            let bar = String(repeating: " ", count: min(offset, barWidth)) + String(repeating: "█", count: min(length, max(0, barWidth - offset)))
+            lines.append(name.padding(toLength: 8, withPad: " ", startingAt: 0)
+                         + Milliseconds.format(ms).leftPadded(to: 10) + "  " + bar)
+            start += value
+        }
+        lines += ["", "−/– means the phase did not happen (reused connection, no TLS)."]
+        return lines
+    }
+
+    static func events(_ r: TaskRecord) -> [String] {
+        guard let first = r.timeline.first?.time else { return ["no events yet"] }
+        var lines: [String] = []
+        for entry in r.timeline {
+            let offset = String(format: "+%.3fs", entry.time - first).leftPadded(to: 9)
+            lines.append("\(offset)  \(entry.event.rawValue)" + (entry.payload.first.map { "  \($0)" } ?? ""))
+            lines += entry.payload.dropFirst().map { String(repeating: " ", count: 11) + $0 }
+        }
+        return lines
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import ReqtopNetworking
+import ReqtopTerminalUI
+
+/// What the loop should do after a key.
+public enum KeyResult: Sendable, Equatable {
+    case redraw, ignore, quit
+}
+
+/// The inspector's screens and their state, over a `TaskStore`. Confined to the UI thread:
+/// background work only changes the store and asks the loop for a redraw.
+public final class InspectorApp {
+    enum Screen: Equatable {
+        case main
+        case detail(TaskID)
+        case help
+    }
+
+    public let store: TaskStore
+    let actions: InspectorActions
+    /// Shown in the header: the list being replayed, or "interactive session".
+    public var title: String
+
+    var screen = Screen.main
+    var detailTab = DetailTab.request
+    var table = TableState(selected: 0)
+    var detailScroll = TextViewState()
+    var helpScroll = TextViewState()
+    var filter = TaskFilter.all
+    var sort = TaskSort.id
+    var showLog = false
+    var prompt: ActivePrompt?
+    var promptHistory: [PromptKind: [String]] = [:]
+    var message: (text: String, time: Double)?
+    /// What the table showed last frame, so keys act on the row the user sees.
+    var listing: [TaskID] = []
+    var pageSize = 10
+    var detailLines = DetailLinesCache()
+
+    public init(store: TaskStore, actions: InspectorActions, title: String) {
+        self.store = store
+        self.actions = actions
+        self.title = title
+    }
+
+    /// The selected task's id in the table.
+    var selectedID: TaskID? {
+        if case .detail(let id) = screen { return id }
+        guard let index = table.selected, index < listing.count else { return nil }
+        return listing[index]
+    }
+
+    func say(_ text: String) { message = (text, Date().timeIntervalSince1970) }
+
+    // MARK: Keys
+
+    /// Handles one key press.
+    public func handle(_ key: Key) -> KeyResult {
+        if key == .resize { return .redraw }
+        if prompt != nil { return handlePromptKey(key) }
+        let context: KeyContext = if case .detail = screen { .detail } else { .table }
+        guard let command = Keymap.command(for: key, in: context) else { return .ignore }
+        return run(command)
+    }
+
+    /// Runs a command as if its key had been pressed.
+    public func run(_ command: Command) -> KeyResult {
+        switch command {
+        case .moveUp: move(by: -1)
+        case .moveDown: move(by: 1)
+        case .pageUp: move(by: -pageSize)
+        case .pageDown: move(by: pageSize)
+        case .top: move(by: -Int.max / 2)
+        case .bottom: move(by: Int.max / 2)
+        case .openDetail:
+            guard let id = selectedID else { return .ignore }
+            screen = .detail(id)
+            detailScroll = TextViewState()
+        case .back:
+            switch screen {
+            case .main:
+                if !filter.isEmpty {
+                    filter = .all
+                    say("filter cleared")
+                } else { return .ignore }
+            case .detail, .help: screen = .main
+            }
+        case .nextTab, .previousTab:
+            let tabs = DetailTab.allCases
+            let step = command == .nextTab ? 1 : tabs.count - 1
+            detailTab = tabs[(tabs.firstIndex(of: detailTab)! + step) % tabs.count]
+            detailScroll = TextViewState()
+        case .suspendResume:
+            guard let id = selectedID else { return .ignore }
+            say(actions.suspendOrResume(id))
+        case .cancel:
+            guard let id = selectedID else { return .ignore }
+            say(actions.cancel(id))
+        case .replay:
+            guard let record = selectedID.flatMap(store.record) else { return .ignore }
+            say(actions.replay(record))
+        case .replayFailed:
+            let failed = store.allRecords.filter { $0.state == .failed }
+            failed.forEach { _ = actions.replay($0) }
+            say(failed.isEmpty ? "no failed tasks to replay" : "replaying \(failed.count) failed task\(failed.count == 1 ? "" : "s")")
+        case .filter: open(.filter, text: filter.description)
+        case .sort:
+            sort = sort.next
+            say("sorted by \(sort.rawValue)")
+        case .mark:
+            guard let id = selectedID else { return .ignore }
+            store.toggleMark(id)
+            move(by: 1)
+        case .toggleLog: showLog.toggle()
+        case .saveHAR: open(.harPath, text: "reqtop-session.har")
+        case .exportCurl:
+            guard let id = selectedID else { return .ignore }
+            open(.curlPath, text: "reqtop-task-\(id.rawValue).sh")
+        case .newRequest: open(.newRequestLine, text: "")
+        case .editRequest:
+            guard let record = selectedID.flatMap(store.record) else { return .ignore }
+            say(actions.edit(record))
+        case .help:
+            screen = screen == .help ? .main : .help
+            helpScroll = TextViewState()
+        case .quit:
+            let running = actions.unfinishedCount
+            if running > 0 {
+                open(.confirmQuit(running: running), text: "")
+                return .redraw
+            }
+            return .quit
+        }
+        return .redraw
+    }
+
+    private func move(by delta: Int) {
+        switch screen {
+        case .main: table.moveSelection(by: delta, rowCount: listing.count)
+        case .detail: detailScroll.offset = max(0, detailScroll.offset + delta)
+        case .help: helpScroll.offset = max(0, helpScroll.offset + delta)
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import ReqtopNetworking
+import ReqtopTerminalUI
+
+extension InspectorApp {
+    /// Draws the current screen into `frame`.
+    public func render(_ frame: inout Frame, now: Double = Date().timeIntervalSince1970) {
+        let area = frame.area
+        guard area.width > 0, area.height > 0 else { return }
+        let rows = Layout.vertical([.fill(1), .fixed(1)]).split(area)
+        switch screen {
+        case .main: renderMain(&frame, area: rows[0], now: now)
+        case .detail(let id): renderDetail(&frame, area: rows[0], id: id, now: now)
+        case .help: renderHelp(&frame, area: rows[0])
+        }
+        renderBottomLine(&frame, area: rows[1], now: now)
+    }
+
+    private func renderMain(_ frame: inout Frame, area: Rect, now: Double) {
+        let logHeight = showLog ? min(10, max(3, area.height / 3)) : 0
+        let parts = Layout.vertical([.fixed(2), .fill(1), .fixed(logHeight)]).split(area)
+        listing = store.listing(filter: filter, sort: sort, now: now)
+        renderHeader(&frame, area: parts[0], now: now)
+        if table.selected == nil, !listing.isEmpty { table.selected = 0 }
+        let ids = listing
+        let store = self.store
+        let source = TaskTableSource(ids: ids, store: store, now: now)
+        let widget = Table(columns: TaskTableSource.columns, source: source, headerStyle: Style().bold.reversed)
+        pageSize = max(1, widget.visibleRows(in: parts[1]) - 1)
+        if ids.isEmpty {
+            frame.render(widget, in: parts[1], state: &table)
+            let hint = filter.isEmpty ? "no tasks yet — press n to send a request" : "no task matches the filter (Esc clears it)"
+            frame.buffer.setString(x: parts[1].x + 1, y: parts[1].y + 2, hint, style: Style().dim, maxWidth: parts[1].width - 1)
+        } else {
+            frame.render(widget, in: parts[1], state: &table)
+        }
+        if showLog { renderLog(&frame, area: parts[2]) }
+    }
+
+    private func renderHeader(_ frame: inout Frame, area: Rect, now: Double) {
+        guard area.height > 0 else { return }
+        let a = store.aggregates(now: now)
+        var counts = " reqtop · \(title)   "
+        counts += "\(a.count(.running)) running  \(a.count(.suspended)) suspended  \(a.count(.completed)) completed  "
+        counts += "\(a.count(.failed)) failed  \(a.count(.cancelled)) cancelled"
+        frame.buffer.setString(x: area.x, y: area.y, counts, style: Style().bold, maxWidth: area.width)
+        guard area.height > 1 else { return }
+        var figures = String(format: " %.1f req/s  %@/s  ", a.requestsPerSecond, ByteCount.format(Int64(a.bytesPerSecond)))
+        figures += "p50 \(a.p50.map(Milliseconds.format) ?? "–")  p95 \(a.p95.map(Milliseconds.format) ?? "–")  "
+        figures += "max \(a.max.map(Milliseconds.format) ?? "–")   "
+        figures += "shown \(listing.count)/\(a.total)  sort \(sort.rawValue)"
+        if !filter.isEmpty { figures += "  filter \(filter)" }
+        frame.buffer.setString(x: area.x, y: area.y + 1, figures, style: Style().dim, maxWidth: area.width)
+    }
+
+    private func renderLog(_ frame: inout Frame, area: Rect) {
+        guard area.height > 0 else { return }
+        frame.buffer.setString(x: area.x, y: area.y, "─ events " + String(repeating: "─", count: max(0, area.width - 9)),
+                               style: Style().dim, maxWidth: area.width)
+        let lines = store.logLines(limit: area.height - 1)
+        for (i, line) in lines.enumerated() {
+            frame.buffer.setString(x: area.x, y: area.y + 1 + i, line, maxWidth: area.width)
+        }
+    }
+
+    private func renderBottomLine(_ frame: inout Frame, area: Rect, now: Double) {
+        guard area.height > 0 else { return }
+        if let active = prompt {
+            let widget = Prompt(label: active.kind.label, style: Style().reversed)
+            var state = active.state
+            frame.buffer.setStyle(area, Style().reversed)
+            frame.render(widget, in: area, state: &state)
+            let cursor = widget.cursorPosition(area: area, state: state)
+            frame.setCursor(x: cursor.x, y: cursor.y)
+            return
+        }
+        if let message, now - message.time < 6 {
+            frame.render(StatusLine(left: " " + message.text, right: "? help "), in: area)
+            return
+        }
+        frame.render(StatusLine(left: " " + hints(), right: "? help "), in: area)
+    }
+
+    /// The key hint line, from the keymap.
+    func hints() -> String {
+        let shown: [(Command, String)] = switch screen {
+        case .main: [(.moveDown, "move"), (.openDetail, "open"), (.suspendResume, "suspend/resume"), (.cancel, "cancel"),
+                     (.replay, "replay"), (.filter, "filter"), (.sort, "sort"), (.toggleLog, "log"), (.saveHAR, "save HAR"),
+                     (.newRequest, "new"), (.quit, "quit")]
+        case .detail: [(.nextTab, "tab"), (.moveDown, "scroll"), (.suspendResume, "suspend/resume"), (.cancel, "cancel"),
+                       (.replay, "replay"), (.exportCurl, "curl"), (.back, "back")]
+        case .help: [(.moveDown, "scroll"), (.back, "back")]
+        }
+        return shown.compactMap { command, text in
+            let keys = Keymap.bindings.filter { $0.command == command }.map { Keymap.label($0.key) }
+            guard let key = keys.first else { return nil }
+            let label = command == .moveDown ? "↑↓" : key
+            return "\(label) \(text)"
+        }.joined(separator: "  ")
+    }
+
+    private func renderHelp(_ frame: inout Frame, area: Rect) {
+        let lines = ["reqtop keys", ""] + Keymap.helpLines() + [
+            "Filters combine with spaces (AND); ! negates a term:",
+            "  api status:5xx !method:GET      state:failed      host:example name:login",
+        ]
+        frame.render(TextView(lines: lines), in: area.inset(horizontal: 1), state: &helpScroll)
+    }
+}
+
+/// The task table's rows, asked for only while visible.
+struct TaskTableSource: TableDataSource {
+    static let columns = [
+        TableColumn("#", width: .fixed(6), alignment: .right), TableColumn("STATE", width: .fixed(9)),
+        TableColumn("METHOD", width: .fixed(7)), TableColumn("HOST / PATH", width: .flex(1)),
+        TableColumn("STATUS", width: .fixed(6), alignment: .right), TableColumn("SIZE", width: .fixed(9), alignment: .right),
+        TableColumn("TIME", width: .fixed(8), alignment: .right), TableColumn("PROGRESS", width: .fixed(16)),
+    ]
+
+    let ids: [TaskID]
+    let store: TaskStore
+    let now: Double
+
+    var rowCount: Int { ids.count }
+
+    func row(at index: Int) -> TableRow {
+        guard let record = store.record(ids[index]) else { return TableRow([]) }
+        let mark = store.isMarked(record.id) ? "*" : ""
+        let status = record.status.map(String.init) ?? (record.state == .failed ? "ERR" : "–")
+        let size = record.downloaded > 0 || record.state == .completed ? ByteCount.format(record.downloaded) : "–"
+        let time = record.duration(now: now).map { Milliseconds.format($0 * 1000) } ?? "–"
+        let redirects = record.redirects.isEmpty ? "" : " ↪\(record.redirects.count)"
+        return TableRow([mark + String(record.id.rawValue), record.state.rawValue, record.method,
+                         record.hostAndPort + record.pathAndQuery + redirects, status, size, time, progress(record)],
+                        style: Self.style(for: record))
+    }
+
+    private func progress(_ record: TaskRecord) -> String {
+        switch record.state {
+        case .failed: return "✗ " + (record.error?.code.rawValue ?? "failed")
+        case .cancelled: return "⊘ cancelled"
+        case .completed: return Gauge.bar(ratio: 1, width: 10) + " 100%"
+        case .running, .suspended:
+            guard let fraction = record.progressFraction else {
+                return record.response == nil ? "waiting…" : "receiving…"
+            }
+            return Gauge.bar(ratio: fraction, width: 10) + String(format: " %3.0f%%", fraction * 100)
+        }
+    }
+
+    static func style(for record: TaskRecord) -> Style {
+        switch record.state {
+        case .failed: return Style().fg(.red)
+        case .cancelled: return Style().dim
+        case .suspended: return Style().fg(.yellow)
+        case .running: return Style().fg(.cyan)
+        case .completed: return (record.status ?? 0) >= 400 ? Style().fg(.magenta) : .plain
+        }
+    }
+}

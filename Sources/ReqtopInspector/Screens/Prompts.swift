@@ -1,0 +1,118 @@
+import Foundation
+import ReqtopNetworking
+import ReqtopTerminalUI
+
+/// What the bottom-line prompt is asking for.
+enum PromptKind: Hashable {
+    case filter
+    case harPath
+    case curlPath
+    case newRequestLine
+    case newRequestHeader
+    case newRequestBody
+    case confirmQuit(running: Int)
+
+    var label: String {
+        switch self {
+        case .filter: "filter (text status:4xx method:POST state:failed host:x !term): "
+        case .harPath: "save HAR to: "
+        case .curlPath: "save curl command to: "
+        case .newRequestLine: "new request (METHOD URL): "
+        case .newRequestHeader: "header (Name: value, empty to go on): "
+        case .newRequestBody: "body (empty for none): "
+        case .confirmQuit(let running): "\(running) task\(running == 1 ? " is" : "s are") still running — quit? (y/n) "
+        }
+    }
+
+    /// Prompts that share one history.
+    var historyKey: PromptKind {
+        if case .confirmQuit = self { return .confirmQuit(running: 0) }
+        return self
+    }
+}
+
+/// An open prompt: its kind, the line being edited, and a new request being assembled.
+struct ActivePrompt {
+    var kind: PromptKind
+    var state: PromptState
+    var draft: NewRequest?
+}
+
+extension InspectorApp {
+    func open(_ kind: PromptKind, text: String, draft: NewRequest? = nil) {
+        prompt = ActivePrompt(kind: kind, state: PromptState(text: text, history: promptHistory[kind.historyKey] ?? []), draft: draft)
+    }
+
+    func handlePromptKey(_ key: Key) -> KeyResult {
+        guard var active = prompt else { return .ignore }
+        if case .confirmQuit = active.kind {
+            prompt = nil
+            if key == .char("y") || key == .char("Y") { return .quit }
+            say("not quitting")
+            return .redraw
+        }
+        switch key {
+        case .escape:
+            prompt = nil
+            say("cancelled")
+        case .enter:
+            let line = active.state.submit()
+            promptHistory[active.kind.historyKey] = active.state.history
+            prompt = nil
+            submit(line, of: active)
+        default:
+            guard let edit = key.promptEdit else { return .ignore }
+            active.state.apply(edit)
+            prompt = active
+        }
+        return .redraw
+    }
+
+    private func submit(_ line: String, of active: ActivePrompt) {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        switch active.kind {
+        case .filter:
+            do {
+                filter = try TaskFilter(parsing: text)
+                table.select(0, rowCount: 1)
+                say(filter.isEmpty ? "filter cleared" : "filter: \(filter)")
+            } catch {
+                say("filter not applied: \(error)")
+                open(.filter, text: text)
+            }
+        case .harPath:
+            guard !text.isEmpty else { return say("no path given: nothing saved") }
+            say(actions.saveHAR(to: text))
+        case .curlPath:
+            guard !text.isEmpty, let record = selectedID.flatMap(store.record) else { return say("nothing exported") }
+            say(actions.exportCurl(record, to: text))
+        case .newRequestLine:
+            guard !text.isEmpty else { return say("no request sent") }
+            guard let request = NewRequest(requestLine: text) else {
+                say("expected METHOD URL with an http(s) URL, e.g. GET http://127.0.0.1:8080/get")
+                return open(.newRequestLine, text: text)
+            }
+            open(.newRequestHeader, text: "", draft: request)
+        case .newRequestHeader:
+            guard var draft = active.draft else { return }
+            if text.isEmpty {
+                let bodyAllowed = !["GET", "HEAD"].contains(draft.method)
+                if bodyAllowed { return open(.newRequestBody, text: "", draft: draft) }
+                return say(actions.send(draft))
+            }
+            guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
+                say("a header looks like Name: value")
+                return open(.newRequestHeader, text: text, draft: draft)
+            }
+            draft.headers.append(HTTPHeader(name: String(text[..<colon]).trimmingCharacters(in: .whitespaces),
+                                            value: String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+            open(.newRequestHeader, text: "", draft: draft)
+        case .newRequestBody:
+            guard var draft = active.draft else { return }
+            if !line.isEmpty { draft.body = Data(line.utf8) }
+            say(actions.send(draft))
+        case .confirmQuit:
+            break
+        }
+    }
+}

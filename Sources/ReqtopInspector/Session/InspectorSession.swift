@@ -1,0 +1,121 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ReqtopNetworking
+import ReqtopRequestLists
+
+/// The inspector's actions carried out on a real `SessionManager`: suspend, resume, cancel,
+/// replay, new requests, and saving what the `TaskStore` recorded.
+public final class InspectorSession: InspectorActions {
+    public let manager: SessionManager
+    public let store: TaskStore
+    /// Runs a program with the terminal handed over to it (curses suspended); returns its exit status.
+    /// Without it, `e` (edit in $EDITOR) is unavailable.
+    public var runInTerminal: ((_ arguments: [String]) -> Int32)?
+
+    public init(manager: SessionManager, store: TaskStore) {
+        self.manager = manager
+        self.store = store
+    }
+
+    public var unfinishedCount: Int {
+        let a = store.aggregates()
+        return a.count(.running) + a.count(.suspended)
+    }
+
+    public func suspendOrResume(_ id: TaskID) -> String {
+        guard let task = manager.task(withID: id) else { return "task \(id) has already ended" }
+        do {
+            if task.state == .running {
+                try task.suspend()
+                return "suspended \(id)"
+            }
+            try task.resume()
+            return "resumed \(id)"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    public func cancel(_ id: TaskID) -> String {
+        guard let task = manager.task(withID: id) else { return "task \(id) has already ended" }
+        do {
+            try task.cancel()
+            return "cancelled \(id)"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    public func replay(_ record: TaskRecord) -> String {
+        var request = URLRequest(url: record.url)
+        request.httpMethod = record.method
+        for header in record.requestHeaders { request.addValue(header.value, forHTTPHeaderField: header.name) }
+        request.httpBody = record.requestBody
+        let id = start(request, name: record.name)
+        return "replaying \(record.id) as \(id)"
+    }
+
+    public func send(_ request: NewRequest) -> String {
+        "sent \(start(request.urlRequest, name: nil)): \(request.method) \(request.url.absoluteString)"
+    }
+
+    /// Creates and resumes a task; the store sees it through the bus.
+    @discardableResult
+    public func start(_ request: URLRequest, name: String?) -> TaskID {
+        let task = manager.dataTask(with: request, options: TaskOptions(name: name))
+        try? task.resume()
+        return task.id
+    }
+
+    public func saveHAR(to path: String) -> String {
+        do {
+            let count = try SessionExport.writeHAR(store.allRecords, to: path)
+            return "saved \(count) task\(count == 1 ? "" : "s") to \(path)"
+        } catch {
+            return "could not save \(path): \(error.localizedDescription)"
+        }
+    }
+
+    public func exportCurl(_ record: TaskRecord, to path: String) -> String {
+        let command = CurlWriter.command(for: SessionExport.spec(for: record)) + "\n"
+        do {
+            try Data(command.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            return "wrote the curl command of \(record.id) to \(path)"
+        } catch {
+            return "could not write \(path): \(error.localizedDescription)"
+        }
+    }
+
+    public func edit(_ record: TaskRecord) -> String {
+        guard let runInTerminal else { return "editing needs the interactive terminal" }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-edit-\(record.id.rawValue)-\(UUID().uuidString.prefix(8)).http")
+        defer { try? FileManager.default.removeItem(at: file) }
+        do {
+            try Data(HTTPFileWriter.text(for: SessionExport.spec(for: record)).utf8).write(to: file)
+        } catch {
+            return "could not write \(file.path): \(error.localizedDescription)"
+        }
+        let editor = ProcessInfo.processInfo.environment["VISUAL"] ?? ProcessInfo.processInfo.environment["EDITOR"] ?? "vi"
+        let status = runInTerminal(editor.split(separator: " ").map(String.init) + [file.path])
+        guard status == 0 else { return "\(editor) exited with status \(status): nothing sent" }
+        do {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let list = try RequestListLoader.load(text: text, path: file.path, format: .http)
+            let resolver = RequestResolver(list: list)
+            try resolver.validate()
+            guard !list.specs.isEmpty else { return "the edited file has no request: nothing sent" }
+            var sent: [String] = []
+            for index in list.specs.indices {
+                let resolved = try resolver.resolve(index)
+                sent.append("\(start(resolved.urlRequest, name: resolved.spec.name))")
+            }
+            return "sent the edited request as \(sent.joined(separator: ", "))"
+        } catch let error as RequestListError {
+            return "not sent: \(error.message) (line \(error.line))"
+        } catch {
+            return "not sent: \(error)"
+        }
+    }
+}

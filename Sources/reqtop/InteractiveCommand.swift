@@ -1,0 +1,61 @@
+import Dispatch
+import Foundation
+import ReqtopInspector
+import ReqtopNcurses
+import ReqtopNetworking
+import ReqtopTerminalUI
+
+/// How an interactive session ended.
+struct InteractiveOutcome {
+    var reason: ExitReason
+    var store: TaskStore
+}
+
+/// Runs the inspector TUI over `manager` until the user quits or a signal arrives.
+/// `begin` starts the work (a replayed list, a first GET) once the store is observing the bus.
+/// On exit every unfinished task is cancelled; the store keeps what was recorded.
+func runInteractive(manager: SessionManager, title: String, begin: (InspectorSession) -> Void) -> InteractiveOutcome {
+    let loop = EventLoop()
+    let store = TaskStore(onChange: { [dirty = loop.dirtyFlag] in dirty.markDirty() })
+    let subscription = store.observe(manager.bus)
+    defer { manager.bus.unsubscribe(subscription) }
+    let session = InspectorSession(manager: manager, store: store)
+    let app = InspectorApp(store: store, actions: session, title: title)
+    let ticker = startTicker(loop.dirtyFlag, store: store)
+    defer { ticker.cancel() }
+    begin(session)
+
+    let reason = loop.run(
+        onKey: { key in
+            switch app.handle(key) {
+            case .redraw: .redraw
+            case .ignore: .ignore
+            case .quit: .quit
+            }
+        },
+        onSignal: { _ in .quit },
+        render: { frame in app.render(&frame) })
+    cancelUnfinished(manager, store: store)
+    return InteractiveOutcome(reason: reason, store: store)
+}
+
+/// Redraws a few times a second while tasks run, so durations and rates move.
+private func startTicker(_ dirty: DirtyFlag, store: TaskStore) -> DispatchSourceTimer {
+    let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "reqtop.ticker"))
+    timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250))
+    timer.setEventHandler {
+        let a = store.aggregates()
+        if a.count(.running) + a.count(.suspended) > 0 || a.requestsPerSecond > 0 { dirty.markDirty() }
+    }
+    timer.resume()
+    return timer
+}
+
+/// Cancels what still runs and waits (briefly) until the store has seen every task end.
+func cancelUnfinished(_ manager: SessionManager, store: TaskStore) {
+    for record in store.allRecords where !record.state.isTerminal {
+        try? manager.task(withID: record.id)?.cancel()
+    }
+    let deadline = Date().addingTimeInterval(3)
+    while Date() < deadline, store.allRecords.contains(where: { !$0.state.isTerminal }) { usleep(5_000) }
+}

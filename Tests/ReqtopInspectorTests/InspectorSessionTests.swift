@@ -1,0 +1,106 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import ReqtopInspector
+import ReqtopNetworking
+import ReqtopRequestLists
+import ReqtopTestServer
+import XCTest
+
+/// The inspector's actions on a real session against the embedded server, observed through the store.
+final class InspectorSessionTests: XCTestCase {
+    private var server: TestServer!
+    private var manager: SessionManager!
+    private var store: TaskStore!
+    private var session: InspectorSession!
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+        server.start()
+        manager = SessionManager()
+        store = TaskStore()
+        store.observe(manager.bus)
+        session = InspectorSession(manager: manager, store: store)
+    }
+
+    override func tearDown() {
+        manager.invalidate()
+        server.stop()
+    }
+
+    private func waitFor(_ what: String, timeout: TimeInterval = 20, _ condition: () -> Bool) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            if Date() > deadline { return XCTFail("timed out waiting for \(what)") }
+            usleep(5_000)
+        }
+    }
+
+    func testSuspendResumeAndCancelReachTheTasks() throws {
+        let slow = session.start(URLRequest(url: server.url("/drip?numbytes=3000&duration=3")), name: nil)
+        let endless = session.start(URLRequest(url: server.url("/fault/drip-forever")), name: nil)
+        waitFor("both running with bytes") {
+            (store.record(slow)?.downloaded ?? 0) > 0 && (store.record(endless)?.downloaded ?? 0) > 0
+        }
+        XCTAssertEqual(session.suspendOrResume(slow), "suspended \(slow)")
+        waitFor("suspended") { store.record(slow)?.state == .suspended }
+        let bytesWhenSuspended = store.record(slow)?.downloaded
+        XCTAssertEqual(session.cancel(endless), "cancelled \(endless)")
+        waitFor("cancelled") { store.record(endless)?.state == .cancelled }
+        XCTAssertEqual(store.record(slow)?.downloaded, bytesWhenSuspended, "no bytes while suspended")
+        XCTAssertEqual(session.suspendOrResume(slow), "resumed \(slow)")
+        waitFor("completed") { store.record(slow)?.state == .completed }
+        XCTAssertEqual(store.record(slow)?.downloaded, 3000)
+        XCTAssertEqual(session.cancel(slow), "task \(slow) has already ended")
+        XCTAssertEqual(session.unfinishedCount, 0)
+    }
+
+    func testReplaySendsTheSameRequestAsANewTask() throws {
+        var request = URLRequest(url: server.url("/post"))
+        request.httpMethod = "POST"
+        request.httpBody = Data("hello".utf8)
+        request.setValue("text/plain", forHTTPHeaderField: "Content-Type")
+        let first = session.start(request, name: "greet")
+        waitFor("first done") { store.record(first)?.state == .completed }
+        let message = session.replay(try XCTUnwrap(store.record(first)))
+        XCTAssertTrue(message.hasPrefix("replaying \(first) as #"), message)
+        waitFor("two posts") { server.requestCount(path: "/post") == 2 }
+        let posts = server.requestLog.filter { $0.path == "/post" }
+        XCTAssertEqual(posts.map(\.bodySize), [5, 5])
+        XCTAssertEqual(posts.last?.header("Content-Type"), "text/plain")
+    }
+
+    func testSavedHARParsesWithEveryFinishedTask() throws {
+        let ids = ["/get", "/status/404", "/redirect/2"].map { session.start(URLRequest(url: server.url($0)), name: nil) }
+        waitFor("all done") { ids.allSatisfy { store.record($0)?.state.isTerminal ?? false } }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(UUID().uuidString).har").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertEqual(session.saveHAR(to: path), "saved 3 tasks to \(path)")
+        let har = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let entries = try XCTUnwrap((har["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        XCTAssertEqual(entries.count, 3)
+        XCTAssertEqual(entries.compactMap { ($0["response"] as? [String: Any])?["status"] as? Int }, [200, 404, 200])
+        // And it re-imports as requests to the same URLs.
+        let list = try RequestListLoader.load(path: path)
+        XCTAssertEqual(list.specs.map(\.url), ["/get", "/status/404", "/redirect/2"].map { server.url($0).absoluteString })
+    }
+
+    func testCurlExportRunsWithRealCurl() throws {
+        let id = session.start(URLRequest(url: server.url("/get?from=reqtop")), name: nil)
+        waitFor("done") { store.record(id)?.state == .completed }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(UUID().uuidString).sh").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = session.exportCurl(try XCTUnwrap(store.record(id)), to: path)
+        let command = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(command.hasPrefix("curl "), command)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [path]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(server.requestLog.filter { $0.target == "/get?from=reqtop" }.count, 2, "curl sent the same request")
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+@testable import ReqtopInspector
+import ReqtopNetworking
+import ReqtopTerminalUI
+import XCTest
+
+/// Actions that only record what was asked: the screens' key handling, without a network.
+final class RecordingActions: InspectorActions {
+    var calls: [String] = []
+    var unfinishedCount = 0
+    func suspendOrResume(_ id: TaskID) -> String { calls.append("suspendOrResume \(id)"); return "ok" }
+    func cancel(_ id: TaskID) -> String { calls.append("cancel \(id)"); return "ok" }
+    func replay(_ record: TaskRecord) -> String { calls.append("replay \(record.id)"); return "ok" }
+    func send(_ request: NewRequest) -> String {
+        calls.append("send \(request.method) \(request.url.absoluteString) \(request.headers.map { "\($0.name)=\($0.value)" }) \(request.body.map { String(decoding: $0, as: UTF8.self) } ?? "-")")
+        return "ok"
+    }
+    func saveHAR(to path: String) -> String { calls.append("saveHAR \(path)"); return "ok" }
+    func exportCurl(_ record: TaskRecord, to path: String) -> String { calls.append("exportCurl \(record.id) \(path)"); return "ok" }
+    func edit(_ record: TaskRecord) -> String { calls.append("edit \(record.id)"); return "ok" }
+}
+
+final class ScreenTests: XCTestCase {
+    private func makeApp(width: Int = 100, height: Int = 12) -> (InspectorApp, TaskStore, RecordingActions, Terminal<TestBackend>) {
+        let store = TaskStore()
+        let actions = RecordingActions()
+        let app = InspectorApp(store: store, actions: actions, title: "api.http")
+        return (app, store, actions, Terminal(backend: TestBackend(width: width, height: height)))
+    }
+
+    private func draw(_ app: InspectorApp, _ terminal: Terminal<TestBackend>, now: Double = 101) -> [String] {
+        terminal.draw { frame in app.render(&frame, now: now) }
+        return terminal.backend.lines
+    }
+
+    func testMainScreenShowsHeaderRowsAndHints() {
+        let (app, store, _, terminal) = makeApp()
+        store.apply(Events.lifecycle(1, "GET", "http://api.test:8080/users", status: 200, bytes: 2048, totalMs: 50))
+        store.apply([Events.created(2, "POST", "http://api.test:8080/login"), Events.simple(2, .resumed, at: 100.5),
+                     Events.simple(2, .response(Events.head(404, "http://api.test:8080/login")), at: 100.6),
+                     Events.simple(2, .progress(TransferProgress(direction: .download, completed: 25, total: 100)), at: 100.7)])
+        let lines = draw(app, terminal)
+        XCTAssertEqual(lines[0].trimmingCharacters(in: .whitespaces),
+                       "reqtop · api.http   1 running  0 suspended  1 completed  0 failed  0 cancelled")
+        XCTAssertTrue(lines[1].contains("shown 2/2  sort id"), lines[1])
+        XCTAssertEqual(lines[2], "     # STATE     METHOD  HOST / PATH                      STATUS      SIZE     TIME PROGRESS        ")
+        XCTAssertEqual(lines[3], "     1 completed GET     api.test:8080/users                 200    2.0 KB    40 ms ██████████ 100% ")
+        XCTAssertEqual(lines[4], "     2 running   POST    api.test:8080/login                 404      25 B   500 ms ██▌         25% ")
+        XCTAssertTrue(lines[11].hasPrefix(" ↑↓ move  Enter open  s suspend/resume  x cancel"), lines[11])
+    }
+
+    func testKeysActOnTheSelectedRow() {
+        let (app, store, actions, terminal) = makeApp()
+        store.apply(Events.lifecycle(1, "GET", "http://t/a", status: 200, bytes: 1, totalMs: 1))
+        store.apply(Events.lifecycle(2, "GET", "http://t/b", status: 200, bytes: 1, totalMs: 1))
+        _ = draw(app, terminal)
+        XCTAssertEqual(app.handle(.char("j")), .redraw)
+        _ = app.handle(.char("s"))
+        _ = app.handle(.char("x"))
+        _ = app.handle(.char("r"))
+        _ = app.handle(.char("g"))
+        _ = app.handle(.char(" "))
+        XCTAssertEqual(actions.calls, ["suspendOrResume #2", "cancel #2", "replay #2", "suspendOrResume #1"])
+    }
+
+    func testDetailTabsShowRequestResponseBodyTimingAndTimeline() {
+        let (app, store, _, terminal) = makeApp(width: 90, height: 20)
+        store.apply(Events.lifecycle(7, "GET", "http://api.test/items", status: 200, bytes: 11, totalMs: 40))
+        _ = draw(app, terminal)
+        _ = app.handle(.enter)
+        var lines = draw(app, terminal)
+        XCTAssertEqual(lines[0].trimmingCharacters(in: .whitespaces), "#7 GET http://api.test/items — completed 200 OK")
+        XCTAssertTrue(lines[1].hasPrefix(" Request │ Response │ Body │ Timing │ Events"), lines[1])
+        XCTAssertEqual(lines[2].trimmingCharacters(in: .whitespaces), "GET http://api.test/items")
+        XCTAssertEqual(lines[4].trimmingCharacters(in: .whitespaces), "Accept: */*")
+
+        _ = app.handle(.tab)
+        lines = draw(app, terminal)
+        XCTAssertEqual(lines[2].trimmingCharacters(in: .whitespaces), "HTTP/1.1 200 OK")
+        XCTAssertEqual(lines[3].trimmingCharacters(in: .whitespaces), "Content-Type: application/json")
+
+        _ = app.handle(.tab)
+        lines = draw(app, terminal)
+        XCTAssertEqual(Array(lines[2...4]).map { $0.trimmingCharacters(in: .whitespaces) }, ["{", "\"ok\" : true", "}"])
+
+        _ = app.handle(.tab)
+        lines = draw(app, terminal)
+        XCTAssertTrue(lines[2].contains("Waterfall (total 40 ms)"), lines[2])
+        XCTAssertTrue(lines[4].hasPrefix(" dns"), lines[4])
+        XCTAssertTrue(lines.contains { $0.contains("wait") && $0.contains("35 ms") && $0.contains("█") })
+
+        _ = app.handle(.tab)
+        lines = draw(app, terminal)
+        let timeline = lines[2...].map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(timeline[0], "+0.000s  created  GET http://api.test/items")
+        XCTAssertTrue(timeline.contains("+0.010s  resumed"))
+        XCTAssertTrue(timeline.contains("+0.020s  response  HTTP/1.1 200 OK"))
+        XCTAssertTrue(timeline.contains { $0.hasPrefix("+0.050s  completed  status 200, 11 B, 40 ms") })
+
+        _ = app.handle(.escape)
+        XCTAssertTrue(draw(app, terminal)[2].contains("HOST / PATH"), "Esc goes back to the table")
+    }
+
+    func testFilterPromptNarrowsTheTableAndEscClearsIt() {
+        let (app, store, _, terminal) = makeApp()
+        store.apply(Events.lifecycle(1, "GET", "http://t/ok", status: 200, bytes: 1, totalMs: 1))
+        store.apply(Events.lifecycle(2, "GET", "http://t/missing", status: 404, bytes: 1, totalMs: 1))
+        _ = draw(app, terminal)
+        _ = app.handle(.char("/"))
+        for c in "status:4xx" { _ = app.handle(.char(c)) }
+        XCTAssertTrue(draw(app, terminal)[11].contains("filter (text status:4xx"), "the prompt is on the bottom line")
+        _ = app.handle(.enter)
+        var lines = draw(app, terminal)
+        XCTAssertTrue(lines[3].contains("t/missing"))
+        XCTAssertFalse(lines.contains { $0.contains("t/ok") })
+        XCTAssertTrue(lines[1].contains("shown 1/2"), lines[1])
+        _ = app.handle(.escape)
+        lines = draw(app, terminal)
+        XCTAssertTrue(lines[1].contains("shown 2/2"), lines[1])
+    }
+
+    func testNewRequestPromptCollectsLineHeadersAndBody() {
+        let (app, _, actions, terminal) = makeApp()
+        _ = draw(app, terminal)
+        func type(_ text: String) {
+            for c in text { _ = app.handle(.char(c)) }
+            _ = app.handle(.enter)
+        }
+        _ = app.handle(.char("n"))
+        type("post http://127.0.0.1:9/x")
+        type("X-Token: abc")
+        type("")
+        type("{\"a\":1}")
+        XCTAssertEqual(actions.calls, [#"send POST http://127.0.0.1:9/x ["X-Token=abc"] {"a":1}"#])
+    }
+
+    func testQuitAsksWhileTasksRun() {
+        let (app, _, actions, terminal) = makeApp()
+        _ = draw(app, terminal)
+        actions.unfinishedCount = 2
+        XCTAssertEqual(app.handle(.char("q")), .redraw)
+        XCTAssertTrue(draw(app, terminal)[11].contains("2 tasks are still running — quit? (y/n)"))
+        XCTAssertEqual(app.handle(.char("n")), .redraw)
+        XCTAssertEqual(app.handle(.char("q")), .redraw)
+        XCTAssertEqual(app.handle(.char("y")), .quit)
+        actions.unfinishedCount = 0
+        XCTAssertEqual(app.handle(.char("q")), .quit)
+    }
+
+    func testHelpScreenIsGeneratedFromTheKeymap() {
+        let (app, _, _, terminal) = makeApp(width: 100, height: 60)
+        _ = app.handle(.char("?"))
+        let lines = draw(app, terminal).map { $0.trimmingCharacters(in: .whitespaces) }
+        for binding in Keymap.bindings {
+            XCTAssertTrue(lines.contains { $0.contains(binding.help) }, "help shows \(binding.help)")
+        }
+    }
+
+    func testEveryBindingNamesARealCommandAndEveryCommandHasAKey() {
+        let bound = Set(Keymap.bindings.map(\.command))
+        XCTAssertEqual(bound, Set(Command.allCases), "commands without a key: \(Set(Command.allCases).subtracting(bound))")
+        var seen = Set<String>()
+        for binding in Keymap.bindings {
+            let key = "\(binding.key)@\(binding.context)"
+            XCTAssertTrue(seen.insert(key).inserted, "\(key) is bound twice")
+            XCTAssertFalse(binding.help.isEmpty)
+        }
+    }
+
+    func testSmallTerminalDrawsWithoutCrashing() {
+        let (app, store, _, _) = makeApp()
+        store.apply(Events.lifecycle(1, "GET", "http://t/ok", status: 200, bytes: 1, totalMs: 1))
+        for (w, h) in [(20, 5), (1, 1), (200, 60), (0, 0)] {
+            let terminal = Terminal(backend: TestBackend(width: w, height: h))
+            _ = draw(app, terminal)
+            _ = app.handle(.enter)
+            _ = draw(app, terminal)
+            _ = app.handle(.escape)
+        }
+    }
+}
