@@ -3,16 +3,20 @@ import Foundation
 /// Finds files of the top-level `Resources/` folder.
 enum ResourceLocator {
     /// Looks for `name` in `$REQTOP_RESOURCES`, then `<dir of executable>/../../Resources`
-    /// (for `.build/debug/reqtop`), then `./Resources`.
+    /// (for `.build/debug/reqtop`, also through its symlink), then `./Resources`.
     /// - Returns: the path, or the list of places searched when none has it.
     static func find(_ name: String) -> Result<String, ResourceNotFound> {
         var candidates: [String] = []
         if let folder = ProcessInfo.processInfo.environment["REQTOP_RESOURCES"], !folder.isEmpty {
             candidates.append((folder as NSString).appendingPathComponent(name))
         }
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        candidates.append(executable.deletingLastPathComponent().appendingPathComponent("../../Resources/\(name)")
-            .standardizedFileURL.path)
+        // `.build/debug` is a symlink to `.build/<triple>/debug`: try the path as invoked, then the real one.
+        let invoked = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let real = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for (folder, up) in [(invoked, "../.."), (real, "../.."), (real, "../../..")] {
+            let path = folder.appendingPathComponent("\(up)/Resources/\(name)").standardizedFileURL.path
+            if !candidates.contains(path) { candidates.append(path) }
+        }
         candidates.append((FileManager.default.currentDirectoryPath as NSString).appendingPathComponent("Resources/\(name)"))
         if let found = candidates.first(where: { FileManager.default.isReadableFile(atPath: $0) }) { return .success(found) }
         return .failure(ResourceNotFound(name: name, searched: candidates))

@@ -170,6 +170,51 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try reqtop(["convert", list, "--to", "yaml"]).status, 2)
     }
 
+    // MARK: Options, demo, HAR at the end
+
+    func testOptionFormsRepeatAndConcurrencyAreHonoured() throws {
+        let list = try file("forms.http", "GET {{base}}/anything/{{a}}-{{b}}\n")
+        let result = try reqtop(["run", list, "--var=\(base)", "--var", "a=one", "--var=b=two", "--repeat=3", "--concurrency", "2"])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertEqual(server.requestCount(path: "/anything/one-two"), 3)
+        XCTAssertTrue(result.stdoutText.contains("3 requests: 3 completed"), result.stdoutText)
+        XCTAssertEqual(try reqtop(["run", list, "--var", base, "--concurrency", "0"]).status, 2)
+        XCTAssertEqual(try reqtop(["run", list, "--var", base, "--events", "xml"]).status, 2)
+        XCTAssertEqual(try reqtop(["run", list, "--var"]).status, 2, "an option without its value is a usage error")
+    }
+
+    func testHARIsWrittenAtTheEndWithEveryCompletedTask() throws {
+        let list = try file("har.http", "GET {{base}}/get\n\n###\nPOST {{base}}/post\n\nbody text\n")
+        let harPath = directory.appendingPathComponent("end.har").path
+        let result = try reqtop(["run", list, "--var", base, "--har", harPath])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: harPath))) as? [String: Any]
+        let entries = try XCTUnwrap((object?["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        XCTAssertEqual(entries.compactMap { ($0["request"] as? [String: Any])?["method"] as? String }, ["GET", "POST"])
+        for entry in entries {
+            let timings = try XCTUnwrap(entry["timings"] as? [String: Double])
+            XCTAssertEqual(Set(timings.keys), ["blocked", "dns", "connect", "ssl", "send", "wait", "receive"])
+        }
+    }
+
+    func testDemoListIsValid() throws {
+        let demo = URL(fileURLWithPath: reqtopExecutable).deletingLastPathComponent()
+            .appendingPathComponent("../../Resources/demo.http").standardizedFileURL.path
+        let result = try reqtop(["run", demo, "--var", base, "--dry-run"])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertTrue(result.stdoutText.contains("# waits for the response of: first"), result.stdoutText)
+        XCTAssertEqual(server.requestLog.count, 0)
+    }
+
+    func testDemoStartsTheEmbeddedServerAndReplaysTheListFromREQTOP_RESOURCES() throws {
+        _ = try file("demo.http", "GET {{base}}/get?from=demo\n\n###\nGET {{base}}/status/418\n")
+        let result = try Subprocess.run(reqtopExecutable, ["demo", "--headless"], timeout: 60,
+                                        environment: ["REQTOP_RESOURCES": directory.path])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertTrue(result.stdoutText.contains("/get?from=demo → 200 OK"), result.stdoutText)
+        XCTAssertTrue(result.stdoutText.contains("→ 418"), result.stdoutText)
+    }
+
     // MARK: Signals
 
     func testSIGINTCancelsWritesHARWithFinishedTasksAndExits130() throws {

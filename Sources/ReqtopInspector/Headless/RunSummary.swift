@@ -71,7 +71,7 @@ public struct RunSummary: Sendable, Hashable {
     /// received 1.2 MB
     /// ```
     public var lines: [String] {
-        var first = "\(total) requests: \(completed) completed, \(failed) failed"
+        var first = "\(total) \(total == 1 ? "request" : "requests"): \(completed) completed, \(failed) failed"
         if notSent > 0 { first += " (\(notSent) not sent)" }
         first += ", \(cancelled) cancelled; \(httpErrors) with HTTP status >= 400"
         var lines = [first]
