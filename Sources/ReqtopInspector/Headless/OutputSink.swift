@@ -24,19 +24,18 @@ public struct FileDescriptorSink: OutputSink {
     public var isTerminal: Bool { isatty(descriptor) == 1 }
 
     public func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return  // a closed pipe: nothing more can be written
+                }
+                offset += written
             }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return  // closed pipe: nothing more to do
-            }
-            offset += written
         }
-        bytes.removeAll()
     }
 }
 

@@ -191,6 +191,7 @@ public final class RequestListRunner: Sendable {
     }
 
     private func finishIfDone() {
+        var stranded: [RunResult] = []
         let done = state.withLock { state -> (RunOutcome, [@Sendable (RunOutcome) -> Void])? in
             guard state.started, state.inFlightCount == 0 else { return nil }
             if !state.cancelled, !state.queue.isEmpty {
@@ -198,9 +199,10 @@ public final class RequestListRunner: Sendable {
                 guard !state.queue.contains(where: { isReady($0, state) }) else { return nil }
                 for item in state.queue {
                     let spec = inputs[item.list].list.specs[item.spec]
-                    state.results.append(RunResult(item: item, task: nil, name: spec.name, method: spec.method, url: spec.url,
-                                                   status: .notSent(reason: "waits for a request that never ran")))
+                    stranded.append(RunResult(item: item, task: nil, name: spec.name, method: spec.method, url: spec.url,
+                                              status: .notSent(reason: "waits for a request that never ran")))
                 }
+                state.results += stranded
                 state.queue.removeAll()
             }
             let completions = state.completions
@@ -208,6 +210,7 @@ public final class RequestListRunner: Sendable {
             state.completions.removeAll()
             return (RunOutcome(results: state.results, wasCancelled: state.cancelled), completions)
         }
+        if let onNotSent = callbacks.withLock({ $0.onNotSent }) { stranded.forEach(onNotSent) }
         if let (outcome, completions) = done {
             for completion in completions { completion(outcome) }
         }
