@@ -4,6 +4,7 @@ enum HelpText {
     reqtop 0.1.0 — a terminal HTTP request inspector
 
     Usage:
+      reqtop [URL]                     interactive session (with a first GET of URL)
       reqtop run FILE... [options]     replay .http, HAR or curl request lists
       reqtop convert IN --to FORMAT    convert a request list to http, har or curl
       reqtop demo [--headless]         replay the demo list against the embedded test server
