@@ -137,10 +137,9 @@ func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
         printToStandardError(error.description)
         return 2
     }
-    if !options.headless && isatty(1) == 1,
-       let code = runListInteractively(runner, settings: options.settings,
-                                       title: options.files.map { ($0 as NSString).lastPathComponent }.joined(separator: " ")) {
-        return code
+    if !options.headless && isatty(0) == 1 && isatty(1) == 1 {
+        return runListInteractively(runner, settings: options.settings,
+                                    title: options.files.map { ($0 as NSString).lastPathComponent }.joined(separator: " "))
     }
     return runHeadless(runner, settings: options.settings)
 }

@@ -58,9 +58,9 @@ final class HARRecorderTests: RunnerTestCase {
     }
 
     func testPhaseTimingsMapToHARWithSSLIncludedInConnect() {
-        let timings = HARRecorder.harTimings(PhaseTimings(dns: 2, connect: 3, tls: 4, send: 1, wait: 10, receive: 5, total: 25))
+        let timings = SessionExport.harTimings(PhaseTimings(dns: 2, connect: 3, tls: 4, send: 1, wait: 10, receive: 5, total: 25))
         XCTAssertEqual(timings, HARTimings(blocked: -1, dns: 2, connect: 7, ssl: 4, send: 1, wait: 10, receive: 5))
-        let reused = HARRecorder.harTimings(PhaseTimings(dns: -1, connect: -1, tls: -1, send: 0, wait: 3, receive: 1, total: 4))
+        let reused = SessionExport.harTimings(PhaseTimings(dns: -1, connect: -1, tls: -1, send: 0, wait: 3, receive: 1, total: 4))
         XCTAssertEqual(reused, HARTimings(blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 3, receive: 1))
     }
 }
