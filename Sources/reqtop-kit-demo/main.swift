@@ -69,7 +69,7 @@ func runDemo() -> Int32 {
         ], source: source, highlightStyle: Style(fg: .black, bg: .cyan))
         frame.render(table, in: parts[2], state: &screen.table)
         frame.render(Sparkline(m.rates, maximum: 22, style: Style(fg: .yellow)), in: parts[3])
-        frame.render(StatusLine(left: "ticks: \(m.ticks)  size: \(area.width)x\(area.height)  pid: \(pid)",
+        frame.render(StatusLine(left: "\(area.width)x\(area.height)  ticks: \(m.ticks)  pid: \(pid)",
                                 right: "key: \(screen.lastKey)  q quit"), in: parts[4])
     })
     let message: String
