@@ -1,5 +1,6 @@
 // reqtop-kit-demo: a small screen of the terminal kit (tabs, gauge, table, sparkline, status line)
-// that a background timer updates. The tmux end-to-end tests drive it; `q` quits, Ctrl-C/SIGTERM end it.
+// that a background timer updates. The tmux end-to-end tests drive it; `q` quits, Ctrl-C/SIGTERM end it,
+// and with REQTOP_DEMO_ALLOW_CRASH=1 the `!` key traps (to test the crash-signal tty restore).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,9 +42,11 @@ func runDemo() -> Int32 {
     var screen = DemoScreen()
     let pid = getpid()
     let rowCount = 100_000
+    let allowCrash = getenv("REQTOP_DEMO_ALLOW_CRASH").map { String(cString: $0) == "1" } ?? false
     let reason = loop.run(onKey: { key in
         switch key {
         case .char("q"): return .quit
+        case .char("!") where allowCrash: fatalError("reqtop-kit-demo: crash requested with '!' (REQTOP_DEMO_ALLOW_CRASH=1)")
         case .tab: screen.tab = (screen.tab + 1) % 3
         case .down, .char("j"): screen.table.moveSelection(by: 1, rowCount: rowCount)
         case .up, .char("k"): screen.table.moveSelection(by: -1, rowCount: rowCount)

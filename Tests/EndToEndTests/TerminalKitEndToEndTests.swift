@@ -93,6 +93,17 @@ final class TerminalKitEndToEndTests: XCTestCase {
         try assertTerminalRestored(tmux, exitStatus: 143)
     }
 
+    func testCrashRestoresTheTerminalBeforeTheProcessDies() throws {
+        let tmux = try startShell(around: try demoCommand(environment: "env REQTOP_DEMO_ALLOW_CRASH=1"))
+        try tmux.waitFor(text: "ticks: ")
+        try tmux.sendKeys("!")
+        let screen = try tmux.waitFor(text: "DONE", timeout: 60)
+        XCTAssertNil(screen.range(of: "EXIT=0\n"), "the crash should not exit 0:\n\(screen)")
+        XCTAssertTrue(screen.contains("STTY: icanon echo"), "tty not restored after a crash:\n\(screen)")
+        XCTAssertEqual(try tmux.display("#{alternate_on}"), "0", "alternate screen still on after a crash")
+        XCTAssertEqual(try tmux.display("#{cursor_flag}"), "1", "cursor still hidden after a crash")
+    }
+
     func testDemoDrawsColoursUnlessNO_COLORIsSet() throws {
         let colored = try startShell(around: try demoCommand())
         try colored.waitUntil("a coloured gauge", escapes: true) { $0.contains("\u{1B}[32m") || $0.contains("\u{1B}[38;5;2m") }
