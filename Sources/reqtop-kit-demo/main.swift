@@ -1,6 +1,7 @@
 // reqtop-kit-demo: a small screen of the terminal kit (tabs, gauge, table, sparkline, status line)
 // that a background timer updates. The tmux end-to-end tests drive it; `q` quits, Ctrl-C/SIGTERM end it,
 // and with REQTOP_DEMO_ALLOW_CRASH=1 the `!` key traps (to test the crash-signal tty restore).
+// REQTOP_DEMO_TICK_MS sets the timer period (default 100 ms).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,6 +21,7 @@ struct DemoScreen {
     var tab = 0
     var table = TableState(selected: 0)
     var lastKey = "none"
+    var frames = 0
 }
 
 func runDemo() -> Int32 {
@@ -27,7 +29,8 @@ func runDemo() -> Int32 {
     let loop = EventLoop()
     let dirty = loop.dirtyFlag
     let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
-    timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
+    let tickMilliseconds = getenv("REQTOP_DEMO_TICK_MS").flatMap { Int(String(cString: $0)) } ?? 100
+    timer.schedule(deadline: .now() + .milliseconds(tickMilliseconds), repeating: .milliseconds(tickMilliseconds))
     timer.setEventHandler {
         model.withLock { m in
             m.ticks += 1
@@ -56,6 +59,7 @@ func runDemo() -> Int32 {
         return .redraw
     }, render: { frame in
         let m = model.snapshot
+        screen.frames += 1
         let area = frame.area
         let parts = Layout.vertical([.fixed(1), .fixed(1), .fill(1), .fixed(2), .fixed(1)]).split(area)
         frame.render(Tabs(["Tasks", "Events", "About"], selected: screen.tab), in: parts[0])
@@ -73,7 +77,7 @@ func runDemo() -> Int32 {
         frame.render(table, in: parts[2], state: &screen.table)
         frame.render(Sparkline(m.rates, maximum: 22, style: Style(fg: .yellow)), in: parts[3])
         frame.render(StatusLine(left: "\(area.width)x\(area.height)  ticks: \(m.ticks)  pid: \(pid)",
-                                right: "key: \(screen.lastKey)  q quit"), in: parts[4])
+                                right: "frames: \(screen.frames)  key: \(screen.lastKey)  q quit"), in: parts[4])
     })
     let message: String
     switch reason {

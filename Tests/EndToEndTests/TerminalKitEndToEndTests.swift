@@ -58,6 +58,26 @@ final class TerminalKitEndToEndTests: XCTestCase {
         XCTAssertTrue(later.contains("Tasks │ Events │ About"))
     }
 
+    func testRedrawsAreCoalescedToAtMost30FramesPerSecond() throws {
+        let tmux = try startShell(around: try demoCommand(environment: "env -u NO_COLOR REQTOP_DEMO_TICK_MS=1"))
+        let firstScreen = try tmux.waitFor(text: "frames: ")
+        let start = Date()
+        let firstFrames = try XCTUnwrap(number(after: "frames: ", in: firstScreen))
+        let firstTicks = try XCTUnwrap(ticks(in: firstScreen))
+        let lastScreen = try tmux.waitUntil("500 more ticks", timeout: 30) { (self.ticks(in: $0) ?? 0) >= firstTicks + 500 }
+        let elapsed = Date().timeIntervalSince(start)
+        let frames = try XCTUnwrap(number(after: "frames: ", in: lastScreen)) - firstFrames
+        let ticks = try XCTUnwrap(ticks(in: lastScreen)) - firstTicks
+        XCTAssertLessThanOrEqual(Double(frames), 30 * elapsed + 2, "\(frames) frames in \(elapsed)s for \(ticks) ticks")
+        XCTAssertLessThan(frames, ticks / 5, "redraw requests were not coalesced")
+        XCTAssertGreaterThan(frames, 0)
+    }
+
+    private func number(after label: String, in screen: String) -> Int? {
+        guard let range = screen.range(of: label + #"\d+"#, options: .regularExpression) else { return nil }
+        return Int(screen[range].dropFirst(label.count))
+    }
+
     func testResizingToTinyAndHugeSizesKeepsTheDemoRunning() throws {
         let tmux = try startShell(around: try demoCommand())
         let demo = try pid(in: try tmux.waitFor(text: "pid: "))
