@@ -40,7 +40,7 @@ public final class EventLoop {
     ) -> ExitReason {
         let pipeFD = cncurses_signal_pipe_read_fd()
         guard pipeFD >= 0 else { return .startFailed("could not create the signal pipe: \(String(cString: strerror(errno)))") }
-        TerminalSession.start(colors: colors)
+        if let failure = TerminalSession.start(colors: colors) { return .startFailed(failure) }
         defer { TerminalSession.end() }
         let terminal = Terminal(backend: NcursesBackend(colors: colors))
         let frameInterval = UInt64(1_000_000_000 / maxFramesPerSecond)
