@@ -2,6 +2,12 @@ import Foundation
 import ReqtopTestSupport
 import XCTest
 
+/// The demo executable has not been built.
+struct DemoMissing: Error, CustomStringConvertible {
+    let path: String
+    var description: String { "\(path) is missing: run `swift build` (or `swift build --product reqtop-kit-demo`) before `swift test`" }
+}
+
 /// Runs `reqtop-kit-demo` in a private tmux server and checks redraws, resizes and terminal restoration.
 ///
 /// Needs the demo built first (`swift build`, which `make test` runs before `swift test`).
@@ -13,10 +19,7 @@ final class TerminalKitEndToEndTests: XCTestCase {
 
     private func demoCommand(environment: String = "env -u NO_COLOR") throws -> String {
         if Tmux.executablePath == nil && !TestEnvironment.isCI { throw XCTSkip("tmux is not installed") }
-        guard FileManager.default.isExecutableFile(atPath: Self.demoPath) else {
-            XCTFail("\(Self.demoPath) is missing: run `swift build` (or `swift build --product reqtop-kit-demo`) before `swift test`")
-            throw XCTSkip("demo binary missing")
-        }
+        guard FileManager.default.isExecutableFile(atPath: Self.demoPath) else { throw DemoMissing(path: Self.demoPath) }
         return "\(environment) SWIFT_BACKTRACE=interactive=no \(Self.demoPath)"
     }
 
