@@ -20,6 +20,7 @@ func runInteractive(manager: SessionManager, title: String, begin: (InspectorSes
     let subscription = store.observe(manager.bus)
     defer { manager.bus.unsubscribe(subscription) }
     let session = InspectorSession(manager: manager, store: store)
+    session.runInTerminal = { arguments in loop.runProgram(arguments) }
     let app = InspectorApp(store: store, actions: session, title: title)
     let ticker = startTicker(loop.dirtyFlag, store: store)
     defer { ticker.cancel() }

@@ -188,6 +188,18 @@ final class InspectorEndToEndTests: XCTestCase {
         XCTAssertTrue(screen.contains("STTY: icanon echo"), screen)
     }
 
+    func testEditOpensTheRequestInTheEditorAndSendsTheEditedCopy() throws {
+        // A scripted "editor" that changes the query of the request it is given.
+        let tmux = try shell(running: "EDITOR='sed -i s/edit=1/edit=2/' \(Self.reqtop) '\(server.baseURL.absoluteString)/get?edit=1'")
+        try tmux.waitUntil("the first GET to complete") { self.row("/get?edit=1", in: $0)?.contains("completed") ?? false }
+        try tmux.sendKeys("e")
+        let screen = try tmux.waitUntil("the edited copy to complete") { self.row("/get?edit=2", in: $0)?.contains("completed") ?? false }
+        XCTAssertTrue(screen.contains("HOST / PATH"), "the table is back after the editor")
+        XCTAssertEqual(server.requestLog.map(\.target), ["/get?edit=1", "/get?edit=2"])
+        try tmux.sendKeys("q")
+        XCTAssertTrue(try tmux.waitFor(text: "DONE").contains("EXIT=0"))
+    }
+
     func testResizingToTinySizesAndCtrlCRestoreTheTerminal() throws {
         let tmux = try shell(running: "\(Self.reqtop) '\(server.baseURL.absoluteString)/fault/drip-forever'")
         try tmux.waitFor(text: "/fault/drip-forever")

@@ -28,6 +28,20 @@ public final class EventLoop {
     /// Asks for a redraw (from any thread; same as `dirtyFlag.markDirty()`).
     public func markDirty() { dirtyFlag.markDirty() }
 
+    /// Set when `runProgram` gave the terminal away; the loop repaints after the key handler returns.
+    private var handedOver = false
+
+    /// Hands the terminal to another program (an editor, a pager) until it exits, then takes it back.
+    /// Call it from a key handler. Returns the program's exit status (127 when it could not start).
+    public func runProgram(_ arguments: [String]) -> Int32 {
+        TerminalSession.end()
+        defer {
+            TerminalSession.start(colors: colors)
+            handedOver = true
+        }
+        return ExternalProgram.run(arguments)
+    }
+
     /// Runs until a key handler quits, an exit signal arrives or stdin closes; returns why.
     /// - Parameters:
     ///   - onKey: called for each key; `.resize` is also reported after a size change.
@@ -88,7 +102,14 @@ public final class EventLoop {
             if fds[0].revents & Int16(POLLIN) != 0 {
                 for key in KeyDecoder.readPending() {
                     if key == .resize { terminal.invalidate() }
-                    switch onKey(key) {
+                    let action = onKey(key)
+                    if handedOver {
+                        // A program had the terminal: repaint everything.
+                        handedOver = false
+                        terminal.invalidate()
+                        dirty = true
+                    }
+                    switch action {
                     case .quit: return .quit
                     case .redraw: dirty = true
                     case .ignore: if key == .resize { dirty = true }
