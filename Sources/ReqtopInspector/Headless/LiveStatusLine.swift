@@ -101,6 +101,6 @@ public final class LiveStatusLine: Sendable {
         let bytes = counts.finishedBytes + counts.bytesByTask.values.reduce(0, +)
         let doneText = counts.total.map { "done \(done)/\($0)" } ?? "done \(done)"
         return "running \(counts.running.count) · \(doneText) · failed \(counts.failed) · cancelled \(counts.cancelled) · "
-            + DisplayFormat.bytes(bytes)
+            + ByteCount.format(bytes)
     }
 }

@@ -76,10 +76,10 @@ public struct RunSummary: Sendable, Hashable {
         first += ", \(cancelled) cancelled; \(httpErrors) with HTTP status >= 400"
         var lines = [first]
         if let p50, let p95, let max {
-            lines.append("latency p50 \(DisplayFormat.milliseconds(p50)), p95 \(DisplayFormat.milliseconds(p95)), "
-                         + "max \(DisplayFormat.milliseconds(max))")
+            lines.append("latency p50 \(Milliseconds.format(p50)), p95 \(Milliseconds.format(p95)), "
+                         + "max \(Milliseconds.format(max))")
         }
-        lines.append("received \(DisplayFormat.bytes(totalBytes))")
+        lines.append("received \(ByteCount.format(totalBytes))")
         return lines
     }
 

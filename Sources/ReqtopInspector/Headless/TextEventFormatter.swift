@@ -54,16 +54,16 @@ public struct TextEventFormatter: Sendable {
         case .progress(let progress):
             guard event.time - (tasks[event.task]?.lastProgress ?? -.infinity) >= progressInterval else { return nil }
             tasks[event.task, default: TaskInfo()].lastProgress = event.time
-            var text = "\(id) progress  \(progress.direction == .upload ? "↑ " : "")\(DisplayFormat.bytes(progress.completed))"
+            var text = "\(id) progress  \(progress.direction == .upload ? "↑ " : "")\(ByteCount.format(progress.completed))"
             if progress.total > 0 {
-                text += " / \(DisplayFormat.bytes(progress.total))"
+                text += " / \(ByteCount.format(progress.total))"
                 if let fraction = progress.fraction { text += " (\(Int(fraction * 100))%)" }
             }
             return text
         case .completed(let completion):
             let info = tasks.removeValue(forKey: event.task) ?? TaskInfo()
-            var text = "\(id) \(info.method) \(info.url) → \(statusText(completion.response)) \(DisplayFormat.bytes(completion.bytes))"
-            if completion.timings.total >= 0 { text += " \(DisplayFormat.milliseconds(completion.timings.total))" }
+            var text = "\(id) \(info.method) \(info.url) → \(statusText(completion.response)) \(ByteCount.format(completion.bytes))"
+            if completion.timings.total >= 0 { text += " \(Milliseconds.format(completion.timings.total))" }
             if !completion.redirects.isEmpty { text += " (\(completion.redirects.count) redirects)" }
             return text
         case .failed(let failure):
