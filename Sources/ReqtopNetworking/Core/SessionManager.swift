@@ -36,6 +36,12 @@ public final class SessionManager: Sendable {
     /// How many tasks have a registered delegate: created and not yet ended. 0 when all have finished.
     public var registeredTaskCount: Int { registry.count }
 
+    /// Deletes every spilled body file of this process. Call it before `exit()`, which skips the
+    /// deinitializers that would otherwise delete them one by one.
+    public static func removeTemporaryFiles() {
+        try? FileManager.default.removeItem(at: FileSink.temporaryFolder)
+    }
+
     /// The task with this identifier, while it has not ended.
     public func task(withID id: TaskID) -> HTTPTask? { registry.peek(id)?.task }
 
