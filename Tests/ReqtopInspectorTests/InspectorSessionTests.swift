@@ -93,7 +93,8 @@ final class InspectorSessionTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: path) }
         _ = session.exportCurl(try XCTUnwrap(store.record(id)), to: path)
         let command = try String(contentsOfFile: path, encoding: .utf8)
-        XCTAssertTrue(command.hasPrefix("curl "), command)
+        XCTAssertTrue(command.hasPrefix("#!/bin/sh\ncurl "), command)
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: path))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [path]

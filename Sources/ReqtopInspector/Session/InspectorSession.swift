@@ -70,18 +70,23 @@ public final class InspectorSession: InspectorActions {
     }
 
     public func saveHAR(to path: String) -> String {
+        let marks = store.marks
+        let records = store.allRecords.filter { marks.isEmpty || marks.contains($0.id) }
         do {
-            let count = try SessionExport.writeHAR(store.allRecords, to: path)
-            return "saved \(count) task\(count == 1 ? "" : "s") to \(path)"
+            let count = try SessionExport.writeHAR(records, to: path)
+            let skipped = records.count - count
+            let note = skipped > 0 ? " (\(skipped) without a response left out)" : ""
+            return "saved \(count) \(marks.isEmpty ? "" : "marked ")task\(count == 1 ? "" : "s") to \(path)\(note)"
         } catch {
             return "could not save \(path): \(error.localizedDescription)"
         }
     }
 
     public func exportCurl(_ record: TaskRecord, to path: String) -> String {
-        let command = CurlWriter.command(for: SessionExport.spec(for: record)) + "\n"
+        let command = "#!/bin/sh\n" + CurlWriter.command(for: SessionExport.spec(for: record)) + "\n"
         do {
             try Data(command.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
             return "wrote the curl command of \(record.id) to \(path)"
         } catch {
             return "could not write \(path): \(error.localizedDescription)"
