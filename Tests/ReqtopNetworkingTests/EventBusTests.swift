@@ -49,14 +49,14 @@ final class EventBusTests: XCTestCase {
     func testObserversSubscribeAndUnsubscribeConcurrentlyWhileEventsFlow() {
         let bus = EventBus()
         let stop = Protected(false)
-        let posted = Protected(0)
+        let posterDone = DispatchSemaphore(value: 0)
         let poster = Thread {
             var i = 0
-            while !stop.snapshot {
+            while !stop.snapshot || i < 1000 { // at least 1000 events, and on until told to stop
                 bus.post(TaskEvent(task: TaskID(rawValue: i % 50), kind: i % 3 == 0 ? .resumed : .suspended))
                 i += 1
             }
-            posted.withLock { $0 = i }
+            posterDone.signal()
         }
         poster.start()
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
@@ -66,7 +66,7 @@ final class EventBusTests: XCTestCase {
             }
         }
         stop.withLock { $0 = true }
-        while posted.snapshot == 0 { usleep(1000) }
+        XCTAssertEqual(posterDone.wait(timeout: .now() + 30), .success)
         XCTAssertEqual(bus.observerCount, 0)
     }
 

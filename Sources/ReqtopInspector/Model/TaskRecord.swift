@@ -61,9 +61,24 @@ public struct TaskRecord: Sendable {
     }
 }
 
-/// One step of a task's timeline: when, what, and its payload as readable lines.
+/// One step of a task's timeline: the bus event itself (typed, so it costs little to keep),
+/// formatted into readable lines only when the Events tab shows it.
 public struct TimelineEntry: Sendable {
-    public var time: Double
-    public var event: TaskEvent.Name
-    public var payload: [String]
+    /// The event, without the response body and serialized value (the record keeps the body).
+    public let source: TaskEvent
+
+    init(_ event: TaskEvent) {
+        var slim = event
+        if case .completed(var completion) = event.kind {
+            completion.body = nil
+            completion.serializedValue = nil
+            slim.kind = .completed(completion)
+        }
+        source = slim
+    }
+
+    public var time: Double { source.time }
+    public var event: TaskEvent.Name { source.name }
+    /// The payload as readable lines (untrusted text: the UI sanitizes it when drawing).
+    public var payload: [String] { EventDescription.payload(of: source) }
 }

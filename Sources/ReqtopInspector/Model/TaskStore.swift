@@ -14,7 +14,7 @@ public final class TaskStore: Sendable {
         var latency = LatencyHistogram()
         var rates = RateWindow()
         var bytesReceived: Int64 = 0
-        var log: [String] = []
+        var log: [TaskEvent] = []
         var logStart = 0
         var marks: Set<TaskID> = []
         var version = 0
@@ -130,9 +130,7 @@ public final class TaskStore: Sendable {
         }
         record.revision &+= 1
         appendTimeline(event, to: &record)
-        if event.name != .progress {
-            appendLog(EventDescription.logLine(event, record: record), to: &state)
-        }
+        if event.name != .progress { appendLog(event, to: &state) }
         state.records[position] = record
     }
 
@@ -150,21 +148,26 @@ public final class TaskStore: Sendable {
     }
 
     private static func appendTimeline(_ event: TaskEvent, to record: inout TaskRecord) {
-        let entry = TimelineEntry(time: event.time, event: event.name, payload: EventDescription.payload(of: event))
         // Consecutive progress of the same direction share one entry (the latest), so memory stays small.
-        if event.name == .progress, let last = record.timeline.last, last.event == .progress,
-           last.payload.first?.split(separator: " ").first == entry.payload.first?.split(separator: " ").first {
-            record.timeline[record.timeline.count - 1] = entry
+        if case .progress(let progress) = event.kind, case .progress(let last)? = record.timeline.last?.source.kind,
+           last.direction == progress.direction {
+            record.timeline[record.timeline.count - 1] = TimelineEntry(event)
         } else {
-            record.timeline.append(entry)
+            record.timeline.append(TimelineEntry(event))
         }
     }
 
-    private static func appendLog(_ line: String, to state: inout State) {
+    private static func appendLog(_ event: TaskEvent, to state: inout State) {
+        var event = event
+        if case .completed(var completion) = event.kind { // the log needs neither the body nor the value
+            completion.body = nil
+            completion.serializedValue = nil
+            event.kind = .completed(completion)
+        }
         if state.log.count < logCapacity {
-            state.log.append(line)
+            state.log.append(event)
         } else {
-            state.log[state.logStart] = line
+            state.log[state.logStart] = event
             state.logStart = (state.logStart + 1) % logCapacity
         }
     }
@@ -242,11 +245,14 @@ public final class TaskStore: Sendable {
         }
     }
 
-    /// The newest `limit` lines of the event log, oldest first.
+    /// The newest `limit` lines of the event log, oldest first (formatted now, only these).
     public func logLines(limit: Int) -> [String] {
         state.withLock { state in
-            let ordered = Array(state.log[state.logStart...] + state.log[..<state.logStart])
-            return Array(ordered.suffix(limit))
+            let count = state.log.count
+            return (max(0, count - limit)..<count).map { i in
+                let event = state.log[(state.logStart + i) % max(1, count)]
+                return EventDescription.logLine(event, record: state.index[event.task].map { state.records[$0] })
+            }
         }
     }
 
