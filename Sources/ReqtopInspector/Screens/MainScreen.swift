@@ -123,6 +123,7 @@ struct TaskTableSource: TableDataSource {
 
     var rowCount: Int { ids.count }
 
+    @_optimize(none) // works around a Swift 6.3.1 -O crash (CopyPropagation "Found outside of lifetime use") in release builds
     func row(at index: Int) -> TableRow {
         guard let record = store.record(ids[index]) else { return TableRow([]) }
         let mark = store.isMarked(record.id) ? "*" : ""
