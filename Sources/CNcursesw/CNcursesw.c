@@ -71,7 +71,17 @@ int cncurses_start(int use_colors) {
     int utf8 = locale_is_utf8();
     if (!utf8 && setlocale(LC_CTYPE, "C.UTF-8") && locale_is_utf8()) utf8 = 1;
     if (tcgetattr(STDIN_FILENO, &saved_termios) == 0) have_termios = 1;
-    initscr();
+    static SCREEN *screen = NULL;
+    if (screen == NULL) {
+        // newterm, unlike initscr, reports an unusable terminal instead of exiting the process.
+        screen = newterm(NULL, stdout, stdin);
+        if (screen == NULL) return -1;
+        set_term(screen);
+    } else {
+        // A later run after cncurses_end: resume curses mode on the same screen.
+        reset_prog_mode();
+        refresh();
+    }
     curses_active = 1;
     exit_sequences_len = 0;
     append_cap("sgr0");

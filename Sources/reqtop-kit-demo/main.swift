@@ -1,5 +1,7 @@
 // reqtop-kit-demo: a small screen of the terminal kit (tabs, gauge, table, sparkline, status line)
-// that a background timer updates. The tmux end-to-end tests drive it; `q` quits, Ctrl-C/SIGTERM end it.
+// that a background timer updates. The tmux end-to-end tests drive it; `q` quits, Ctrl-C/SIGTERM end it,
+// and with REQTOP_DEMO_ALLOW_CRASH=1 the `!` key traps (to test the crash-signal tty restore).
+// REQTOP_DEMO_TICK_MS sets the timer period (default 100 ms).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,6 +21,7 @@ struct DemoScreen {
     var tab = 0
     var table = TableState(selected: 0)
     var lastKey = "none"
+    var frames = 0
 }
 
 func runDemo() -> Int32 {
@@ -26,7 +29,8 @@ func runDemo() -> Int32 {
     let loop = EventLoop()
     let dirty = loop.dirtyFlag
     let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
-    timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
+    let tickMilliseconds = getenv("REQTOP_DEMO_TICK_MS").flatMap { Int(String(cString: $0)) } ?? 100
+    timer.schedule(deadline: .now() + .milliseconds(tickMilliseconds), repeating: .milliseconds(tickMilliseconds))
     timer.setEventHandler {
         model.withLock { m in
             m.ticks += 1
@@ -41,9 +45,11 @@ func runDemo() -> Int32 {
     var screen = DemoScreen()
     let pid = getpid()
     let rowCount = 100_000
+    let allowCrash = getenv("REQTOP_DEMO_ALLOW_CRASH").map { String(cString: $0) == "1" } ?? false
     let reason = loop.run(onKey: { key in
         switch key {
         case .char("q"): return .quit
+        case .char("!") where allowCrash: fatalError("reqtop-kit-demo: crash requested with '!' (REQTOP_DEMO_ALLOW_CRASH=1)")
         case .tab: screen.tab = (screen.tab + 1) % 3
         case .down, .char("j"): screen.table.moveSelection(by: 1, rowCount: rowCount)
         case .up, .char("k"): screen.table.moveSelection(by: -1, rowCount: rowCount)
@@ -53,6 +59,7 @@ func runDemo() -> Int32 {
         return .redraw
     }, render: { frame in
         let m = model.snapshot
+        screen.frames += 1
         let area = frame.area
         let parts = Layout.vertical([.fixed(1), .fixed(1), .fill(1), .fixed(2), .fixed(1)]).split(area)
         frame.render(Tabs(["Tasks", "Events", "About"], selected: screen.tab), in: parts[0])
@@ -69,8 +76,8 @@ func runDemo() -> Int32 {
         ], source: source, highlightStyle: Style(fg: .black, bg: .cyan))
         frame.render(table, in: parts[2], state: &screen.table)
         frame.render(Sparkline(m.rates, maximum: 22, style: Style(fg: .yellow)), in: parts[3])
-        frame.render(StatusLine(left: "ticks: \(m.ticks)  size: \(area.width)x\(area.height)  pid: \(pid)",
-                                right: "key: \(screen.lastKey)  q quit"), in: parts[4])
+        frame.render(StatusLine(left: "\(area.width)x\(area.height)  ticks: \(m.ticks)  pid: \(pid)",
+                                right: "frames: \(screen.frames)  key: \(screen.lastKey)  q quit"), in: parts[4])
     })
     let message: String
     switch reason {

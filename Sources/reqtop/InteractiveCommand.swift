@@ -20,6 +20,7 @@ func runInteractive(manager: SessionManager, title: String, begin: (InspectorSes
     let subscription = store.observe(manager.bus)
     defer { manager.bus.unsubscribe(subscription) }
     let session = InspectorSession(manager: manager, store: store)
+    session.runInTerminal = { arguments in loop.runProgram(arguments) }
     let app = InspectorApp(store: store, actions: session, title: title)
     let ticker = startTicker(loop.dirtyFlag, store: store)
     defer { ticker.cancel() }
@@ -58,4 +59,28 @@ func cancelUnfinished(_ manager: SessionManager, store: TaskStore) {
     }
     let deadline = Date().addingTimeInterval(3)
     while Date() < deadline, store.allRecords.contains(where: { !$0.state.isTerminal }) { usleep(5_000) }
+}
+
+/// Replays request lists in the terminal UI and returns the exit code: 130 after a signal,
+/// otherwise 0 when every task completed (with `--fail-on-status`, also below HTTP 400), else 1.
+/// `--har` is written with what finished, also after a signal.
+func runListInteractively(_ runner: RequestListRunner, settings: HeadlessSettings, title: String) -> Int32 {
+    let outcome = runInteractive(manager: runner.manager, title: title) { _ in
+        runner.start { _ in }
+    }
+    runner.cancelAll()
+    let records = outcome.store.allRecords
+    var code: Int32 = 0
+    if records.contains(where: { $0.state == .failed || $0.state == .cancelled }) { code = 1 }
+    if settings.failOnStatus, records.contains(where: { ($0.status ?? 0) >= 400 }) { code = 1 }
+    if let path = settings.harPath {
+        do {
+            try SessionExport.writeHAR(records, to: path)
+        } catch {
+            printToStandardError("reqtop: cannot write the HAR file \(path): \(error.localizedDescription)")
+            code = 1
+        }
+    }
+    if case .signal = outcome.reason { return 130 }
+    return code
 }

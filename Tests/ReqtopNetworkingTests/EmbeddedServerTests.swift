@@ -118,6 +118,22 @@ final class EmbeddedServerTests: XCTestCase {
         XCTAssertEqual(echo["cookies"]?["flavour"]?.stringValue, "oat")
     }
 
+    func testPerHostLimitQueuesTheRestInOrder() throws {
+        var configuration = SessionConfiguration()
+        configuration.maxConcurrentTasksPerHost = 2
+        let manager = SessionManager(configuration: configuration)
+        let recorder = EventRecorder(bus: manager.bus)
+        let start = Date()
+        let tasks = (0..<6).map { i in manager.dataTask(with: URLRequest(url: url("/delay/0.3?i=\(i)"))) }
+        for task in tasks { try task.resume() }
+        recorder.waitForEnd(of: tasks.map(\.id))
+        // Three rounds of two: the limit held (a lower bound, so a slow machine cannot fail it).
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.85)
+        XCTAssertEqual(recorder.events.filter { $0.name == .completed }.count, 6)
+        let order = server.requestLog.filter { $0.path.hasPrefix("/delay") }.map(\.target)
+        XCTAssertEqual(Set(order.prefix(2)), ["/delay/0.3?i=0", "/delay/0.3?i=1"], "waiting tasks start in creation order")
+    }
+
     func testGzipBodyIsDecoded() async throws {
         let response = await SessionManager().response(for: URLRequest(url: url("/gzip")), serializer: JSONResponseSerializer())
         XCTAssertEqual(response.value?["gzipped"], .bool(true))

@@ -37,6 +37,16 @@ final class ByteEndpointTests: ServerTestCase {
         XCTAssertEqual(result.stdoutText, String(size))
     }
 
+    func testRateLimitsTheSpeedOfBytes() throws {
+        let started = Date()
+        let result = try exchange("/bytes/262144?rate=524288")
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertEqual(result.body.count, 262_144)
+        XCTAssertEqual(Array(result.body), DeterministicBytes.prefix(262_144))
+        XCTAssertGreaterThanOrEqual(elapsed, 0.35, "four 64 KiB blocks at 512 KiB/s take three pauses of 0.125 s")
+        XCTAssertEqual(try exchange("/bytes/10?rate=0").status, 400)
+    }
+
     func testStreamBytesIsChunkedAndMatchesBytesForTheSameSeed() throws {
         let result = try exchange("/stream-bytes/100000?chunk_size=777&seed=3")
         XCTAssertEqual(result.headers["transfer-encoding"], "chunked")

@@ -42,7 +42,9 @@ int cncurses_key_f(int n);
 
 /// Starts curses: UTF-8 locale (the environment's, else C.UTF-8), initscr, cbreak, noecho, keypad,
 /// non-blocking input, short ESC delay, hidden cursor, colours with the default pair when available.
-/// Saves the tty settings and the terminal's exit sequences first. Returns 1 when the locale is UTF-8.
+/// Saves the tty settings and the terminal's exit sequences first. Returns 1 when the locale is UTF-8,
+/// 0 when it is not, -1 when the terminal cannot be used (unknown TERM, not a terminal).
+/// Calling it again after cncurses_end resumes curses mode.
 int cncurses_start(int use_colors);
 /// Ends curses once (guarded by a flag and isendwin) and restores the saved tty settings. Safe to call twice.
 void cncurses_end(void);

@@ -51,28 +51,3 @@ enum EventDescription {
             + "send \(Milliseconds.format(t.send)) wait \(Milliseconds.format(t.wait)) receive \(Milliseconds.format(t.receive))"
     }
 }
-
-/// "1.2 KB" style sizes.
-public enum ByteCount {
-    public static func format(_ bytes: Int64) -> String {
-        if bytes < 1024 { return "\(bytes) B" }
-        let units = ["KB", "MB", "GB", "TB"]
-        var value = Double(bytes) / 1024
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return value < 10 ? String(format: "%.1f %@", value, units[unit]) : String(format: "%.0f %@", value, units[unit])
-    }
-}
-
-/// "45 ms" / "1.2 s" style durations from milliseconds; "–" for not applicable (−1).
-public enum Milliseconds {
-    public static func format(_ ms: Double) -> String {
-        if ms < 0 { return "–" }
-        if ms < 10 { return String(format: "%.1f ms", ms) }
-        if ms < 1000 { return String(format: "%.0f ms", ms) }
-        return String(format: "%.2f s", ms / 1000)
-    }
-}

@@ -141,6 +141,16 @@ public final class TaskStore: Sendable {
         }
     }
 
+    /// Waits until every task seen so far has ended and its events were applied, or `timeout` passes.
+    public func waitUntilSettled(timeout: Double) {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            queue.sync {}
+            if !state.withLock({ $0.records.contains { !$0.state.isTerminal } }) { return }
+            usleep(2_000)
+        } while Date() < deadline
+    }
+
     // MARK: Reading
 
     /// The number of tasks seen.

@@ -4,13 +4,13 @@ import ReqtopRequestLists
 
 /// Turns what the inspector recorded into the request-list formats: HAR entries, specs for curl and `.http`.
 public enum SessionExport {
-    /// HAR entries for every task that got a response (completed, or failed after one).
+    /// HAR entries for every task that finished with a response: completed, or failed after the
+    /// response arrived. Cancelled and unfinished tasks are left out.
     public static func harEntries(from records: [TaskRecord]) -> [HARExportEntry] {
         records.compactMap { record in
-            guard let head = record.response, record.state.isTerminal else { return nil }
+            guard let head = record.response, record.state == .completed || record.state == .failed else { return nil }
             let t = record.timings ?? .unknown
-            let timings = HARTimings(blocked: -1, dns: t.dns, connect: t.connect < 0 ? -1 : t.connect + max(0, t.tls),
-                                     ssl: t.tls, send: max(0, t.send), wait: max(0, t.wait), receive: max(0, t.receive))
+            let timings = harTimings(t)
             let body: Data? = record.body.flatMap { $0.count <= 1 << 20 ? try? $0.loadData() : nil }
             return HARExportEntry(
                 startedDateTime: Date(timeIntervalSince1970: record.startedAt ?? record.createdAt),
@@ -22,6 +22,16 @@ public enum SessionExport {
                                 bodySize: Int(record.downloaded), mimeType: head.mimeType ?? "", body: body),
                 timings: timings, time: t.total >= 0 ? t.total : nil)
         }
+    }
+
+    /// HAR timings from the core's phase timings: `connect` includes `ssl`, as HAR 1.2 says;
+    /// −1 for phases that did not happen, 0 at least for the required send, wait and receive.
+    public static func harTimings(_ t: PhaseTimings) -> HARTimings {
+        func phase(_ value: Double) -> Double { value < 0 ? -1 : value }
+        var connect = phase(t.connect)
+        if connect >= 0, t.tls > 0 { connect += t.tls }
+        return HARTimings(blocked: -1, dns: phase(t.dns), connect: connect, ssl: phase(t.tls),
+                          send: max(0, t.send), wait: max(0, t.wait), receive: max(0, t.receive))
     }
 
     /// Writes the session as HAR 1.2; returns how many entries were written.

@@ -29,8 +29,12 @@ public final class NcursesBackend: Backend {
             while j < changes.count, changes[j].y == first.y, changes[j].x == nextX, changes[j].cell.style == first.cell.style {
                 for scalar in changes[j].cell.symbol.unicodeScalars { text.append(wchar_t(bitPattern: scalar.value)) }
                 if changes[j].cell.symbol.isEmpty { text.append(32) }
-                nextX += changes[j].cell.width
+                let cell = changes[j].cell
+                nextX += cell.width
                 j += 1
+                // Place whatever follows a wide or composed grapheme explicitly, in case curses
+                // measures it differently (emoji + VS16): a misjudged width then cannot shift the row.
+                if cell.width != 1 || cell.symbol.unicodeScalars.count > 1 { break }
             }
             let style = first.cell.style
             text.withUnsafeBufferPointer { buffer in

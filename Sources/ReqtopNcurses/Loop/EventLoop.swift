@@ -28,6 +28,20 @@ public final class EventLoop {
     /// Asks for a redraw (from any thread; same as `dirtyFlag.markDirty()`).
     public func markDirty() { dirtyFlag.markDirty() }
 
+    /// Set when `runProgram` gave the terminal away; the loop repaints after the key handler returns.
+    private var handedOver = false
+
+    /// Hands the terminal to another program (an editor, a pager) until it exits, then takes it back.
+    /// Call it from a key handler. Returns the program's exit status (127 when it could not start).
+    public func runProgram(_ arguments: [String]) -> Int32 {
+        TerminalSession.end()
+        defer {
+            TerminalSession.start(colors: colors)
+            handedOver = true
+        }
+        return ExternalProgram.run(arguments)
+    }
+
     /// Runs until a key handler quits, an exit signal arrives or stdin closes; returns why.
     /// - Parameters:
     ///   - onKey: called for each key; `.resize` is also reported after a size change.
@@ -40,7 +54,7 @@ public final class EventLoop {
     ) -> ExitReason {
         let pipeFD = cncurses_signal_pipe_read_fd()
         guard pipeFD >= 0 else { return .startFailed("could not create the signal pipe: \(String(cString: strerror(errno)))") }
-        TerminalSession.start(colors: colors)
+        if let failure = TerminalSession.start(colors: colors) { return .startFailed(failure) }
         defer { TerminalSession.end() }
         let terminal = Terminal(backend: NcursesBackend(colors: colors))
         let frameInterval = UInt64(1_000_000_000 / maxFramesPerSecond)
@@ -88,7 +102,14 @@ public final class EventLoop {
             if fds[0].revents & Int16(POLLIN) != 0 {
                 for key in KeyDecoder.readPending() {
                     if key == .resize { terminal.invalidate() }
-                    switch onKey(key) {
+                    let action = onKey(key)
+                    if handedOver {
+                        // A program had the terminal: repaint everything.
+                        handedOver = false
+                        terminal.invalidate()
+                        dirty = true
+                    }
+                    switch action {
                     case .quit: return .quit
                     case .redraw: dirty = true
                     case .ignore: if key == .resize { dirty = true }

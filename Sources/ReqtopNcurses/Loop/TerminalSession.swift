@@ -16,11 +16,17 @@ struct TerminalSession {
     }
 
     /// Enters curses (alternate screen, hidden cursor) with signals routed to the self-pipe.
-    static func start(colors: Bool) {
+    /// - Returns: `nil`, or why the terminal cannot be used.
+    static func start(colors: Bool) -> String? {
         cncurses_install_atexit()
         cncurses_install_crash_handlers()
-        _ = cncurses_start(colors ? 1 : 0)
+        if cncurses_start(colors ? 1 : 0) < 0 {
+            cncurses_uninstall_crash_handlers()
+            let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
+            return "cannot use the terminal (TERM=\(term)): run reqtop in a terminal with a known TERM, or use --headless"
+        }
         for signo in routedSignals { _ = cncurses_signal_route(signo) }
+        return nil
     }
 
     /// Leaves curses and restores the tty and signal dispositions. Safe to call more than once.

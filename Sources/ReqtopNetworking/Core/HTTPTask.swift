@@ -10,7 +10,8 @@ public final class HTTPTask: Sendable, CustomStringConvertible {
     public let kind: TaskKind
     public let request: URLRequest
     public let name: String?
-    private unowned let manager: SessionManager
+    // Strong: a task keeps its manager (and engine) alive; the registry lets go of the task when it ends.
+    private let manager: SessionManager
     private let lifecycle = Protected(Lifecycle())
 
     struct Lifecycle {

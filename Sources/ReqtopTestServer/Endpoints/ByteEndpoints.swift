@@ -2,12 +2,18 @@
 enum ByteEndpoints {
     private static let blockSize = 64 * 1024
 
-    /// `n` bytes of ``DeterministicBytes`` for `?seed=`, with `Content-Length`, sent in 64 KiB blocks.
+    /// `n` bytes of ``DeterministicBytes`` for `?seed=`, with `Content-Length`, sent in 64 KiB blocks;
+    /// `?rate=` limits the speed to that many bytes per second (for a download slow enough to watch).
     static func bytes(_ exchange: Exchange, count text: String) throws -> Disposition {
         guard let count = Int(text), count >= 0 else {
             return try Router.badRequest(exchange, "bytes \(text): not a byte count")
         }
         guard let seed = seed(exchange) else { return try Router.badRequest(exchange, "seed: not an unsigned integer") }
+        let rateText = exchange.request.queryValue("rate")
+        let rate = rateText.flatMap(Double.init)
+        if rateText != nil, !(rate.map { $0 > 0 && $0.isFinite } ?? false) {
+            return try Router.badRequest(exchange, "rate: bytes per second, more than 0")
+        }
         try exchange.sendHead(status: 200, headers: [
             ("Content-Type", "application/octet-stream"), ("Content-Length", String(count)),
         ])
@@ -23,6 +29,7 @@ enum ByteEndpoints {
                     try exchange.socket.send(UnsafeRawBufferPointer(slice))
                 }
                 remaining -= size
+                if let rate, remaining > 0 { try wait(exchange, seconds: Double(size) / rate) }
             }
         }
         return exchange.request.wantsKeepAlive ? .keepAlive : .close

@@ -1,0 +1,37 @@
+import ReqtopNetworking
+
+/// The runner's mutable state, always accessed under its lock.
+struct RunnerState {
+    /// Requests not yet submitted, in submission order.
+    var queue: [RunItem]
+    /// How many requests of each name (per list and round) have not finished yet.
+    var outstanding: [NameKey: Int]
+    var inFlight: [TaskID: HTTPTask] = [:]
+    /// Submitted and not finished (includes a task being created, not yet in `inFlight`).
+    var inFlightCount = 0
+    var results: [RunResult] = []
+    var cancelled = false
+    var started = false
+    var completions: [@Sendable (RunOutcome) -> Void] = []
+
+    init(queue: [RunItem], outstanding: [NameKey: Int]) {
+        self.queue = queue
+        self.outstanding = outstanding
+    }
+
+    /// Removes and returns the first request whose dependencies have finished, when a slot is free.
+    mutating func takeNextReady(limit: Int, isReady: (RunItem, RunnerState) -> Bool) -> RunItem? {
+        guard !cancelled, inFlightCount < limit else { return nil }
+        guard let index = queue.firstIndex(where: { isReady($0, self) }) else { return nil }
+        inFlightCount += 1
+        return queue.remove(at: index)
+    }
+
+    /// Records the end of a submitted request.
+    mutating func finish(item: RunItem, name: String?, result: RunResult, task: TaskID?) {
+        if let task { inFlight[task] = nil }
+        inFlightCount -= 1
+        results.append(result)
+        if let name { outstanding[NameKey(list: item.list, iteration: item.iteration, name: name), default: 1] -= 1 }
+    }
+}

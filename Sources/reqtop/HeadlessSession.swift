@@ -1,0 +1,80 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import ReqtopInspector
+import ReqtopNetworking
+import ReqtopSync
+
+/// Headless output formats (`--events`).
+enum EventFormat: String {
+    case text, jsonl
+}
+
+/// What a headless run prints and writes.
+struct HeadlessSettings {
+    var format: EventFormat = .text
+    var harPath: String?
+    var failOnStatus = false
+}
+
+/// Runs `runner` without the terminal UI: prints events, writes `--har`, prints the summary and
+/// returns the exit code. SIGINT/SIGTERM cancel the tasks in flight and end with 130; a second
+/// signal exits at once.
+func runHeadless(_ runner: RequestListRunner, settings: HeadlessSettings) -> Int32 {
+    let bus = runner.manager.bus
+    let stdout = FileDescriptorSink.standardOutput
+    let stderr = FileDescriptorSink.standardError
+    let recorder = settings.harPath.map { _ in HARRecorder(bus: bus) }
+    recorder?.start()
+
+    var statusLine: LiveStatusLine?
+    var textPrinter: TextEventPrinter?
+    var jsonPrinter: JSONLinesPrinter?
+    switch settings.format {
+    case .text:
+        if stderr.isTerminal { statusLine = LiveStatusLine(bus: bus, sink: stderr, total: runner.plannedCount) }
+        textPrinter = TextEventPrinter(bus: bus, sink: stdout, statusLine: statusLine)
+        runner.onNotSent = { [textPrinter] result in textPrinter?.printNotSent(result) }
+    case .jsonl:
+        jsonPrinter = JSONLinesPrinter(bus: bus, sink: stdout)
+        runner.onNotSent = { result in stderr.write(TextEventFormatter.line(forNotSent: result) + "\n") }
+    }
+    statusLine?.start()
+    textPrinter?.start()
+    jsonPrinter?.start()
+
+    let interrupted = Protected(false)
+    let signals = installStopSignalHandler { _ in
+        let again = interrupted.withLock { flag -> Bool in defer { flag = true }; return flag }
+        if again { _exit(130) }
+        runner.cancelAll()
+    }
+
+    let outcome = Protected<RunOutcome?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    runner.start { result in
+        outcome.withLock { $0 = result }
+        done.signal()
+    }
+    done.wait()
+
+    textPrinter?.stop()
+    jsonPrinter?.stop()
+    statusLine?.finish()
+    var exitCode: Int32 = 0
+    if let recorder, let path = settings.harPath {
+        recorder.stop()
+        do {
+            try recorder.write(to: URL(fileURLWithPath: path))
+        } catch {
+            stderr.write("reqtop: cannot write the HAR file \(path): \(error.localizedDescription)\n")
+            exitCode = 1
+        }
+    }
+    let summary = RunSummary(results: outcome.snapshot?.results ?? [])
+    (settings.format == .jsonl ? stderr : stdout).write(summary.text)
+    withExtendedLifetime(signals) {}
+    let code = summary.exitCode(failOnStatus: settings.failOnStatus, interrupted: interrupted.snapshot)
+    return code == 0 ? exitCode : code
+}

@@ -1,0 +1,241 @@
+import Foundation
+import ReqtopTestServer
+import ReqtopTestSupport
+import XCTest
+
+/// `reqtop` run as a subprocess against the embedded server (stdout is a pipe, so runs are headless).
+final class CLITests: XCTestCase {
+    private var server: TestServer!
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        guard FileManager.default.isExecutableFile(atPath: reqtopExecutable) else {
+            throw XCTSkip("\(reqtopExecutable) is missing: run `swift build` first")
+        }
+        server = try TestServer()
+        server.start()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        server?.stop()
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// Writes `text` to a file in the test's directory and returns its path.
+    private func file(_ name: String, _ text: String) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    private func reqtop(_ arguments: [String], timeout: Double = 60) throws -> SubprocessResult {
+        let result = try Subprocess.run(reqtopExecutable, arguments, timeout: timeout)
+        XCTAssertFalse(result.timedOut, "reqtop \(arguments.joined(separator: " ")) timed out")
+        return result
+    }
+
+    private var base: String { "base=\(server.baseURL.absoluteString)" }
+
+    private var jsonObjects: (SubprocessResult) throws -> [[String: Any]] = { result in
+        try result.stdoutText.split(separator: "\n").map { line in
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+        }
+    }
+
+    // MARK: JSON Lines
+
+    func testJSONLinesOutputParsesLineByLineAndMatchesTheSchema() throws {
+        let list = try file("ok.http", """
+            GET {{base}}/get
+
+            ###
+            GET {{base}}/redirect/1
+
+            ###
+            POST {{base}}/post
+            Content-Type: application/json
+
+            {"a": 1}
+            """)
+        let result = try reqtop(["run", list, "--var", base, "--events", "jsonl", "--concurrency", "2"])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        let objects = try jsonObjects(result)
+        XCTAssertFalse(objects.isEmpty)
+        for object in objects {
+            XCTAssertNotNil(object["event"] as? String, "\(object)")
+            XCTAssertNotNil(object["task"] as? Int, "\(object)")
+            XCTAssertNotNil(object["time"] as? Double, "\(object)")
+        }
+        let created = objects.filter { $0["event"] as? String == "created" }
+        XCTAssertEqual(created.count, 3)
+        XCTAssertEqual(created.compactMap { $0["method"] as? String }.sorted(), ["GET", "GET", "POST"])
+        XCTAssertEqual(created.compactMap { $0["url"] as? String }.count, 3)
+        let completed = objects.filter { $0["event"] as? String == "completed" }
+        XCTAssertEqual(completed.count, 3)
+        for object in completed {
+            XCTAssertEqual(object["status"] as? Int, 200)
+            XCTAssertNotNil(object["bytes"] as? Int)
+            let timings = try XCTUnwrap(object["timings"] as? [String: Double])
+            XCTAssertEqual(Set(timings.keys), ["dns", "connect", "tls", "send", "wait", "receive", "total"])
+        }
+        XCTAssertTrue(objects.contains { $0["event"] as? String == "redirected" })
+        XCTAssertTrue(result.stderrText.contains("3 requests: 3 completed, 0 failed"), "summary goes to stderr: \(result.stderrText)")
+    }
+
+    // MARK: Exit codes
+
+    func testExitsZeroWhenEveryTaskCompletedWhateverItsStatus() throws {
+        let list = try file("fine.http", "GET {{base}}/get\n\n###\nGET {{base}}/status/404\n")
+        let result = try reqtop(["run", list, "--var", base, "--headless"])
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderrText)
+        XCTAssertTrue(result.stdoutText.contains("→ 404 Not Found"), result.stdoutText)
+        XCTAssertTrue(result.stdoutText.contains("2 requests: 2 completed, 0 failed"), result.stdoutText)
+    }
+
+    func testExitsOneWhenAConnectionIsRefused() throws {
+        let list = try file("refused.http", "GET {{base}}/get\n\n###\nGET http://127.0.0.1:1/\n")
+        let result = try reqtop(["run", list, "--var", base])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stdoutText.contains("✗ cannotConnect:"), result.stdoutText)
+    }
+
+    func testFailOnStatusMakesHTTPErrorsExitOne() throws {
+        let list = try file("status.http", "GET {{base}}/status/404\n")
+        XCTAssertEqual(try reqtop(["run", list, "--var", base]).status, 0)
+        XCTAssertEqual(try reqtop(["run", list, "--var", base, "--fail-on-status"]).status, 1)
+    }
+
+    func testMalformedFileExitsTwoWithLocationAndCaretAndSendsNothing() throws {
+        let list = try file("bad.http", "GET {{base}}/get\n\n###\nGET {{base}}/users/{{userId}}\n")
+        let result = try reqtop(["run", list, "--var", base])
+        XCTAssertEqual(result.status, 2)
+        let lines = result.stderrText.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "\(list):4:20: error: unknown variable 'userId': define it with '@userId = …', "
+                       + "in http-client.env.json, or with --var userId=…")
+        XCTAssertEqual(Array(lines.dropFirst().prefix(2)), ["GET {{base}}/users/{{userId}}", String(repeating: " ", count: 19) + "^"])
+        XCTAssertEqual(server.requestLog.count, 0)
+    }
+
+    func testUnknownOptionIsAUsageErrorAndVersionAndHelpPrint() throws {
+        let unknown = try reqtop(["run", "x.http", "--frobnicate"])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.stderrText.contains("unknown option '--frobnicate'"), unknown.stderrText)
+        XCTAssertEqual(try reqtop(["--version"]).stdoutText, "reqtop 0.1.0\n")
+        for command in ["run", "convert", "demo"] {
+            let help = try reqtop([command, "--help"])
+            XCTAssertEqual(help.status, 0)
+            XCTAssertTrue(help.stdoutText.hasPrefix("Usage: reqtop \(command)"), help.stdoutText)
+        }
+    }
+
+    // MARK: Dry run and convert
+
+    func testDryRunPrintsResolvedRequestsAndSendsNothing() throws {
+        let list = try file("dry.http", """
+            # @name first
+            GET {{base}}/get?q=1
+
+            ###
+            GET {{base}}/anything/{{first.response.body.$.url}}
+            """)
+        let result = try reqtop(["run", list, "--var", base, "--dry-run"])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertTrue(result.stdoutText.contains("GET \(server.baseURL.absoluteString)/get?q=1"), result.stdoutText)
+        XCTAssertTrue(result.stdoutText.contains("# waits for the response of: first"), result.stdoutText)
+        XCTAssertEqual(server.requestLog.count, 0)
+    }
+
+    func testConvertHTTPToHARAndBackKeepsTheRequests() throws {
+        let list = try file("api.http", """
+            GET https://api.example.org/users?page=2
+            Accept: application/json
+
+            ###
+            POST https://api.example.org/users
+            Content-Type: application/json
+
+            {"name": "ada"}
+            """)
+        let har = directory.appendingPathComponent("api.har").path
+        XCTAssertEqual(try reqtop(["convert", list, "--to", "har", "-o", har]).status, 0)
+        let direct = try reqtop(["convert", list, "--to", "http"])
+        let roundTrip = try reqtop(["convert", har, "--to", "http"])
+        XCTAssertEqual(roundTrip.status, 0, roundTrip.stderrText)
+        XCTAssertEqual(roundTrip.stdoutText, direct.stdoutText)
+        XCTAssertTrue(roundTrip.stdoutText.contains("POST https://api.example.org/users"), roundTrip.stdoutText)
+        let curl = try reqtop(["convert", list, "--to", "curl"])
+        XCTAssertTrue(curl.stdoutText.hasPrefix("curl "), curl.stdoutText)
+        XCTAssertEqual(try reqtop(["convert", list, "--to", "yaml"]).status, 2)
+    }
+
+    // MARK: Options, demo, HAR at the end
+
+    func testOptionFormsRepeatAndConcurrencyAreHonoured() throws {
+        let list = try file("forms.http", "GET {{base}}/anything/{{a}}-{{b}}\n")
+        let result = try reqtop(["run", list, "--var=\(base)", "--var", "a=one", "--var=b=two", "--repeat=3", "--concurrency", "2"])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertEqual(server.requestCount(path: "/anything/one-two"), 3)
+        XCTAssertTrue(result.stdoutText.contains("3 requests: 3 completed"), result.stdoutText)
+        XCTAssertEqual(try reqtop(["run", list, "--var", base, "--concurrency", "0"]).status, 2)
+        XCTAssertEqual(try reqtop(["run", list, "--var", base, "--events", "xml"]).status, 2)
+        XCTAssertEqual(try reqtop(["run", list, "--var"]).status, 2, "an option without its value is a usage error")
+    }
+
+    func testHARIsWrittenAtTheEndWithEveryCompletedTask() throws {
+        let list = try file("har.http", "GET {{base}}/get\n\n###\nPOST {{base}}/post\n\nbody text\n")
+        let harPath = directory.appendingPathComponent("end.har").path
+        let result = try reqtop(["run", list, "--var", base, "--har", harPath])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: harPath))) as? [String: Any]
+        let entries = try XCTUnwrap((object?["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        XCTAssertEqual(entries.compactMap { ($0["request"] as? [String: Any])?["method"] as? String }, ["GET", "POST"])
+        for entry in entries {
+            let timings = try XCTUnwrap(entry["timings"] as? [String: Double])
+            XCTAssertEqual(Set(timings.keys), ["blocked", "dns", "connect", "ssl", "send", "wait", "receive"])
+        }
+    }
+
+    func testDemoListIsValid() throws {
+        let demo = URL(fileURLWithPath: reqtopExecutable).deletingLastPathComponent()
+            .appendingPathComponent("../../Resources/demo.http").standardizedFileURL.path
+        let result = try reqtop(["run", demo, "--var", base, "--dry-run"])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertTrue(result.stdoutText.contains("# waits for the response of: first"), result.stdoutText)
+        XCTAssertEqual(server.requestLog.count, 0)
+    }
+
+    func testDemoStartsTheEmbeddedServerAndReplaysTheListFromREQTOP_RESOURCES() throws {
+        _ = try file("demo.http", "GET {{base}}/get?from=demo\n\n###\nGET {{base}}/status/418\n")
+        let result = try Subprocess.run(reqtopExecutable, ["demo", "--headless"], timeout: 60,
+                                        environment: ["REQTOP_RESOURCES": directory.path])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertTrue(result.stdoutText.contains("/get?from=demo → 200 OK"), result.stdoutText)
+        XCTAssertTrue(result.stdoutText.contains("→ 418"), result.stdoutText)
+    }
+
+    // MARK: Signals
+
+    func testSIGINTCancelsWritesHARWithFinishedTasksAndExits130() throws {
+        let list = try file("slow.http", """
+            GET {{base}}/get?first=1
+
+            ###
+            GET {{base}}/drip?numbytes=100&duration=30
+            """)
+        let harPath = directory.appendingPathComponent("session.har").path
+        let process = try LiveCLIProcess(["run", list, "--var", base, "--events", "jsonl", "--har", harPath])
+        // Concurrency 1: when the drip's response arrives, the first request has finished.
+        let response = process.waitForLine { $0.contains("\"event\":\"response\"") && $0.contains("\"task\":2") }
+        XCTAssertNotNil(response, "no response line for the drip; stdout: \(process.stdoutLines)")
+        process.send(signal: SIGINT)
+        XCTAssertEqual(process.waitForExit(), 130, process.stderrText)
+        XCTAssertTrue(process.stdoutLines.contains { $0.contains("\"event\":\"cancelled\"") && $0.contains("\"task\":2") })
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: harPath))) as? [String: Any]
+        let entries = try XCTUnwrap((object?["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        XCTAssertEqual(entries.compactMap { ($0["request"] as? [String: Any])?["url"] as? String },
+                       [server.baseURL.absoluteString + "/get?first=1"])
+        XCTAssertTrue(process.stderrText.contains("1 cancelled"), process.stderrText)
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import ReqtopTestServer
+import ReqtopTestSupport
+import XCTest
+
+/// The inspector in a real terminal (tmux, 120×40) against the embedded server: what a user does.
+final class InspectorEndToEndTests: XCTestCase {
+    private static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private static let reqtop = packageRoot.appendingPathComponent(".build/debug/reqtop").path
+
+    private var server: TestServer!
+    private var scratch: URL!
+
+    override func setUpWithError() throws {
+        if Tmux.executablePath == nil && !TestEnvironment.isCI { throw XCTSkip("tmux is not installed") }
+        guard FileManager.default.isExecutableFile(atPath: Self.reqtop) else {
+            XCTFail("\(Self.reqtop) is missing: run `swift build` before `swift test` (make test does)")
+            throw XCTSkip("reqtop binary missing")
+        }
+        server = try TestServer()
+        server.start()
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        server?.stop()
+        if let scratch { try? FileManager.default.removeItem(at: scratch) }
+    }
+
+    /// A shell that runs `command`, then reports the exit status and tty modes, and stays open
+    /// (it ignores the Ctrl-C meant for reqtop).
+    private func shell(running command: String) throws -> Tmux {
+        let script = "trap : INT; cd \(scratch.path); echo BEFORE-REQTOP; SWIFT_BACKTRACE=interactive=no \(command); echo \"EXIT=$?\"; "
+            + "echo \"STTY: $(stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' ')\"; "
+            + "echo DONE; sleep 60"
+        let tmux = try Tmux(arguments: ["sh", "-c", script])
+        addTeardownBlock { tmux.kill() }
+        return tmux
+    }
+
+    /// The screen line of the table row whose path contains `path`.
+    private func row(_ path: String, in screen: String) -> String? {
+        screen.split(separator: "\n").map(String.init).first { $0.contains(path) && $0.contains("GET") || $0.contains(path) && $0.contains("POST") }
+    }
+
+    /// Moves the selection to the row containing `path` (from the top).
+    private func select(_ path: String, _ tmux: Tmux) throws {
+        let screen = try tmux.capture()
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let header = lines.firstIndex(where: { $0.contains("HOST / PATH") }),
+              let target = lines.firstIndex(where: { $0.contains(path) }) else { return XCTFail("no row for \(path):\n\(screen)") }
+        try tmux.sendKeys("g")
+        for _ in 0..<(target - header - 1) { try tmux.sendKeys("j") }
+    }
+
+    private func writeList(_ text: String) throws -> String {
+        let path = scratch.appendingPathComponent("session.http").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func testDemoShowsTheTableDetailTabsAndHelpAndQuitRestoresTheTerminal() throws {
+        let tmux = try shell(running: "\(Self.reqtop) demo")
+        try tmux.waitUntil("the demo's tasks to finish") { screen in
+            screen.contains("/status/404") && screen.contains("cannotConnect") && screen.contains("timedOut")
+        }
+        let title = try tmux.display("#{pane_title}")
+        var screen = try tmux.capture()
+        XCTAssertNotNil(row("/status/404", in: screen)?.contains(" 404 "))
+        XCTAssertTrue(row("/redirect/3", in: screen)?.contains("↪3") ?? false, screen)
+        XCTAssertTrue(screen.contains("Enter open"), "the hint line explains the keys")
+        // Escape sequences from the network are shown as symbols, never obeyed.
+        try tmux.waitFor(text: "/fault/escape")
+        try select("/fault/escape", tmux)
+        try tmux.sendKeys("Enter")
+        try tmux.waitFor(text: "Request │ Response")
+        try tmux.sendKeys("Tab")
+        screen = try tmux.waitFor(text: "X-Escape:")
+        XCTAssertTrue(screen.contains("␛[31mred␛[0m"), screen)
+        XCTAssertFalse(screen.contains("\u{1B}"))
+        XCTAssertEqual(try tmux.display("#{pane_title}"), title, "the OSC title sequence was not obeyed")
+        let colours = try tmux.capture(escapes: true)
+        XCTAssertFalse(colours.contains("\u{1B}[31m"), "no stray red from the header value")
+        for tab in ["Body", "Timing", "Events"] {
+            try tmux.sendKeys("Tab")
+            try tmux.waitUntil("the \(tab) tab") { _ in true }
+        }
+        screen = try tmux.waitFor(text: "completed  status 200")
+        XCTAssertTrue(screen.contains("resumed"), screen)
+        try tmux.sendKeys("Escape", "?")
+        try tmux.waitFor(text: "save the session as HAR")
+        try tmux.sendKeys("Escape", "q")
+        screen = try tmux.waitUntil("the session to end or ask") { $0.contains("DONE") || $0.contains("quit? (y/n)") }
+        if screen.contains("quit? (y/n)") { try tmux.sendKeys("y") }
+        screen = try tmux.waitFor(text: "DONE", timeout: 15)
+        XCTAssertTrue(screen.contains("BEFORE-REQTOP"), "alternate screen left:\n\(screen)")
+        XCTAssertTrue(screen.contains("STTY: icanon echo"), screen)
+        XCTAssertEqual(try tmux.display("#{alternate_on}"), "0")
+        XCTAssertEqual(try tmux.display("#{cursor_flag}"), "1")
+    }
+
+    func testSuspendResumeCancelReplayFilterSaveAndNewRequest() throws {
+        let base = server.baseURL.absoluteString
+        let list = try writeList("""
+            ### big
+            GET \(base)/bytes/30000000?rate=6000000
+
+            ### forever
+            GET \(base)/fault/drip-forever
+
+            ### plain
+            GET \(base)/get?n=1
+
+            ### refused
+            GET http://127.0.0.1:1/
+            """)
+        let tmux = try shell(running: "\(Self.reqtop) run --concurrency 4 \(list)")
+        try tmux.waitUntil("the plain GET to complete and the big one to run") { screen in
+            (self.row("/get?n=1", in: screen)?.contains("completed") ?? false)
+                && (self.row("/bytes/30000000", in: screen)?.contains("running") ?? false)
+        }
+
+        // Suspend the large download: its state says so and its size stops growing.
+        try select("/bytes/30000000", tmux)
+        try tmux.sendKeys("s")
+        var screen = try tmux.waitUntil("the download to be suspended") { self.row("/bytes/30000000", in: $0)?.contains("suspended") ?? false }
+        let sizeWhenSuspended = try XCTUnwrap(row("/bytes/30000000", in: screen)).split(separator: " ").suffix(7).first
+        let later = Date().addingTimeInterval(0.8)
+        while Date() < later { _ = try tmux.capture() } // let time pass while watching
+        screen = try tmux.capture()
+        XCTAssertEqual(try XCTUnwrap(row("/bytes/30000000", in: screen)).split(separator: " ").suffix(7).first, sizeWhenSuspended,
+                       "no bytes while suspended")
+        try tmux.sendKeys("s")
+        try tmux.waitUntil("the download to complete", timeout: 30) { self.row("/bytes/30000000", in: $0)?.contains("completed") ?? false }
+        XCTAssertEqual(server.requestCount(path: "/bytes/30000000"), 1, "resuming did not re-send the request")
+
+        // Cancel the endless drip.
+        try select("/fault/drip-forever", tmux)
+        try tmux.sendKeys("x")
+        try tmux.waitUntil("the drip to be cancelled") { self.row("/fault/drip-forever", in: $0)?.contains("cancelled") ?? false }
+
+        // Replay the plain GET: a new row, the server sees it twice.
+        try select("/get?n=1", tmux)
+        try tmux.sendKeys("r")
+        try tmux.waitUntil("the replay to complete") { screen in
+            screen.split(separator: "\n").filter { $0.contains("/get?n=1") && $0.contains("completed") }.count == 2
+        }
+        XCTAssertEqual(server.requestCount(path: "/get"), 2)
+
+        // A new request from the prompt.
+        try tmux.sendKeys("n")
+        try tmux.waitFor(text: "new request (METHOD URL)")
+        try tmux.sendKeys("-l", "GET \(base)/status/418")
+        try tmux.sendKeys("Enter")
+        try tmux.waitFor(text: "header (Name: value")
+        try tmux.sendKeys("Enter")
+        try tmux.waitUntil("the new request to complete") { self.row("/status/418", in: $0)?.contains("418") ?? false }
+
+        // Filter failed tasks only.
+        try tmux.sendKeys("/")
+        try tmux.sendKeys("-l", "state:failed")
+        try tmux.sendKeys("Enter")
+        screen = try tmux.waitFor(text: "shown 1/")
+        XCTAssertTrue(screen.contains("127.0.0.1:1/"), screen)
+        XCTAssertFalse(screen.contains("/status/418"), screen)
+        try tmux.sendKeys("Escape")
+        try tmux.waitFor(text: "filter cleared")
+
+        // Save the session as HAR: every finished task with a response is in it.
+        try tmux.sendKeys("w")
+        try tmux.waitFor(text: "save HAR to:")
+        try tmux.sendKeys("C-u")
+        try tmux.sendKeys("-l", "saved.har")
+        try tmux.sendKeys("Enter")
+        try tmux.waitFor(text: "saved 4 tasks to saved.har")
+        let har = try JSONSerialization.jsonObject(with: Data(contentsOf: scratch.appendingPathComponent("saved.har"))) as? [String: Any]
+        let entries = try XCTUnwrap((har?["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let urls = entries.compactMap { ($0["request"] as? [String: Any])?["url"] as? String }
+        XCTAssertEqual(urls.filter { $0.hasSuffix("/get?n=1") }.count, 2)
+        XCTAssertTrue(urls.contains { $0.hasSuffix("/bytes/30000000?rate=6000000") })
+        XCTAssertTrue(urls.contains { $0.hasSuffix("/status/418") })
+
+        try tmux.sendKeys("q")
+        screen = try tmux.waitFor(text: "DONE", timeout: 15)
+        XCTAssertTrue(screen.contains("EXIT=1"), "a failed and a cancelled task make the exit code 1:\n\(screen)")
+        XCTAssertTrue(screen.contains("STTY: icanon echo"), screen)
+    }
+
+    func testEditOpensTheRequestInTheEditorAndSendsTheEditedCopy() throws {
+        // A scripted "editor" that changes the query of the request it is given.
+        let tmux = try shell(running: "EDITOR='sed -i s/edit=1/edit=2/' \(Self.reqtop) '\(server.baseURL.absoluteString)/get?edit=1'")
+        try tmux.waitUntil("the first GET to complete") { self.row("/get?edit=1", in: $0)?.contains("completed") ?? false }
+        try tmux.sendKeys("e")
+        let screen = try tmux.waitUntil("the edited copy to complete") { self.row("/get?edit=2", in: $0)?.contains("completed") ?? false }
+        XCTAssertTrue(screen.contains("HOST / PATH"), "the table is back after the editor")
+        XCTAssertEqual(server.requestLog.map(\.target), ["/get?edit=1", "/get?edit=2"])
+        try tmux.sendKeys("q")
+        XCTAssertTrue(try tmux.waitFor(text: "DONE").contains("EXIT=0"))
+    }
+
+    func testResizingToTinySizesAndCtrlCRestoreTheTerminal() throws {
+        let tmux = try shell(running: "\(Self.reqtop) '\(server.baseURL.absoluteString)/fault/drip-forever'")
+        try tmux.waitFor(text: "/fault/drip-forever")
+        for (w, h) in [(20, 5), (1, 1), (200, 60), (120, 40)] {
+            try tmux.resize(width: w, height: h)
+            try tmux.waitUntil("a redraw at \(w)x\(h)") { _ in true }
+        }
+        try tmux.waitFor(text: "HOST / PATH")
+        try tmux.sendKeys("C-c")
+        let screen = try tmux.waitFor(text: "DONE", timeout: 15)
+        XCTAssertTrue(screen.contains("EXIT=130"), screen)
+        XCTAssertTrue(screen.contains("STTY: icanon echo"), screen)
+        XCTAssertEqual(try tmux.display("#{alternate_on}"), "0")
+    }
+}

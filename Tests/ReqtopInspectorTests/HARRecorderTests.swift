@@ -1,0 +1,66 @@
+import Foundation
+import ReqtopInspector
+import ReqtopNetworking
+import ReqtopRequestLists
+import ReqtopSync
+import XCTest
+
+final class HARRecorderTests: RunnerTestCase {
+    func testRecordsOneEntryPerCompletedTaskWithRequestResponseAndTimings() throws {
+        let recorder = Protected<HARRecorder?>(nil)
+        _ = try run("""
+            GET {{base}}/get?x=1
+            X-Test: yes
+
+            ###
+            POST {{base}}/post
+            Content-Type: text/plain
+
+            hello har
+
+            ###
+            GET http://127.0.0.1:1/refused
+            """) { runner in
+            let har = HARRecorder(bus: runner.manager.bus)
+            har.start()
+            recorder.withLock { $0 = har }
+        }
+        let entries = try XCTUnwrap(recorder.snapshot).entries
+        XCTAssertEqual(entries.map(\.request.method), ["GET", "POST"], "the refused request has no response and no entry")
+        XCTAssertEqual(entries[0].request.url, server.baseURL.absoluteString + "/get?x=1")
+        XCTAssertTrue(entries[0].request.headers.contains(HeaderField(name: "X-Test", value: "yes")))
+        XCTAssertEqual(entries[1].request.body, Data("hello har".utf8))
+        XCTAssertEqual(entries.map(\.response.status), [200, 200])
+        XCTAssertEqual(entries[0].response.mimeType, "application/json")
+        XCTAssertGreaterThan(entries[0].response.bodySize, 0)
+        XCTAssertGreaterThanOrEqual(entries[0].timings.wait, 0)
+        XCTAssertEqual(entries[0].timings.ssl, -1, "plain HTTP has no TLS phase")
+        XCTAssertLessThan(abs(entries[0].startedDateTime.timeIntervalSinceNow), 60)
+    }
+
+    func testWrittenFileIsHAR12WithEveryFinishedTask() throws {
+        let recorder = Protected<HARRecorder?>(nil)
+        _ = try run("GET {{base}}/get\n\n###\nGET {{base}}/status/404\n") { runner in
+            let har = HARRecorder(bus: runner.manager.bus)
+            har.start()
+            recorder.withLock { $0 = har }
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(UUID().uuidString).har")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try XCTUnwrap(recorder.snapshot).write(to: url)
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
+        let log = try XCTUnwrap(object?["log"] as? [String: Any])
+        XCTAssertEqual(log["version"] as? String, "1.2")
+        let entries = try XCTUnwrap(log["entries"] as? [[String: Any]])
+        XCTAssertEqual(entries.compactMap { ($0["response"] as? [String: Any])?["status"] as? Int }, [200, 404])
+        let reimported = try RequestListLoader.load(path: url.path)
+        XCTAssertEqual(reimported.specs.map(\.url), [server.baseURL.absoluteString + "/get", server.baseURL.absoluteString + "/status/404"])
+    }
+
+    func testPhaseTimingsMapToHARWithSSLIncludedInConnect() {
+        let timings = SessionExport.harTimings(PhaseTimings(dns: 2, connect: 3, tls: 4, send: 1, wait: 10, receive: 5, total: 25))
+        XCTAssertEqual(timings, HARTimings(blocked: -1, dns: 2, connect: 7, ssl: 4, send: 1, wait: 10, receive: 5))
+        let reused = SessionExport.harTimings(PhaseTimings(dns: -1, connect: -1, tls: -1, send: 0, wait: 3, receive: 1, total: 4))
+        XCTAssertEqual(reused, HARTimings(blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 3, receive: 1))
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import ReqtopInspector
+import ReqtopNetworking
+import ReqtopRequestLists
+import ReqtopSync
+import XCTest
+
+final class RequestListRunnerTests: RunnerTestCase {
+    func testChainedRequestWaitsForItsDependencyAndSendsValueFromItsResponse() throws {
+        let (outcome, events) = try run("""
+            # @name first
+            GET {{base}}/delay/0.3?step=1
+
+            ###
+            POST {{base}}/anything/second
+            Content-Type: application/json
+
+            {"previous": "{{first.response.body.$.url}}"}
+            """, options: RunnerOptions(concurrency: 4))
+        XCTAssertEqual(outcome.results.compactMap(\.httpStatus), [200, 200])
+        let firstEnd = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 1 && $0.isTerminal })
+        let secondCreated = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 2 && $0.name == .created })
+        XCTAssertLessThan(firstEnd, secondCreated, "the dependent is created only after its dependency finished")
+        let body = try XCTUnwrap(events[secondCreated].createdDescription?.body)
+        let expected = server.baseURL.absoluteString + "/delay/0.3?step=1"
+        XCTAssertEqual(String(decoding: body, as: UTF8.self), "{\"previous\": \"\(expected)\"}")
+    }
+
+    func testAtMostConcurrencyTasksAreInFlightAndSubmittedInListOrder() throws {
+        let requests = (1...8).map { "GET {{base}}/delay/0.2?n=\($0)" }.joined(separator: "\n\n###\n")
+        let (outcome, events) = try run(requests, options: RunnerOptions(concurrency: 3))
+        XCTAssertEqual(outcome.results.count, 8)
+        var inFlight = 0
+        var maxInFlight = 0
+        for event in events {
+            if event.name == .created { inFlight += 1 }
+            if event.isTerminal { inFlight -= 1 }
+            maxInFlight = max(maxInFlight, inFlight)
+        }
+        XCTAssertEqual(maxInFlight, 3)
+        let createdURLs = events.compactMap(\.createdDescription).map(\.url.query)
+        XCTAssertEqual(createdURLs, (1...8).map { "n=\($0)" })
+    }
+
+    func testRepeatReplaysTheWholeListThatManyTimes() throws {
+        let (outcome, _) = try run("""
+            GET {{base}}/get?r=a
+
+            ###
+            GET {{base}}/status/204
+            """, options: RunnerOptions(concurrency: 2, repeatCount: 3))
+        XCTAssertEqual(outcome.results.count, 6)
+        XCTAssertEqual(server.requestCount(path: "/get"), 3)
+        XCTAssertEqual(server.requestCount(path: "/status/204"), 3)
+        XCTAssertEqual(Set(outcome.results.map(\.item.iteration)), [0, 1, 2])
+    }
+
+    func testDependentOfFailedRequestIsNotSentAndSaysWhy() throws {
+        let (outcome, events) = try run("""
+            # @name login
+            GET http://127.0.0.1:1/login
+
+            ###
+            GET {{base}}/anything/profile?token={{login.response.body.$.token}}
+
+            ###
+            GET {{base}}/get?independent=1
+            """, options: RunnerOptions(concurrency: 1))
+        XCTAssertEqual(outcome.results.count, 3)
+        let dependent = try XCTUnwrap(outcome.results.first { $0.item.spec == 1 })
+        XCTAssertNil(dependent.task)
+        guard case .notSent(let reason) = dependent.status else { return XCTFail("expected notSent, got \(dependent.status)") }
+        XCTAssertTrue(reason.contains("'login'") && reason.contains("failed"), reason)
+        XCTAssertEqual(server.requestCount(path: "/anything/profile"), 0)
+        XCTAssertEqual(server.requestCount(path: "/get"), 1)
+        XCTAssertEqual(events.filter { $0.name == .created }.count, 2, "no task is created for the request not sent")
+        XCTAssertEqual(RunSummary(results: outcome.results).failed, 2)
+    }
+
+    func testUnknownVariableIsReportedBeforeAnythingIsSent() throws {
+        let manager = SessionManager()
+        defer { manager.invalidate() }
+        let list = try input("GET {{base}}/get\n\n###\nGET {{base}}/anything/{{nope}}\n")
+        XCTAssertThrowsError(try RequestListRunner(manager: manager, inputs: [list])) { error in
+            XCTAssertTrue("\(error)".contains("unknown variable 'nope'"), "\(error)")
+        }
+        XCTAssertEqual(server.requestLog.count, 0)
+    }
+
+    func testPerRequestTimeoutFailsTheTaskWithTimedOut() throws {
+        let (outcome, _) = try run("""
+            # @timeout 0.5
+            GET {{base}}/delay/3
+            """)
+        guard case .failed(let error) = try XCTUnwrap(outcome.results.first).status else { return XCTFail("expected failure") }
+        XCTAssertEqual(error.code, .timedOut)
+    }
+
+    func testOnTaskCreatedMapsEachTaskToItsResolvedRequest() throws {
+        let mapped = Protected([Int: String]())
+        let (outcome, _) = try run("GET {{base}}/get?a=1\n\n###\nPOST {{base}}/post\n\nhello\n") { runner in
+            runner.onTaskCreated = { id, request in mapped.withLock { $0[id.rawValue] = "\(request.method) \(request.url.path)" } }
+        }
+        XCTAssertEqual(outcome.results.count, 2)
+        XCTAssertEqual(mapped.snapshot, [1: "GET /get", 2: "POST /post"])
+    }
+
+    func testCancelAllCancelsTasksInFlightAndStartsNoMore() throws {
+        let manager = SessionManager()
+        defer { manager.invalidate() }
+        let resumed = DispatchSemaphore(value: 0)
+        manager.bus.subscribe { event in if event.name == .resumed { resumed.signal() } }
+        let runner = try RequestListRunner(
+            manager: manager, inputs: [input("GET {{base}}/drip?numbytes=100&duration=20\n\n###\nGET {{base}}/get\n")])
+        let result = Protected<RunOutcome?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        runner.start { outcome in
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        XCTAssertEqual(resumed.wait(timeout: .now() + 10), .success)
+        runner.cancelAll()
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        let outcome = try XCTUnwrap(result.snapshot)
+        XCTAssertTrue(outcome.wasCancelled)
+        XCTAssertEqual(outcome.results.map(\.status), [.cancelled])
+        XCTAssertEqual(server.requestCount(path: "/get"), 0)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import ReqtopInspector
+import ReqtopNetworking
+import ReqtopRequestLists
+import ReqtopSync
+import ReqtopTestServer
+import XCTest
+
+/// A test case with the embedded server running and helpers to run `.http` text through a runner.
+class RunnerTestCase: XCTestCase {
+    var server: TestServer!
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+        server.start()
+    }
+
+    override func tearDown() {
+        server?.stop()
+        server = nil
+    }
+
+    /// `text` parsed as a `.http` list, with `{{base}}` set to the server.
+    func input(_ text: String) throws -> RunnerInput {
+        let list = try RequestListLoader.load(text: text, path: "test.http", format: .http)
+        return RunnerInput(list: list, variables: VariableContext(commandLine: ["base": server.baseURL.absoluteString]))
+    }
+
+    /// Runs `text` to the end and returns the outcome and every bus event.
+    func run(_ text: String, options: RunnerOptions = RunnerOptions(),
+             configure: (RequestListRunner) -> Void = { _ in }) throws -> (RunOutcome, [TaskEvent]) {
+        let manager = SessionManager()
+        defer { manager.invalidate() }
+        let collected = Protected([TaskEvent]())
+        manager.bus.subscribeBatches { events in collected.withLock { $0 += events } }
+        let runner = try RequestListRunner(manager: manager, inputs: [input(text)], options: options)
+        configure(runner)
+        let outcome = try XCTUnwrap(waitForOutcome(runner))
+        // The terminal events are posted right after the completion handlers: wait until all arrived.
+        let ended = outcome.results.compactMap(\.task)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let terminal = Set(collected.snapshot.filter(\.isTerminal).map(\.task))
+            if ended.allSatisfy(terminal.contains) { break }
+            usleep(2000)
+        }
+        return (outcome, collected.snapshot)
+    }
+
+    func waitForOutcome(_ runner: RequestListRunner, timeout: Double = 30) -> RunOutcome? {
+        let result = Protected<RunOutcome?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        runner.start { outcome in
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + timeout) == .success else {
+            XCTFail("run did not finish within \(timeout) s")
+            return nil
+        }
+        return result.snapshot
+    }
+}
+
+extension RunResult {
+    var httpStatus: Int? {
+        if case .completed(let status) = status { return status }
+        return nil
+    }
+}
+
+extension TaskEvent {
+    var createdDescription: TaskDescription? {
+        if case .created(let description) = kind { return description }
+        return nil
+    }
+}
