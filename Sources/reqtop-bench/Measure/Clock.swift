@@ -18,6 +18,13 @@ enum Clock {
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
+    /// CPU seconds the calling thread has used (excludes time spent waiting for locks or for a core).
+    static func threadCPU() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
     static func seconds(_ value: timeval) -> Double { Double(value.tv_sec) + Double(value.tv_usec) / 1e6 }
 }
 
