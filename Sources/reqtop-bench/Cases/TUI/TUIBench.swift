@@ -23,7 +23,7 @@ struct TUIBench {
         let tasks = settings.tuiTasks
         let memory = try Subprocess.run([Binaries.bench, "tui-memory", "\(tasks)"], captureOutput: true, timeout: 600)
         let figures = memory.output.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
-        let perTask = figures.count == 2 ? (figures[1] - figures[0]) / Double(tasks) : .nan
+        let perTask = figures.count == 4 ? (figures[1] - figures[0]) / Double(tasks) : .nan
         log("tui: RSS per finished task \(Figure.bytes(perTask)) (\(memory.output.trimmingCharacters(in: .whitespacesAndNewlines)))")
 
         let store = TaskStore()
@@ -59,7 +59,10 @@ struct TUIBench {
                                       "samples": Double(latencies.count)]))
         rows.append(BenchRow("TUI RSS per finished task (\(tasks) tasks, small bodies)", reqtop: Figure.bytes(perTask),
                              target: "≤ 2 KB", met: perTask <= 2048,
-                             values: ["bytes_per_task": perTask, "rss_before_bytes": figures.first ?? 0, "rss_after_bytes": figures.last ?? 0]))
+                             values: ["bytes_per_task": perTask, "rss_before_bytes": figures.first ?? 0,
+                                      "rss_after_bytes": figures.count == 4 ? figures[1] : 0,
+                                      "task_record_stride_bytes": figures.count == 4 ? figures[2] : 0,
+                                      "timeline_entries_per_task": figures.count == 4 ? figures[3] : 0]))
         return rows
     }
 

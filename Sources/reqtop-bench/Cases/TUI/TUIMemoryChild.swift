@@ -1,9 +1,11 @@
 import Foundation
 import ReqtopInspector
+import ReqtopNetworking
 import ReqtopTerminalUI
 
 /// `reqtop-bench tui-memory N`: RSS before and after a `TaskStore` takes N whole lifecycles (and one frame is drawn,
-/// so the listing cache exists). Prints `rssBefore rssAfter` in bytes. A process of its own, so nothing else is in it.
+/// so the listing cache exists). Prints `rssBefore rssAfter recordStride timelineEntries` (bytes, bytes, bytes, count).
+/// A process of its own, so nothing else is in it.
 enum TUIMemoryChild {
     static func main(count: Int) -> Int32 {
         let store = TaskStore()
@@ -15,7 +17,10 @@ enum TUIMemoryChild {
         TUIBench.applyFinished(count: count, to: store)
         terminal.draw { app.render(&$0) }
         let after = ProcessMemory.residentBytes
-        withExtendedLifetime((store, app, terminal)) { print("\(before) \(after)") }
+        let timeline = store.record(TaskID(rawValue: 1))?.timeline.count ?? 0
+        withExtendedLifetime((store, app, terminal)) {
+            print("\(before) \(after) \(MemoryLayout<TaskRecord>.stride) \(timeline)")
+        }
         return 0
     }
 }
