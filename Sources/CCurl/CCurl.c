@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include "CCurl.h"
 
 CURLcode ccurl_easy_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
@@ -25,16 +26,24 @@ size_t ccurl_readfunc_abort(void) { return CURL_READFUNC_ABORT; }
 // The Swift functions every transfer's callbacks go to; set once, before the first transfer starts.
 static ccurl_data_callback g_on_body, g_on_header;
 static ccurl_read_callback g_on_read;
+static ccurl_seek_callback g_on_seek;
 static ccurl_progress_callback g_on_progress;
 
 void ccurl_set_callback_targets(ccurl_data_callback on_body, ccurl_data_callback on_header,
-                                ccurl_read_callback on_read, ccurl_progress_callback on_progress) {
-    g_on_body = on_body; g_on_header = on_header; g_on_read = on_read; g_on_progress = on_progress;
+                                ccurl_read_callback on_read, ccurl_seek_callback on_seek,
+                                ccurl_progress_callback on_progress) {
+    g_on_body = on_body; g_on_header = on_header; g_on_read = on_read; g_on_seek = on_seek;
+    g_on_progress = on_progress;
 }
 
 static size_t write_trampoline(char *p, size_t size, size_t n, void *ctx) { return g_on_body(ctx, p, size * n); }
 static size_t header_trampoline(char *p, size_t size, size_t n, void *ctx) { return g_on_header(ctx, p, size * n); }
 static size_t read_trampoline(char *p, size_t size, size_t n, void *ctx) { return g_on_read(ctx, p, size * n); }
+// libcurl rewinds the request body to send it again (a 307/308, or a retry on a dead keep-alive connection).
+static int seek_trampoline(void *ctx, curl_off_t offset, int origin) {
+    if (origin != SEEK_SET) return CURL_SEEKFUNC_CANTSEEK;
+    return g_on_seek(ctx, offset) ? CURL_SEEKFUNC_OK : CURL_SEEKFUNC_FAIL;
+}
 static int progress_trampoline(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un) {
     return g_on_progress(ctx, dt, dn, ut, un);
 }
@@ -46,6 +55,8 @@ void ccurl_install_callbacks(CURL *h, void *context) {
     curl_easy_setopt(h, CURLOPT_HEADERDATA, context);
     curl_easy_setopt(h, CURLOPT_READFUNCTION, read_trampoline);
     curl_easy_setopt(h, CURLOPT_READDATA, context);
+    curl_easy_setopt(h, CURLOPT_SEEKFUNCTION, seek_trampoline);
+    curl_easy_setopt(h, CURLOPT_SEEKDATA, context);
     curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, progress_trampoline);
     curl_easy_setopt(h, CURLOPT_XFERINFODATA, context);
     curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);

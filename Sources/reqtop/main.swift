@@ -31,4 +31,5 @@ default:
     }
     code = outcome.reason.exitCode
 }
+SessionManager.removeTemporaryFiles()
 exit(code)

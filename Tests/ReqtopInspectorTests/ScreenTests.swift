@@ -179,3 +179,22 @@ final class ScreenTests: XCTestCase {
         }
     }
 }
+
+final class SelectionTests: XCTestCase {
+    func testSelectionStaysOnItsTaskWhenTheSortMovesIt() {
+        let store = TaskStore()
+        let actions = RecordingActions()
+        let app = InspectorApp(store: store, actions: actions, title: "t")
+        let terminal = Terminal(backend: TestBackend(width: 100, height: 12))
+        store.apply(Events.lifecycle(1, "GET", "http://t/small", status: 200, bytes: 10, totalMs: 1))
+        store.apply(Events.lifecycle(2, "GET", "http://t/large", status: 200, bytes: 9000, totalMs: 1))
+        terminal.draw { app.render(&$0, now: 101) }
+        _ = app.handle(.char("j"))          // on #2
+        _ = app.handle(.char("o"))          // sort by duration
+        _ = app.handle(.char("o"))          // sort by size: #2 moves to the top
+        terminal.draw { app.render(&$0, now: 101) }
+        _ = app.handle(.char("x"))
+        XCTAssertEqual(actions.calls, ["cancel #2"])
+        XCTAssertTrue(terminal.backend.lines[3].contains("t/large"), terminal.backend.lines[3])
+    }
+}

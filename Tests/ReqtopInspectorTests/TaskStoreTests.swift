@@ -73,7 +73,8 @@ final class TaskStoreTests: XCTestCase {
                      Events.simple(4, .failed(TaskFailure(error: TransferError(code: .cannotConnect, message: "refused"),
                                                           response: nil, bytes: 0, timings: nil, redirects: [])), at: 102)])
         func ids(_ expression: String) throws -> [Int] {
-            store.listing(filter: try TaskFilter(parsing: expression), sort: .id).map(\.rawValue)
+            let listing = store.listing(filter: try TaskFilter(parsing: expression), sort: .id)
+            return store.records(listing, rows: 0..<listing.count).map(\.id.rawValue)
         }
         XCTAssertEqual(try ids(""), [1, 2, 3, 4])
         XCTAssertEqual(try ids("status:4xx"), [2])
@@ -92,9 +93,13 @@ final class TaskStoreTests: XCTestCase {
         store.apply(Events.lifecycle(1, "GET", "http://t/a", status: 200, bytes: 300, totalMs: 10))
         store.apply(Events.lifecycle(2, "GET", "http://t/b", status: 404, bytes: 100, totalMs: 10))
         store.apply(Events.lifecycle(3, "GET", "http://t/c", status: 500, bytes: 200, totalMs: 10))
-        XCTAssertEqual(store.listing(filter: .all, sort: .size).map(\.rawValue), [1, 3, 2])
-        XCTAssertEqual(store.listing(filter: .all, sort: .status).map(\.rawValue), [3, 2, 1])
-        XCTAssertEqual(store.listing(filter: .all, sort: .id).map(\.rawValue), [1, 2, 3])
+        func ids(_ sort: TaskSort) -> [Int] {
+            let listing = store.listing(filter: .all, sort: sort)
+            return store.records(listing, rows: 0..<listing.count).map(\.id.rawValue)
+        }
+        XCTAssertEqual(ids(.size), [1, 3, 2])
+        XCTAssertEqual(ids(.status), [3, 2, 1])
+        XCTAssertEqual(ids(.id), [1, 2, 3])
     }
 
     func testAggregatesReportLatencyPercentilesAndRates() {
@@ -127,5 +132,16 @@ final class TaskStoreTests: XCTestCase {
         XCTAssertEqual(lines.count, 3)
         XCTAssertTrue(lines[2].hasPrefix("#\(TaskStore.logCapacity + 10) created"), lines[2])
         XCTAssertTrue(lines[0].hasPrefix("#\(TaskStore.logCapacity + 8) created"), lines[0])
+    }
+}
+
+final class TaskStoreMemoryTests: XCTestCase {
+    func testOldestBodiesAreReleasedPastTheBudget() {
+        let store = TaskStore(bodyBudget: 25) // each test body is 11 bytes
+        for i in 1...3 { store.apply(Events.lifecycle(i, "GET", "http://t/\(i)", status: 200, bytes: 11, totalMs: 1)) }
+        XCTAssertNil(store.record(TaskID(rawValue: 1))?.body)
+        XCTAssertEqual(store.record(TaskID(rawValue: 1))?.bodyReleased, true)
+        XCTAssertEqual(store.record(TaskID(rawValue: 2))?.body?.count, 11)
+        XCTAssertEqual(store.record(TaskID(rawValue: 3))?.body?.count, 11)
     }
 }

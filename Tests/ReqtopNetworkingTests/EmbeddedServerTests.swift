@@ -134,6 +134,59 @@ final class EmbeddedServerTests: XCTestCase {
         XCTAssertEqual(Set(order.prefix(2)), ["/delay/0.3?i=0", "/delay/0.3?i=1"], "waiting tasks start in creation order")
     }
 
+    private func request(_ method: String, _ pathAndQuery: String, body: String? = nil) -> URLRequest {
+        var request = URLRequest(url: url(pathAndQuery))
+        request.httpMethod = method
+        request.httpBody = body.map { Data($0.utf8) }
+        return request
+    }
+
+    func testRedirectsChangeTheMethodOnlyWhereHTTPSaysSo() async throws {
+        let manager = SessionManager()
+        // 303: the next request is a GET without a body, whatever the method was.
+        let deleted = await manager.data(for: request("DELETE", "/redirect-to?url=/get&status_code=303"))
+        XCTAssertEqual(deleted.head?.status, 200)
+        XCTAssertEqual(deleted.redirects.map(\.status), [303])
+        // 307 and 308: the same method and body again (the body is rewound and re-sent).
+        let put = await manager.data(for: request("PUT", "/redirect-to?url=/put&status_code=307", body: "twice"))
+        let post = await manager.data(for: request("POST", "/redirect-to?url=/post&status_code=308", body: "again"))
+        XCTAssertEqual(put.head?.status, 200, "\(String(describing: put.error))")
+        XCTAssertEqual(post.head?.status, 200, "\(String(describing: post.error))")
+        let log = server.requestLog.map { "\($0.method) \($0.path) \($0.bodySize)" }
+        XCTAssertEqual(log, ["DELETE /redirect-to 0", "GET /get 0", "PUT /redirect-to 5", "PUT /put 5",
+                             "POST /redirect-to 5", "POST /post 5"])
+    }
+
+    func testEngineFollowedRedirectsHonourTheLimit() async throws {
+        let manager = SessionManager()
+        let response = await manager.data(for: request("DELETE", "/redirect/4"), options: TaskOptions(maxRedirects: 2))
+        XCTAssertEqual(response.error?.code, .tooManyRedirects)
+    }
+
+    func testUploadFromAMissingFileFailsInsteadOfSendingNothing() async throws {
+        let manager = SessionManager()
+        let response: TaskResponse<Data>? = awaitCompletion { done in
+            let task = manager.uploadTask(with: request("POST", "/post"), fromFile: URL(fileURLWithPath: "/nonexistent/body.json"),
+                                          completionHandler: done)
+            try? task.resume()
+        }
+        XCTAssertEqual(response?.error?.code, .fileIO, "\(String(describing: response?.error))")
+        XCTAssertTrue(response?.error?.message.contains("/nonexistent/body.json") ?? false)
+    }
+
+    func testResumeAfterInvalidateEndsTheTaskAsCancelled() throws {
+        let manager = SessionManager()
+        let recorder = EventRecorder(bus: manager.bus)
+        let task = manager.dataTask(with: URLRequest(url: url("/get")))
+        manager.invalidate()
+        XCTAssertEqual(task.state, .cancelled, "invalidate cancels tasks that were never started")
+        let late = manager.dataTask(with: URLRequest(url: url("/get")))
+        try late.resume()
+        recorder.waitForEnd(of: [late.id])
+        XCTAssertEqual(recorder.terminalEvent(of: late.id)?.name, .cancelled)
+        XCTAssertEqual(manager.registeredTaskCount, 0)
+    }
+
     func testGzipBodyIsDecoded() async throws {
         let response = await SessionManager().response(for: URLRequest(url: url("/gzip")), serializer: JSONResponseSerializer())
         XCTAssertEqual(response.value?["gzipped"], .bool(true))

@@ -26,13 +26,15 @@ CURLcode ccurl_easy_pause_continue(CURL *handle);
 // Callbacks carry one context pointer (the transfer) back into Swift.
 typedef size_t (*ccurl_data_callback)(void *context, const char *bytes, size_t length);
 typedef size_t (*ccurl_read_callback)(void *context, char *buffer, size_t capacity);
+typedef int (*ccurl_seek_callback)(void *context, curl_off_t offset);
 typedef int (*ccurl_progress_callback)(void *context, curl_off_t dltotal, curl_off_t dlnow,
                                        curl_off_t ultotal, curl_off_t ulnow);
 
 /// Sets the functions that every transfer's callbacks are routed to (call once, before any transfer).
 void ccurl_set_callback_targets(ccurl_data_callback on_body, ccurl_data_callback on_header,
-                                ccurl_read_callback on_read, ccurl_progress_callback on_progress);
-/// Routes the write, header, read and progress callbacks of `handle` to those functions, with `context`.
+                                ccurl_read_callback on_read, ccurl_seek_callback on_seek,
+                                ccurl_progress_callback on_progress);
+/// Routes the write, header, read, seek and progress callbacks of `handle` to those functions, with `context`.
 void ccurl_install_callbacks(CURL *handle, void *context);
 
 /// libcurl's return value for a read callback that wants to pause, and for a write callback.

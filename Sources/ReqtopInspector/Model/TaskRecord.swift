@@ -24,6 +24,10 @@ public struct TaskRecord: Sendable {
     public var timings: PhaseTimings?
     public var error: TransferError?
     public var body: ResponseBody?
+    /// The body was released to keep the session's memory bounded.
+    public var bodyReleased = false
+    /// Incremented on every event applied to this task (screens cache on it).
+    public var revision = 0
     /// The task's lifecycle, one entry per event; consecutive progress events share one entry.
     public var timeline: [TimelineEntry] = []
 

@@ -18,7 +18,10 @@ public final class TaskStore: Sendable {
         var logStart = 0
         var marks: Set<TaskID> = []
         var version = 0
-        var listingCache: (version: Int, filter: TaskFilter, sort: TaskSort, ids: [TaskID])?
+        /// Bytes of response bodies kept (memory and spill files), and which records hold them, oldest first.
+        var retainedBodyBytes: Int64 = 0
+        var bodyHolders: [Int] = []
+        var listingCache: (version: Int, filter: TaskFilter, sort: TaskSort, time: Double, listing: TaskListing)?
     }
 
     /// How many lines the event log keeps.
@@ -27,9 +30,14 @@ public final class TaskStore: Sendable {
     private let state = Protected(State())
     private let onChange: @Sendable () -> Void
     private let queue = DispatchQueue(label: "reqtop.taskstore")
+    private let bodyBudget: Int64
 
-    /// - Parameter onChange: called (on the store's queue) after each batch of events is applied.
-    public init(onChange: @escaping @Sendable () -> Void = {}) {
+    /// - Parameters:
+    ///   - bodyBudget: response bodies kept for the Body tab and HAR, in bytes; past it the oldest
+    ///     are released (a spilled body's temporary file is deleted), so a long session stays bounded.
+    ///   - onChange: called (on the store's queue) after each batch of events is applied.
+    public init(bodyBudget: Int64 = 256 << 20, onChange: @escaping @Sendable () -> Void = {}) {
+        self.bodyBudget = bodyBudget
         self.onChange = onChange
     }
 
@@ -46,6 +54,7 @@ public final class TaskStore: Sendable {
     public func apply(_ events: [TaskEvent]) {
         state.withLock { state in
             for event in events { Self.apply(event, to: &state) }
+            Self.releaseBodies(beyond: bodyBudget, in: &state)
             state.version &+= 1
         }
     }
@@ -95,6 +104,10 @@ public final class TaskStore: Sendable {
             record.response = completion.response
             record.timings = completion.timings
             record.body = completion.body
+            if let body = completion.body, body.count > 0 {
+                state.retainedBodyBytes += body.count
+                state.bodyHolders.append(position)
+            }
             if completion.bytes > record.downloaded {
                 state.bytesReceived += completion.bytes - record.downloaded
                 record.downloaded = completion.bytes
@@ -114,11 +127,25 @@ public final class TaskStore: Sendable {
             state.counts[before, default: 0] -= 1
             state.counts[record.state, default: 0] += 1
         }
+        record.revision &+= 1
         appendTimeline(event, to: &record)
         if event.name != .progress {
             appendLog(EventDescription.logLine(event, record: record), to: &state)
         }
         state.records[position] = record
+    }
+
+    private static func releaseBodies(beyond budget: Int64, in state: inout State) {
+        var released = 0
+        while state.retainedBodyBytes > budget, released < state.bodyHolders.count {
+            let position = state.bodyHolders[released]
+            released += 1
+            guard let body = state.records[position].body else { continue }
+            state.retainedBodyBytes -= body.count
+            state.records[position].body = nil
+            state.records[position].bodyReleased = true
+        }
+        if released > 0 { state.bodyHolders.removeFirst(released) }
     }
 
     private static func appendTimeline(_ event: TaskEvent, to record: inout TaskRecord) {
@@ -164,24 +191,45 @@ public final class TaskStore: Sendable {
         state.withLock { state in state.index[id].map { state.records[$0] } }
     }
 
-    /// The ids the table shows, in order. Cached until the next change; with no filter and id
-    /// order it is just every task in creation order.
-    public func listing(filter: TaskFilter, sort: TaskSort, now: Double = Date().timeIntervalSince1970) -> [TaskID] {
+    /// How stale a filtered or sorted listing may get while tasks keep changing (seconds).
+    public static let listingRefreshInterval = 0.25
+
+    /// The rows the table shows. With no filter and id order this is O(1); otherwise it is
+    /// recomputed (O(n)) at most every `listingRefreshInterval` while events arrive.
+    public func listing(filter: TaskFilter, sort: TaskSort, now: Double = Date().timeIntervalSince1970) -> TaskListing {
         state.withLock { state in
-            if let cache = state.listingCache, cache.version == state.version, cache.filter == filter, cache.sort == sort {
-                return cache.ids
+            if filter.isEmpty, sort == .id { return TaskListing(rows: .all(count: state.records.count)) }
+            if let cache = state.listingCache, cache.filter == filter, cache.sort == sort,
+               cache.version == state.version || now - cache.time < Self.listingRefreshInterval {
+                return cache.listing
             }
-            var records = filter.isEmpty ? state.records : state.records.filter(filter.matches)
-            if sort != .id { records.sort { sort.precedes($0, $1, now: now) } }
-            let ids = records.map(\.id)
-            state.listingCache = (state.version, filter, sort, ids)
-            return ids
+            var matching = filter.isEmpty ? state.records : state.records.filter(filter.matches)
+            if sort != .id { matching.sort { sort.precedes($0, $1, now: now) } }
+            let ids = matching.map(\.id)
+            let positions = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+            let listing = TaskListing(rows: .ids(ids, positions: positions))
+            state.listingCache = (state.version, filter, sort, now, listing)
+            return listing
         }
     }
 
-    /// Records for a window of a listing (what a virtualized table asks for).
-    public func records(_ ids: ArraySlice<TaskID>) -> [TaskRecord] {
-        state.withLock { state in ids.compactMap { id in state.index[id].map { state.records[$0] } } }
+    /// The records of `rows` of a listing (what a virtualized table asks for).
+    public func records(_ listing: TaskListing, rows: Range<Int>) -> [TaskRecord] {
+        state.withLock { state in
+            let rows = rows.clamped(to: 0..<listing.count)
+            switch listing.rows {
+            case .all: return rows.compactMap { $0 < state.records.count ? state.records[$0] : nil }
+            case .ids(let ids, _): return rows.compactMap { state.index[ids[$0]].map { state.records[$0] } }
+            }
+        }
+    }
+
+    /// The row of `listing` that shows `id`.
+    public func position(of id: TaskID, in listing: TaskListing) -> Int? {
+        switch listing.rows {
+        case .all(let count): return state.withLock { $0.index[id] }.flatMap { $0 < count ? $0 : nil }
+        case .ids(_, let positions): return positions[id]
+        }
     }
 
     public func aggregates(now: Double = Date().timeIntervalSince1970) -> Aggregates {

@@ -13,7 +13,7 @@ public enum DetailTab: String, CaseIterable, Sendable {
 
 /// The detail text of the task on screen, rebuilt only when the task or the tab changes.
 struct DetailLinesCache {
-    var key: (id: TaskID, tab: DetailTab, version: Int, width: Int)?
+    var key: (id: TaskID, tab: DetailTab, revision: Int, width: Int)?
     var content = DetailContent.lines([])
 }
 
@@ -36,10 +36,9 @@ extension InspectorApp {
         let tabs = DetailTab.allCases
         frame.render(Tabs(tabs.map(\.rawValue), selected: tabs.firstIndex(of: detailTab)!), in: parts[1])
 
-        let version = store.version
         let body = parts[2].inset(horizontal: 1)
-        if detailLines.key.map({ $0.id != id || $0.tab != detailTab || $0.version != version || $0.width != body.width }) ?? true {
-            detailLines.key = (id, detailTab, version, body.width)
+        if detailLines.key.map({ $0.id != id || $0.tab != detailTab || $0.revision != record.revision || $0.width != body.width }) ?? true {
+            detailLines.key = (id, detailTab, record.revision, body.width)
             detailLines.content = DetailText.content(of: record, tab: detailTab, width: body.width, now: now)
         }
         switch detailLines.content {
@@ -96,6 +95,7 @@ enum DetailText {
 
     static func body(_ r: TaskRecord) -> DetailContent {
         guard let body = r.body else {
+            if r.bodyReleased { return .lines(["the body was released to keep memory bounded (the oldest go first)"]) }
             return .lines([r.state == .completed ? "(no body)" : "the body appears here when the task completes"])
         }
         guard let bytes = try? body.prefix(bodyPreviewLimit) else { return .lines(["the body could not be read"]) }

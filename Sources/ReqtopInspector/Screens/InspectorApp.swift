@@ -33,7 +33,9 @@ public final class InspectorApp {
     var promptHistory: [PromptKind: [String]] = [:]
     var message: (text: String, time: Double)?
     /// What the table showed last frame, so keys act on the row the user sees.
-    var listing: [TaskID] = []
+    var listing = TaskListing(rows: .all(count: 0))
+    /// The task the selection is on: it stays on that task when rows move (sort, filter, new tasks).
+    var anchor: TaskID?
     var pageSize = 10
     var detailLines = DetailLinesCache()
 
@@ -47,7 +49,7 @@ public final class InspectorApp {
     var selectedID: TaskID? {
         if case .detail(let id) = screen { return id }
         guard let index = table.selected, index < listing.count else { return nil }
-        return listing[index]
+        return store.records(listing, rows: index..<index + 1).first?.id
     }
 
     func say(_ text: String) { message = (text, Date().timeIntervalSince1970) }
@@ -136,7 +138,9 @@ public final class InspectorApp {
 
     private func move(by delta: Int) {
         switch screen {
-        case .main: table.moveSelection(by: delta, rowCount: listing.count)
+        case .main:
+            table.moveSelection(by: delta, rowCount: listing.count)
+            anchor = selectedID
         case .detail: detailScroll.offset = max(0, detailScroll.offset + delta)
         case .help: helpScroll.offset = max(0, helpScroll.offset + delta)
         }

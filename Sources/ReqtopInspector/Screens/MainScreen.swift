@@ -21,13 +21,12 @@ extension InspectorApp {
         let parts = Layout.vertical([.fixed(2), .fill(1), .fixed(logHeight)]).split(area)
         listing = store.listing(filter: filter, sort: sort, now: now)
         renderHeader(&frame, area: parts[0], now: now)
-        if table.selected == nil, !listing.isEmpty { table.selected = 0 }
-        let ids = listing
-        let store = self.store
-        let source = TaskTableSource(ids: ids, store: store, now: now)
+        if let anchor, let row = store.position(of: anchor, in: listing) { table.selected = row }
+        if table.selected == nil, listing.count > 0 { table.selected = 0 }
+        let source = TaskTableSource(listing: listing, store: store, now: now)
         let widget = Table(columns: TaskTableSource.columns, source: source, headerStyle: Style().bold.reversed)
         pageSize = max(1, widget.visibleRows(in: parts[1]) - 1)
-        if ids.isEmpty {
+        if listing.count == 0 {
             frame.render(widget, in: parts[1], state: &table)
             let hint = filter.isEmpty ? "no tasks yet — press n to send a request" : "no task matches the filter (Esc clears it)"
             frame.buffer.setString(x: parts[1].x + 1, y: parts[1].y + 2, hint, style: Style().dim, maxWidth: parts[1].width - 1)
@@ -35,6 +34,7 @@ extension InspectorApp {
             frame.render(widget, in: parts[1], state: &table)
         }
         if showLog { renderLog(&frame, area: parts[2]) }
+        anchor = selectedID
     }
 
     private func renderHeader(_ frame: inout Frame, area: Rect, now: Double) {
@@ -117,15 +117,15 @@ struct TaskTableSource: TableDataSource {
         TableColumn("TIME", width: .fixed(8), alignment: .right), TableColumn("PROGRESS", width: .fixed(16)),
     ]
 
-    let ids: [TaskID]
+    let listing: TaskListing
     let store: TaskStore
     let now: Double
 
-    var rowCount: Int { ids.count }
+    var rowCount: Int { listing.count }
 
     @_optimize(none) // works around a Swift 6.3.1 -O crash (CopyPropagation "Found outside of lifetime use") in release builds
     func row(at index: Int) -> TableRow {
-        guard let record = store.record(ids[index]) else { return TableRow([]) }
+        guard let record = store.records(listing, rows: index..<index + 1).first else { return TableRow([]) }
         let mark = store.isMarked(record.id) ? "*" : ""
         let status = record.status.map(String.init) ?? (record.state == .failed ? "ERR" : "–")
         let size = record.downloaded > 0 || record.state == .completed ? ByteCount.format(record.downloaded) : "–"

@@ -75,6 +75,7 @@ extension InspectorApp {
             do {
                 filter = try TaskFilter(parsing: text)
                 table.select(0, rowCount: 1)
+                anchor = nil
                 say(filter.isEmpty ? "filter cleared" : "filter: \(filter)")
             } catch {
                 say("filter not applied: \(error)")

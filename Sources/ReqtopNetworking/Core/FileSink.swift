@@ -19,11 +19,16 @@ final class FileSink {
         }
     }
 
+    /// Where this process keeps spilled bodies: one folder, so they can all go at exit.
+    static let temporaryFolder: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(getpid())-bodies")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }()
+
     /// A new temporary file for a body that outgrew the memory cap.
     static func temporary() throws(TransferError) -> FileSink {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("reqtop-body-\(UUID().uuidString)")
-        return try FileSink(url: url, isTemporary: true)
+        try FileSink(url: temporaryFolder.appendingPathComponent("body-\(UUID().uuidString)"), isTemporary: true)
     }
 
     /// Writes all of `bytes`; false on an I/O error.

@@ -44,8 +44,10 @@ public final class HTTPTask: Sendable, CustomStringConvertible {
         "task \(id) \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"
     }
 
-    /// Applies `next` if the state machine allows it; returns the lifecycle before the change.
-    func transition(to next: TaskState) throws(IllegalTransition) -> Lifecycle {
+    /// Applies `next` if the state machine allows it, then runs `effect` with the lifecycle before
+    /// the change — still under the lock, so the engine receives commands in transition order.
+    @discardableResult
+    func transition(to next: TaskState, effect: (Lifecycle) -> Void = { _ in }) throws(IllegalTransition) -> Lifecycle {
         let result: Result<Lifecycle, IllegalTransition> = lifecycle.withLock { life in
             guard life.state.canTransition(to: next) else {
                 return .failure(IllegalTransition(task: id, from: life.state, to: next))
@@ -53,6 +55,7 @@ public final class HTTPTask: Sendable, CustomStringConvertible {
             let before = life
             life.state = next
             if next == .running { life.submitted = true }
+            effect(before)
             return .success(before)
         }
         return try result.get()

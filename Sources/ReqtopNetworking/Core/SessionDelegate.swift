@@ -34,6 +34,10 @@ final class SessionDelegate: @unchecked Sendable { // `pending` and `completions
         registry.delegate(for: task)?.readBody(into: buffer)
     }
 
+    func seekBody(to offset: Int64, task: TaskID) -> Bool {
+        registry.delegate(for: task)?.seekBody(to: offset) ?? false
+    }
+
     func progress(task: TaskID, downloaded: Int64, downloadTotal: Int64, uploaded: Int64, uploadTotal: Int64) {
         registry.delegate(for: task)?.progress(downloaded: downloaded, downloadTotal: downloadTotal,
                                                uploaded: uploaded, uploadTotal: uploadTotal) { emit($0, for: task) }
@@ -43,6 +47,12 @@ final class SessionDelegate: @unchecked Sendable { // `pending` and `completions
 
     func transferDidResume(_ task: TaskID) { emit(.resumed, for: task) }
     func transferDidSuspend(_ task: TaskID) { emit(.suspended, for: task) }
+
+    /// The next request when the transfer that just ended was a redirect the engine follows itself.
+    func redirect(afterFinishing task: TaskID, transportError: TransferError?) -> TransferRequest? {
+        guard transportError == nil, let delegate = registry.peek(task), delegate.task.state == .running else { return nil }
+        return delegate.takeRedirect()
+    }
 
     /// libcurl finished the transfer, successfully or not.
     func transferDidFinish(_ task: TaskID, transportError: TransferError?, timings: PhaseTimings?) {

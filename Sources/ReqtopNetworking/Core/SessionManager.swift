@@ -36,6 +36,12 @@ public final class SessionManager: Sendable {
     /// How many tasks have a registered delegate: created and not yet ended. 0 when all have finished.
     public var registeredTaskCount: Int { registry.count }
 
+    /// Deletes every spilled body file of this process. Call it before `exit()`, which skips the
+    /// deinitializers that would otherwise delete them one by one.
+    public static func removeTemporaryFiles() {
+        try? FileManager.default.removeItem(at: FileSink.temporaryFolder)
+    }
+
     /// The task with this identifier, while it has not ended.
     public func task(withID id: TaskID) -> HTTPTask? { registry.peek(id)?.task }
 
@@ -90,8 +96,9 @@ public final class SessionManager: Sendable {
     public func uploadTask(with request: URLRequest, fromFile fileURL: URL, options: TaskOptions = TaskOptions(),
                            progress: ProgressHandler? = nil,
                            completionHandler: @escaping @Sendable (TaskResponse<Data>) -> Void) -> HTTPTask {
+        // An unknown size (a missing file, a pipe) is sent chunked; a file that cannot be read fails the task.
         let size = (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? Int64) ?? nil
-        return makeTask(.upload, request: request, body: .file(fileURL, size: size ?? 0), destination: nil,
+        return makeTask(.upload, request: request, body: .file(fileURL, size: size ?? -1), destination: nil,
                         serializer: RawResponseSerializer(), options: options, uploadProgress: progress,
                         downloadProgress: nil, completion: completionHandler)
     }
@@ -176,31 +183,38 @@ public final class SessionManager: Sendable {
     // MARK: Lifecycle commands (called by HTTPTask)
 
     func resume(_ task: HTTPTask) throws(IllegalTransition) {
-        let before = try task.transition(to: .running)
-        if before.submitted {
-            engine.enqueue(.resume(task.id))
-        } else if let delegate = registry.peek(task.id) {
-            engine.enqueue(.start(task.id, delegate.request))
+        var accepted = true
+        try task.transition(to: .running) { before in
+            if before.submitted {
+                accepted = engine.enqueue(.resume(task.id))
+            } else if let delegate = registry.peek(task.id) {
+                accepted = engine.enqueue(.start(task.id, delegate.request))
+            }
         }
+        if !accepted { finishUnsent(task) } // the manager was invalidated
     }
 
     func suspend(_ task: HTTPTask) throws(IllegalTransition) {
-        _ = try task.transition(to: .suspended)
-        engine.enqueue(.suspend(task.id))
+        try task.transition(to: .suspended) { _ in engine.enqueue(.suspend(task.id)) }
     }
 
     func cancel(_ task: HTTPTask) throws(IllegalTransition) {
-        let before = try task.transition(to: .cancelled)
-        if before.submitted {
-            engine.enqueue(.cancel(task.id))
-        } else if let delegate = registry.remove(task.id) {
-            // Never handed to the engine: finish it here.
-            let (handler, event) = delegate.respond(delegate.finishCancelled())
-            let bus = self.bus
-            configuration.completionQueue.async {
-                handler()
-                bus.post(TaskEvent(task: task.id, kind: event))
-            }
+        var unsent = false
+        try task.transition(to: .cancelled) { before in
+            unsent = !before.submitted || !engine.enqueue(.cancel(task.id))
+        }
+        if unsent { finishUnsent(task) }
+    }
+
+    /// Ends a task the engine never had (or can no longer take) as cancelled: handler, then event.
+    private func finishUnsent(_ task: HTTPTask) {
+        _ = try? task.transition(to: .cancelled)
+        guard let delegate = registry.remove(task.id) else { return }
+        let (handler, event) = delegate.respond(delegate.finishCancelled())
+        let bus = self.bus
+        configuration.completionQueue.async {
+            handler()
+            bus.post(TaskEvent(task: task.id, kind: event))
         }
     }
 }

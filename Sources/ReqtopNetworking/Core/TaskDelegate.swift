@@ -23,6 +23,7 @@ public typealias ProgressHandler = @Sendable (TransferProgress) -> Void
 /// Its transfer state is touched only on the engine thread, through the session delegate.
 final class TaskDelegate: @unchecked Sendable { // mutable state below is confined to the engine thread
     let task: HTTPTask
+    /// The request as created; `current` is the one being sent (it changes on engine-followed redirects).
     let request: TransferRequest
     let destination: URL?
     let memoryCap: Int
@@ -34,6 +35,8 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
     let respond: @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)
 
     // Engine-thread state.
+    private var current: TransferRequest
+    private var pendingRedirect: (status: Int, location: URL)?
     private var currentURL: URL
     private var pendingHead: HTTPResponseHead?
     private var head: HTTPResponseHead?
@@ -59,6 +62,7 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
         self.downloadProgress = downloadProgress
         self.completionQueue = completionQueue
         self.respond = respond
+        self.current = request
         self.currentURL = request.url
     }
 
@@ -98,13 +102,14 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
 
     private func headDidEnd(_ complete: HTTPResponseHead, emit: (TaskEvent.Kind) -> Void) {
         if (100..<200).contains(complete.status) { return }
-        if request.followRedirects, [301, 302, 303, 307, 308].contains(complete.status),
+        if current.followRedirects, [301, 302, 303, 307, 308].contains(complete.status),
            let location = complete.headers.value(for: "Location"),
            let target = URL(string: location, relativeTo: currentURL)?.absoluteURL {
             let hop = RedirectHop(status: complete.status, from: currentURL, to: target)
             hops.append(hop)
             currentURL = target
             emit(.redirected(hop))
+            if current.followsRedirectsInEngine { pendingRedirect = (complete.status, target) }
             return
         }
         head = complete
@@ -114,6 +119,7 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
     // MARK: Body
 
     func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if pendingRedirect != nil { return true } // the body of a redirect the engine follows
         received += Int64(bytes.count)
         if let file { return file.write(bytes) }
         do {
@@ -139,7 +145,7 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
 
     /// Fills `buffer` with the next request body bytes; returns the count, 0 at the end, nil on error.
     func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
-        switch request.body {
+        switch current.body {
         case .none:
             return 0
         case .data(let data):
@@ -163,11 +169,44 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
         }
     }
 
+    /// Rewinds the request body to `offset` so libcurl can send it again.
+    func seekBody(to offset: Int64) -> Bool {
+        switch current.body {
+        case .none: return offset == 0
+        case .data(let data):
+            guard offset >= 0, offset <= Int64(data.count) else { return false }
+            uploadOffset = Int(offset)
+            return true
+        case .file:
+            if uploadFD < 0 { return offset == 0 }
+            return lseek(uploadFD, off_t(offset), SEEK_SET) == off_t(offset)
+        }
+    }
+
+    /// After a transfer that ended on a redirect the engine follows: the next hop's request,
+    /// or nil (no redirect, or too many: then the task fails with `tooManyRedirects`).
+    func takeRedirect() -> TransferRequest? {
+        guard let redirect = pendingRedirect else { return nil }
+        pendingRedirect = nil
+        guard hops.count <= current.maxRedirects else {
+            failure = TransferError(code: .tooManyRedirects, message: "more than \(current.maxRedirects) redirects")
+            return nil
+        }
+        current = current.redirected(to: redirect.location, status: redirect.status)
+        uploadOffset = 0
+        if uploadFD >= 0 {
+            close(uploadFD)
+            uploadFD = -1
+        }
+        reportedUpload = 0
+        return current
+    }
+
     // MARK: Progress
 
     func progress(downloaded: Int64, downloadTotal: Int64, uploaded: Int64, uploadTotal: Int64,
                   emit: (TaskEvent.Kind) -> Void) {
-        if uploaded > reportedUpload, let size = request.bodySize {
+        if uploaded > reportedUpload, let size = current.bodySize {
             reportedUpload = uploaded
             report(TransferProgress(direction: .upload, completed: uploaded, total: size), emit: emit)
         }

@@ -22,13 +22,22 @@ final class CurlEngine: @unchecked Sendable { // multi, transfers and queues are
     private let delegate: SessionDelegate
     private let maxConcurrent: Int
     private let maxPerHost: Int
-    private let inbox = Protected([Command]())
-    private let stopped = Protected(false)
+    /// Commands for the engine thread, and whether it still takes any: one lock, so nothing is
+    /// enqueued (or wakes the multi handle) once shutdown has been requested.
+    private let inbox = Protected(Inbox())
     private let threadEnded = DispatchSemaphore(value: 0)
+
+    private struct Inbox {
+        var commands: [Command] = []
+        var stopped = false
+    }
 
     // Engine-thread state.
     private var active: [TaskID: Transfer] = [:]
-    private var waiting: [Transfer] = []
+    /// Transfers waiting for a slot: `waitingOrder` is FIFO, `waiting` holds the live ones (a removed
+    /// id is skipped when it comes up, so cancel and suspend of queued tasks are O(1)).
+    private var waiting: [TaskID: Transfer] = [:]
+    private var waitingOrder: [TaskID] = []
     private var waitingHead = 0
     private var parked: [TaskID: Transfer] = [:]   // suspended before they started
     private var perHost: [String: Int] = [:]
@@ -52,21 +61,20 @@ final class CurlEngine: @unchecked Sendable { // multi, transfers and queues are
 
     private static let initializeLibcurl: Void = {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-        ccurl_set_callback_targets(onBody, onHeader, onRead, onProgress)
+        ccurl_set_callback_targets(onBody, onHeader, onRead, onSeek, onProgress)
     }()
 
     /// Hands a command to the engine thread and wakes it; false once the engine is shutting down.
     @discardableResult
     func enqueue(_ command: Command) -> Bool {
-        let accepted = stopped.withLock { stopped in
-            if stopped { return false }
-            if case .shutdown = command { stopped = true }
+        inbox.withLock { inbox in
+            if inbox.stopped { return false }
+            if case .shutdown = command { inbox.stopped = true }
+            inbox.commands.append(command)
+            // Inside the lock: the multi handle cannot be cleaned up before this wake-up.
+            curl_multi_wakeup(multi)
             return true
         }
-        guard accepted else { return false }
-        inbox.withLock { $0.append(command) }
-        curl_multi_wakeup(multi)
-        return true
     }
 
     // MARK: The loop
@@ -75,8 +83,8 @@ final class CurlEngine: @unchecked Sendable { // multi, transfers and queues are
         var stillRunning: Int32 = 0
         while true {
             let commands = inbox.withLock { inbox in
-                defer { inbox.removeAll(keepingCapacity: true) }
-                return inbox
+                defer { inbox.commands.removeAll(keepingCapacity: true) }
+                return inbox.commands
             }
             for command in commands {
                 if case .shutdown = command {
@@ -98,13 +106,13 @@ final class CurlEngine: @unchecked Sendable { // multi, transfers and queues are
     private func apply(_ command: Command) {
         switch command {
         case .start(let id, let request):
-            waiting.append(Transfer(id: id, request: request, delegate: delegate))
+            enqueueWaiting(Transfer(id: id, request: request, delegate: delegate))
             delegate.transferDidResume(id)
         case .suspend(let id):
             if let transfer = active[id] {
                 ccurl_easy_pause_all(transfer.easy)
                 delegate.transferDidSuspend(id)
-            } else if let transfer = removeWaiting(id) {
+            } else if let transfer = waiting.removeValue(forKey: id) {
                 parked[id] = transfer
                 delegate.transferDidSuspend(id)
             }
@@ -113,14 +121,14 @@ final class CurlEngine: @unchecked Sendable { // multi, transfers and queues are
                 ccurl_easy_pause_continue(transfer.easy)
                 delegate.transferDidResume(id)
             } else if let transfer = parked.removeValue(forKey: id) {
-                waiting.append(transfer)
+                enqueueWaiting(transfer)
                 delegate.transferDidResume(id)
             }
         case .cancel(let id):
             if let transfer = active.removeValue(forKey: id) {
                 release(transfer)
                 delegate.transferWasCancelled(id)
-            } else if removeWaiting(id) != nil || parked.removeValue(forKey: id) != nil {
+            } else if waiting.removeValue(forKey: id) != nil || parked.removeValue(forKey: id) != nil {
                 delegate.transferWasCancelled(id)
             }
         case .shutdown:
@@ -128,37 +136,48 @@ final class CurlEngine: @unchecked Sendable { // multi, transfers and queues are
         }
     }
 
+    private func enqueueWaiting(_ transfer: Transfer, first: Bool = false) {
+        waiting[transfer.id] = transfer
+        if first {
+            waitingOrder.insert(transfer.id, at: waitingHead)
+        } else {
+            waitingOrder.append(transfer.id)
+        }
+    }
+
     /// Moves waiting transfers into the multi handle while there is room; true if any started.
+    /// A transfer whose host is at its limit keeps its place.
     @discardableResult
     private func admit() -> Bool {
-        guard waitingHead < waiting.count, active.count < maxConcurrent else { return false }
+        guard !waiting.isEmpty, active.count < maxConcurrent else { return false }
         var started = false
-        var skipped: [Transfer] = []
-        while waitingHead < waiting.count, active.count < maxConcurrent {
-            let transfer = waiting[waitingHead]
+        var skipped: [TaskID] = []
+        while waitingHead < waitingOrder.count, active.count < maxConcurrent {
+            let id = waitingOrder[waitingHead]
             waitingHead += 1
+            guard let transfer = waiting[id] else { continue } // cancelled or suspended meanwhile
             let key = transfer.request.hostKey
             if perHost[key, default: 0] >= maxPerHost {
-                skipped.append(transfer)
+                skipped.append(id)
                 continue
             }
-            perHost[key, default: 0] += 1
-            transfer.configure(share: share)
-            active[transfer.id] = transfer
-            curl_multi_add_handle(multi, transfer.easy)
+            waiting[id] = nil
+            start(transfer)
             started = true
         }
-        if waitingHead == waiting.count || waitingHead > 1024 {
-            waiting.removeFirst(waitingHead)
+        if waitingHead == waitingOrder.count || waitingHead > 4096 {
+            waitingOrder.removeFirst(waitingHead)
             waitingHead = 0
         }
-        if !skipped.isEmpty { waiting.insert(contentsOf: skipped, at: waitingHead) }
+        if !skipped.isEmpty { waitingOrder.insert(contentsOf: skipped, at: waitingHead) }
         return started
     }
 
-    private func removeWaiting(_ id: TaskID) -> Transfer? {
-        guard let index = waiting[waitingHead...].firstIndex(where: { $0.id == id }) else { return nil }
-        return waiting.remove(at: index)
+    private func start(_ transfer: Transfer) {
+        perHost[transfer.request.hostKey, default: 0] += 1
+        transfer.configure(share: share)
+        active[transfer.id] = transfer
+        curl_multi_add_handle(multi, transfer.easy)
     }
 
     private func collectFinished() {
@@ -173,6 +192,11 @@ final class CurlEngine: @unchecked Sendable { // multi, transfers and queues are
             let error = result == CURLE_OK ? nil : TransferError(curlCode: result, detail: transfer.errorDetail)
             let timings = transfer.timings()
             release(transfer)
+            if let next = delegate.redirect(afterFinishing: id, transportError: error) {
+                // A redirect the engine follows itself: the same task, a new transfer, first in line.
+                enqueueWaiting(Transfer(id: id, request: next, delegate: delegate), first: true)
+                continue
+            }
             delegate.transferDidFinish(id, transportError: error, timings: timings)
         }
     }
@@ -189,9 +213,10 @@ final class CurlEngine: @unchecked Sendable { // multi, transfers and queues are
             delegate.transferWasCancelled(id)
         }
         active.removeAll()
-        for transfer in waiting[waitingHead...] { delegate.transferWasCancelled(transfer.id) }
+        for id in waiting.keys { delegate.transferWasCancelled(id) }
         for id in parked.keys { delegate.transferWasCancelled(id) }
         waiting.removeAll()
+        waitingOrder.removeAll()
         parked.removeAll()
         delegate.endOfPass()
         curl_multi_cleanup(multi)
@@ -227,6 +252,11 @@ private let onRead: ccurl_read_callback = { context, buffer, capacity in
     guard let n = transfer.delegate.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity),
                                              task: transfer.id) else { return ccurl_readfunc_abort() }
     return n
+}
+
+private let onSeek: ccurl_seek_callback = { context, offset in
+    let transfer = transfer(context)
+    return transfer.delegate.seekBody(to: Int64(offset), task: transfer.id) ? 1 : 0
 }
 
 private let onProgress: ccurl_progress_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in

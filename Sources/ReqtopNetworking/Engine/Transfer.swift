@@ -41,7 +41,7 @@ final class Transfer {
             else { ccurl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method) }
         case .data, .file:
             ccurl_easy_setopt_long(easy, CURLOPT_POST, 1)
-            ccurl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(r.bodySize ?? 0))
+            ccurl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(r.bodySize ?? -1)) // -1: chunked
             if method != "POST" { ccurl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method) }
             if headers.value(for: "Expect") == nil { headers.append(HTTPHeader(name: "Expect", value: "")) }
         }
@@ -55,7 +55,7 @@ final class Transfer {
         ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(max(1, r.connectTimeout * 1000)))
 
         // Redirects, TLS, HTTP version, proxy, compression, cookies.
-        ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, r.followRedirects ? 1 : 0)
+        ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, r.followRedirects && !r.followsRedirectsInEngine ? 1 : 0)
         ccurl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, r.maxRedirects)
         if r.insecure {
             ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 0)
@@ -74,6 +74,8 @@ final class Transfer {
         }
         if r.compression { ccurl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "") }
         if r.cookies { ccurl_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "") }
+        // A proxy's "200 Connection established" is not the response.
+        ccurl_easy_setopt_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
     }
 
     /// libcurl's header syntax: "Expect:" with no value removes the header libcurl would add;

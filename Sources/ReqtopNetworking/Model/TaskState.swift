@@ -16,8 +16,9 @@ public enum TaskState: String, Sendable, CaseIterable {
         case (.suspended, .running), (.running, .suspended): true
         case (.running, .completed), (.running, .failed): true
         case (.suspended, .cancelled), (.running, .cancelled): true
-        // A suspended transfer can still fail (e.g. the server resets it while paused).
-        case (.suspended, .failed): true
+        // A suspended transfer can still fail (the server resets it while paused), and one can
+        // finish just before its pause takes effect.
+        case (.suspended, .failed), (.suspended, .completed): true
         default: false
         }
     }
