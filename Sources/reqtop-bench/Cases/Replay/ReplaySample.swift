@@ -13,6 +13,8 @@ struct ReplaySample {
 /// The clients compared in the replay case.
 enum ReplayClient: String, CaseIterable, Codable {
     case reqtopRun = "reqtop run"
+    /// The same process printing readable lines instead of JSON Lines: shows what the JSON encoding costs.
+    case reqtopRunText = "reqtop run --events text"
     case engine = "engine in-process"
     case curl = "curl --parallel"
     case urlSession = "URLSession"
