@@ -49,9 +49,9 @@ let package = Package(
         .testTarget(name: "ReqtopTestServerTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopNetworkingTests", dependencies: ["ReqtopNetworking", "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "ReqtopTerminalUITests", dependencies: ["ReqtopTerminalUI", "ReqtopNcurses", "ReqtopTestSupport"]),
+        .testTarget(name: "ReqtopTerminalUITests", dependencies: ["ReqtopTerminalUI", "ReqtopNcurses", "ReqtopTestSupport"], exclude: ["Screens/__Snapshots__"]),
         .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopInspector", "ReqtopNetworking", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport"], exclude: ["README.md"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -44,5 +44,7 @@ func runDemoCommand(_ arguments: [String]) -> Int32 {
     options.files = [path]
     options.concurrency = 4
     options.headless = parsed.has("headless")
-    return replay(inputs, options: options)
+    // The demo fails some requests on purpose (a timeout, a refused connection): that is not an error.
+    let code = replay(inputs, options: options)
+    return code == 1 ? 0 : code
 }

@@ -12,9 +12,11 @@ struct InteractiveOutcome {
 }
 
 /// Runs the inspector TUI over `manager` until the user quits or a signal arrives.
-/// `begin` starts the work (a replayed list, a first GET) once the store is observing the bus.
-/// On exit every unfinished task is cancelled; the store keeps what was recorded.
-func runInteractive(manager: SessionManager, title: String, begin: (InspectorSession) -> Void) -> InteractiveOutcome {
+/// `begin` starts the work (a replayed list, a first GET) once the store is observing the bus;
+/// `stop` stops whatever would start more (a runner's queue) when the session ends, before every
+/// unfinished task is cancelled. The store keeps what was recorded.
+func runInteractive(manager: SessionManager, title: String, begin: (InspectorSession) -> Void,
+                    stop: () -> Void = {}) -> InteractiveOutcome {
     let loop = EventLoop()
     let store = TaskStore(onChange: { [dirty = loop.dirtyFlag] in dirty.markDirty() })
     let subscription = store.observe(manager.bus)
@@ -36,6 +38,7 @@ func runInteractive(manager: SessionManager, title: String, begin: (InspectorSes
         },
         onSignal: { _ in .quit },
         render: { frame in app.render(&frame) })
+    stop()
     cancelUnfinished(manager, store: store)
     return InteractiveOutcome(reason: reason, store: store)
 }
@@ -65,10 +68,9 @@ func cancelUnfinished(_ manager: SessionManager, store: TaskStore) {
 /// otherwise 0 when every task completed (with `--fail-on-status`, also below HTTP 400), else 1.
 /// `--har` is written with what finished, also after a signal.
 func runListInteractively(_ runner: RequestListRunner, settings: HeadlessSettings, title: String) -> Int32 {
-    let outcome = runInteractive(manager: runner.manager, title: title) { _ in
-        runner.start { _ in }
-    }
-    runner.cancelAll()
+    let outcome = runInteractive(manager: runner.manager, title: title,
+                                 begin: { _ in runner.start { _ in } },
+                                 stop: { runner.cancelAll() })
     let records = outcome.store.allRecords
     var code: Int32 = 0
     if records.contains(where: { $0.state == .failed || $0.state == .cancelled }) { code = 1 }

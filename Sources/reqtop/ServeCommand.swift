@@ -58,11 +58,15 @@ struct ServeOptions {
     }
 
     static let usage = """
-    usage: reqtop serve [--host 127.0.0.1] [--port 0]
-      Runs the embedded HTTP/1.1 test server (httpbin-like endpoints, faults under /fault/; GET / lists them).
-      --host ADDRESS  IPv4 address to listen on (default 127.0.0.1)
-      --port N        port to listen on; 0 picks a free one (default 0)
-      Prints "listening on http://HOST:PORT" first; Ctrl-C stops it.
+    Usage: reqtop serve [--host 127.0.0.1] [--port 0]
+
+    Runs the embedded HTTP/1.1 test server: httpbin-like endpoints and faults under
+    /fault/ (GET / lists them). Prints "listening on http://HOST:PORT" first; Ctrl-C stops it.
+
+    Options:
+      --host ADDRESS          IPv4 address to listen on (default 127.0.0.1)
+      --port N                port to listen on; 0 picks a free one (default 0)
+      -h, --help              show this help
     """
 
     static func parse(_ arguments: [String]) -> Outcome {

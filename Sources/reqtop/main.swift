@@ -24,12 +24,7 @@ case let other? where other.hasPrefix("-") || !looksLikeURL(other):
     printToStandardError("reqtop: unknown command '\(other)'\nRun 'reqtop --help' for usage.")
     code = 2
 default:
-    // `reqtop` or `reqtop URL`: the interactive session.
-    let manager = SessionManager()
-    let outcome = runInteractive(manager: manager, title: arguments.first ?? "interactive session") { session in
-        if let first = arguments.first, let url = URL(string: first) { session.start(URLRequest(url: url), name: nil) }
-    }
-    code = outcome.reason.exitCode
+    code = runSessionCommand(arguments.first)
 }
 SessionManager.removeTemporaryFiles()
 exit(code)

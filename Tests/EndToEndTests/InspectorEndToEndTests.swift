@@ -90,7 +90,7 @@ final class InspectorEndToEndTests: XCTestCase {
         screen = try tmux.waitFor(text: "completed  status 200")
         XCTAssertTrue(screen.contains("resumed"), screen)
         try tmux.sendKeys("Escape", "?")
-        try tmux.waitFor(text: "save the session as HAR")
+        try tmux.waitFor(text: "save the session (or the marked tasks) as HAR")
         try tmux.sendKeys("Escape", "q")
         screen = try tmux.waitUntil("the session to end or ask") { $0.contains("DONE") || $0.contains("quit? (y/n)") }
         if screen.contains("quit? (y/n)") { try tmux.sendKeys("y") }

@@ -50,7 +50,7 @@ final class TextEventFormatterTests: XCTestCase {
         let printed = [progress(1, 1024, at: 10.0), progress(1, 1100, at: 10.1), progress(2, 10, at: 10.1),
                        progress(1, 2048, at: 10.2), progress(1, 3072, at: 10.3), progress(1, 4096, at: 10.5)]
         XCTAssertEqual(printed.map { $0 != nil }, [true, false, true, false, true, false])
-        XCTAssertEqual(printed[0], "#1 progress  1.0 KB / 4.0 KB (25%)")
+        XCTAssertEqual(printed[0], "#1 progress  1.0 KB / 4.1 KB (25%)")
     }
 
     func testNetworkTextIsSanitized() {

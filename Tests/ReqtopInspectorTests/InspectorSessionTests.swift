@@ -71,6 +71,17 @@ final class InspectorSessionTests: XCTestCase {
         XCTAssertEqual(posts.last?.header("Content-Type"), "text/plain")
     }
 
+    func testReplayKeepsTheTaskOptions() throws {
+        let first = session.start(URLRequest(url: server.url("/delay/3")), options: TaskOptions(name: "slow", timeout: 0.3))
+        waitFor("the first to time out") { store.record(first)?.state == .failed }
+        _ = session.replay(try XCTUnwrap(store.record(first)))
+        let replay = TaskID(rawValue: first.rawValue + 1)
+        waitFor("the replay to time out too") { store.record(replay)?.state == .failed }
+        XCTAssertEqual(store.record(replay)?.error?.code, .timedOut)
+        XCTAssertEqual(store.record(replay)?.name, "slow")
+        XCTAssertEqual(SessionExport.spec(for: try XCTUnwrap(store.record(replay))).options.timeout, 0.3)
+    }
+
     func testSavedHARParsesWithEveryFinishedTask() throws {
         let ids = ["/get", "/status/404", "/redirect/2"].map { session.start(URLRequest(url: server.url($0)), name: nil) }
         waitFor("all done") { ids.allSatisfy { store.record($0)?.state.isTerminal ?? false } }
@@ -93,7 +104,8 @@ final class InspectorSessionTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: path) }
         _ = session.exportCurl(try XCTUnwrap(store.record(id)), to: path)
         let command = try String(contentsOfFile: path, encoding: .utf8)
-        XCTAssertTrue(command.hasPrefix("curl "), command)
+        XCTAssertTrue(command.hasPrefix("#!/bin/sh\ncurl "), command)
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: path))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [path]

@@ -44,7 +44,7 @@ final class ScreenTests: XCTestCase {
                        "reqtop · api.http   1 running  0 suspended  1 completed  0 failed  0 cancelled")
         XCTAssertTrue(lines[1].contains("shown 2/2  sort id"), lines[1])
         XCTAssertEqual(lines[2], "     # STATE     METHOD  HOST / PATH                      STATUS      SIZE     TIME PROGRESS        ")
-        XCTAssertEqual(lines[3], "     1 completed GET     api.test:8080/users                 200    2.0 KB    40 ms ██████████ 100% ")
+        XCTAssertEqual(lines[3], "     1 completed GET     api.test:8080/users                 200    2.0 KB    50 ms ██████████ 100% ")
         XCTAssertEqual(lines[4], "     2 running   POST    api.test:8080/login                 404      25 B   500 ms ██▌         25% ")
         XCTAssertTrue(lines[11].hasPrefix(" ↑↓ move  Enter open  s suspend/resume  x cancel"), lines[11])
     }
@@ -131,7 +131,7 @@ final class ScreenTests: XCTestCase {
         type("X-Token: abc")
         type("")
         type("{\"a\":1}")
-        XCTAssertEqual(actions.calls, [#"send POST http://127.0.0.1:9/x ["X-Token=abc"] {"a":1}"#])
+        XCTAssertEqual(actions.calls, [#"send POST http://127.0.0.1:9/x ["X-Token=abc", "Content-Type=application/json"] {"a":1}"#])
     }
 
     func testQuitAsksWhileTasksRun() {

@@ -18,6 +18,14 @@ final class CurlImportTests: XCTestCase {
         XCTAssertTrue(list.warnings.isEmpty, "\(list.warnings)")
     }
 
+    func testRedirectsAreFollowedOnlyWithLocationAsCurlDoes() throws {
+        let list = try RequestListLoader.load(text: "curl http://h.test/a\ncurl -L http://h.test/b\n", path: "x.curl", format: .curl)
+        XCTAssertEqual(list.specs.map(\.options.followRedirects), [false, true])
+        // reqtop follows by default, so a spec that does not say otherwise exports with -L.
+        XCTAssertTrue(CurlWriter.command(for: RequestSpec(url: "http://h.test/c")).contains(" -L"))
+        XCTAssertFalse(CurlWriter.command(for: list.specs[0]).contains(" -L"))
+    }
+
     func testSeveralCommandsAndTheFlagsReqtopApplies() throws {
         let list = try Fixtures.load("curl/several-commands.sh")
         XCTAssertEqual(list.specs.count, 4)

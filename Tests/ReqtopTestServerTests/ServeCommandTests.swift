@@ -64,6 +64,6 @@ final class ServeCommandTests: XCTestCase {
     func testServeHelpPrintsUsage() throws {
         let result = try Subprocess.run(reqtop, ["serve", "--help"], timeout: 10)
         XCTAssertEqual(result.status, 0)
-        XCTAssertTrue(result.stdoutText.hasPrefix("usage: reqtop serve"), result.stdoutText)
+        XCTAssertTrue(result.stdoutText.hasPrefix("Usage: reqtop serve"), result.stdoutText)
     }
 }

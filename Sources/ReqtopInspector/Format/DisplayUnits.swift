@@ -1,14 +1,14 @@
 import Foundation
 
-/// "1.2 KB" style sizes.
+/// "1.2 KB" style sizes, in SI units (1 KB = 1000 B), so a 200 MB download reads 200 MB.
 public enum ByteCount {
     public static func format(_ bytes: Int64) -> String {
-        if bytes < 1024 { return "\(bytes) B" }
+        if bytes < 1000 { return "\(bytes) B" }
         let units = ["KB", "MB", "GB", "TB"]
-        var value = Double(bytes) / 1024
+        var value = Double(bytes) / 1000
         var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
+        while value >= 999.5, unit < units.count - 1 {
+            value /= 1000
             unit += 1
         }
         return value < 10 ? String(format: "%.1f %@", value, units[unit]) : String(format: "%.0f %@", value, units[unit])

@@ -11,6 +11,8 @@ public struct TaskRecord: Sendable {
     public var url: URL
     public var requestHeaders: [HTTPHeader]
     public var requestBody: Data?
+    /// The options it was sent with, so a replay or an edited copy behaves the same.
+    public var options = TaskOptions()
     public var response: HTTPResponseHead?
     public var redirects: [RedirectHop] = []
     public var downloaded: Int64 = 0

@@ -62,10 +62,11 @@ public final class TaskStore: Sendable {
     private static func apply(_ event: TaskEvent, to state: inout State) {
         if case .created(let description) = event.kind {
             guard state.index[event.task] == nil else { return }
-            let record = TaskRecord(id: event.task, name: description.name, kind: description.kind, state: .suspended,
+            var record = TaskRecord(id: event.task, name: description.name, kind: description.kind, state: .suspended,
                                     method: description.method, url: description.url,
                                     requestHeaders: description.headers, requestBody: description.body,
                                     createdAt: event.time)
+            record.options = description.options
             state.index[event.task] = state.records.count
             state.records.append(record)
             state.counts[.suspended, default: 0] += 1

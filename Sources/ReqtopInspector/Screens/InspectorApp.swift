@@ -77,6 +77,7 @@ public final class InspectorApp {
         case .openDetail:
             guard let id = selectedID else { return .ignore }
             screen = .detail(id)
+            detailTab = .request
             detailScroll = TextViewState()
         case .back:
             switch screen {
@@ -102,9 +103,12 @@ public final class InspectorApp {
             guard let record = selectedID.flatMap(store.record) else { return .ignore }
             say(actions.replay(record))
         case .replayFailed:
-            let failed = store.allRecords.filter { $0.state == .failed }
-            failed.forEach { _ = actions.replay($0) }
-            say(failed.isEmpty ? "no failed tasks to replay" : "replaying \(failed.count) failed task\(failed.count == 1 ? "" : "s")")
+            // The marked tasks when there are any, else every failed one.
+            let marks = store.marks
+            let chosen = store.allRecords.filter { marks.isEmpty ? $0.state == .failed : marks.contains($0.id) }
+            chosen.forEach { _ = actions.replay($0) }
+            let what = marks.isEmpty ? "failed" : "marked"
+            say(chosen.isEmpty ? "no \(what) tasks to replay" : "replaying \(chosen.count) \(what) task\(chosen.count == 1 ? "" : "s")")
         case .filter: open(.filter, text: filter.description)
         case .sort:
             sort = sort.next

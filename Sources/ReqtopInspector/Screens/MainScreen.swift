@@ -66,7 +66,7 @@ extension InspectorApp {
     private func renderBottomLine(_ frame: inout Frame, area: Rect, now: Double) {
         guard area.height > 0 else { return }
         if let active = prompt {
-            let widget = Prompt(label: active.kind.label, style: Style().reversed)
+            let widget = Prompt(label: active.label, style: Style().reversed)
             var state = active.state
             frame.buffer.setStyle(area, Style().reversed)
             frame.render(widget, in: area, state: &state)
@@ -129,7 +129,9 @@ struct TaskTableSource: TableDataSource {
         let mark = store.isMarked(record.id) ? "*" : ""
         let status = record.status.map(String.init) ?? (record.state == .failed ? "ERR" : "–")
         let size = record.downloaded > 0 || record.state == .completed ? ByteCount.format(record.downloaded) : "–"
-        let time = record.duration(now: now).map { Milliseconds.format($0 * 1000) } ?? "–"
+        // A finished task shows libcurl's total (as the waterfall and HAR do); a running one, its age.
+        let total = record.state.isTerminal ? record.timings.flatMap { $0.total >= 0 ? $0.total : nil } : nil
+        let time = total.map(Milliseconds.format) ?? record.duration(now: now).map { Milliseconds.format($0 * 1000) } ?? "–"
         let redirects = record.redirects.isEmpty ? "" : " ↪\(record.redirects.count)"
         return TableRow([mark + String(record.id.rawValue), record.state.rawValue, record.method,
                          record.hostAndPort + record.pathAndQuery + redirects, status, size, time, progress(record)],

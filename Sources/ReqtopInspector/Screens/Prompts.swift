@@ -14,7 +14,7 @@ enum PromptKind: Hashable {
 
     var label: String {
         switch self {
-        case .filter: "filter (text status:4xx method:POST state:failed host:x !term): "
+        case .filter: "filter (text status:4xx method:POST state:failed host:x name:x !term): "
         case .harPath: "save HAR to: "
         case .curlPath: "save curl command to: "
         case .newRequestLine: "new request (METHOD URL): "
@@ -36,11 +36,16 @@ struct ActivePrompt {
     var kind: PromptKind
     var state: PromptState
     var draft: NewRequest?
+    /// Why the prompt is open again (the last input was refused), shown before the label.
+    var note: String?
+
+    var label: String { (note.map { "\($0) · " } ?? "") + kind.label }
 }
 
 extension InspectorApp {
-    func open(_ kind: PromptKind, text: String, draft: NewRequest? = nil) {
-        prompt = ActivePrompt(kind: kind, state: PromptState(text: text, history: promptHistory[kind.historyKey] ?? []), draft: draft)
+    func open(_ kind: PromptKind, text: String, draft: NewRequest? = nil, note: String? = nil) {
+        prompt = ActivePrompt(kind: kind, state: PromptState(text: text, history: promptHistory[kind.historyKey] ?? []),
+                              draft: draft, note: note)
     }
 
     func handlePromptKey(_ key: Key) -> KeyResult {
@@ -54,7 +59,7 @@ extension InspectorApp {
         switch key {
         case .escape:
             prompt = nil
-            say("cancelled")
+            say("prompt closed, nothing done")
         case .enter:
             let line = active.state.submit()
             promptHistory[active.kind.historyKey] = active.state.history
@@ -78,8 +83,7 @@ extension InspectorApp {
                 anchor = nil
                 say(filter.isEmpty ? "filter cleared" : "filter: \(filter)")
             } catch {
-                say("filter not applied: \(error)")
-                open(.filter, text: text)
+                open(.filter, text: text, note: "not applied: \(error)")
             }
         case .harPath:
             guard !text.isEmpty else { return say("no path given: nothing saved") }
@@ -90,8 +94,7 @@ extension InspectorApp {
         case .newRequestLine:
             guard !text.isEmpty else { return say("no request sent") }
             guard let request = NewRequest(requestLine: text) else {
-                say("expected METHOD URL with an http(s) URL, e.g. GET http://127.0.0.1:8080/get")
-                return open(.newRequestLine, text: text)
+                return open(.newRequestLine, text: text, note: "expected METHOD URL with an http(s) URL, e.g. GET http://127.0.0.1:8080/get")
             }
             open(.newRequestHeader, text: "", draft: request)
         case .newRequestHeader:
@@ -102,15 +105,21 @@ extension InspectorApp {
                 return say(actions.send(draft))
             }
             guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
-                say("a header looks like Name: value")
-                return open(.newRequestHeader, text: text, draft: draft)
+                return open(.newRequestHeader, text: text, draft: draft, note: "a header looks like Name: value")
             }
             draft.headers.append(HTTPHeader(name: String(text[..<colon]).trimmingCharacters(in: .whitespaces),
                                             value: String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
             open(.newRequestHeader, text: "", draft: draft)
         case .newRequestBody:
             guard var draft = active.draft else { return }
-            if !line.isEmpty { draft.body = Data(line.utf8) }
+            if !line.isEmpty {
+                draft.body = Data(line.utf8)
+                // Without a Content-Type, libcurl labels a body as a form; a JSON body says what it is.
+                if !draft.headers.contains(where: { $0.name.lowercased() == "content-type" }),
+                   let first = text.first, first == "{" || first == "[" {
+                    draft.headers.append(HTTPHeader(name: "Content-Type", value: "application/json"))
+                }
+            }
             say(actions.send(draft))
         case .confirmQuit:
             break

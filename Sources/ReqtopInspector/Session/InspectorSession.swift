@@ -53,35 +53,46 @@ public final class InspectorSession: InspectorActions {
         request.httpMethod = record.method
         for header in record.requestHeaders { request.addValue(header.value, forHTTPHeaderField: header.name) }
         request.httpBody = record.requestBody
-        let id = start(request, name: record.name)
+        let id = start(request, options: record.options)
         return "replaying \(record.id) as \(id)"
     }
 
     public func send(_ request: NewRequest) -> String {
-        "sent \(start(request.urlRequest, name: nil)): \(request.method) \(request.url.absoluteString)"
+        "sent \(start(request.urlRequest, options: TaskOptions())): \(request.method) \(request.url.absoluteString)"
     }
 
     /// Creates and resumes a task; the store sees it through the bus.
     @discardableResult
     public func start(_ request: URLRequest, name: String?) -> TaskID {
-        let task = manager.dataTask(with: request, options: TaskOptions(name: name))
+        start(request, options: TaskOptions(name: name))
+    }
+
+    /// Creates and resumes a task with `options`.
+    @discardableResult
+    public func start(_ request: URLRequest, options: TaskOptions) -> TaskID {
+        let task = manager.dataTask(with: request, options: options)
         try? task.resume()
         return task.id
     }
 
     public func saveHAR(to path: String) -> String {
+        let marks = store.marks
+        let records = store.allRecords.filter { marks.isEmpty || marks.contains($0.id) }
         do {
-            let count = try SessionExport.writeHAR(store.allRecords, to: path)
-            return "saved \(count) task\(count == 1 ? "" : "s") to \(path)"
+            let count = try SessionExport.writeHAR(records, to: path)
+            let skipped = records.count - count
+            let note = skipped > 0 ? " (\(skipped) without a response left out)" : ""
+            return "saved \(count) \(marks.isEmpty ? "" : "marked ")task\(count == 1 ? "" : "s") to \(path)\(note)"
         } catch {
             return "could not save \(path): \(error.localizedDescription)"
         }
     }
 
     public func exportCurl(_ record: TaskRecord, to path: String) -> String {
-        let command = CurlWriter.command(for: SessionExport.spec(for: record)) + "\n"
+        let command = "#!/bin/sh\n" + CurlWriter.command(for: SessionExport.spec(for: record)) + "\n"
         do {
             try Data(command.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
             return "wrote the curl command of \(record.id) to \(path)"
         } catch {
             return "could not write \(path): \(error.localizedDescription)"
@@ -109,7 +120,10 @@ public final class InspectorSession: InspectorActions {
             var sent: [String] = []
             for index in list.specs.indices {
                 let resolved = try resolver.resolve(index)
-                sent.append("\(start(resolved.urlRequest, name: resolved.spec.name))")
+                let o = resolved.spec.options
+                let options = TaskOptions(name: resolved.spec.name, timeout: o.timeout ?? record.options.timeout,
+                                          followRedirects: o.followRedirects, insecure: o.insecure)
+                sent.append("\(start(resolved.urlRequest, options: options))")
             }
             return "sent the edited request as \(sent.joined(separator: ", "))"
         } catch let error as RequestListError {

@@ -46,8 +46,11 @@ public enum SessionExport {
     /// The request of a task as a request-list spec (for curl and `.http` export).
     public static func spec(for record: TaskRecord) -> RequestSpec {
         let body: RequestBody? = record.requestBody.map { .text(String(decoding: $0, as: UTF8.self)) }
+        let options = RequestOptions(followRedirects: record.options.followRedirects, insecure: record.options.insecure,
+                                     timeout: record.options.timeout)
         return RequestSpec(name: record.name, method: record.method, url: record.url.absoluteString,
-                           headers: record.requestHeaders.map { HeaderField(name: $0.name, value: $0.value) }, body: body)
+                           headers: record.requestHeaders.map { HeaderField(name: $0.name, value: $0.value) }, body: body,
+                           options: options)
     }
 }
 

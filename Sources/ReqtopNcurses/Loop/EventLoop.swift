@@ -36,7 +36,7 @@ public final class EventLoop {
     public func runProgram(_ arguments: [String]) -> Int32 {
         TerminalSession.end()
         defer {
-            TerminalSession.start(colors: colors)
+            _ = TerminalSession.start(colors: colors) // it worked before the program ran
             handedOver = true
         }
         return ExternalProgram.run(arguments)

@@ -127,7 +127,7 @@ public final class SessionManager: Sendable {
         }
         bus.post(TaskEvent(task: id, kind: .created(TaskDescription(
             kind: kind, method: transfer.method, url: transfer.url, name: options.name, headers: transfer.headers,
-            body: bodyData, bodyFile: bodyFile, destination: destination))))
+            body: bodyData, bodyFile: bodyFile, destination: destination, options: options))))
         return task
     }
 

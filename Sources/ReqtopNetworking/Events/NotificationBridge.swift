@@ -41,7 +41,6 @@ public final class NotificationBridge: Sendable {
     /// Starts re-posting `bus`'s events on `center` until `stop()`.
     public init(bus: EventBus, center: NotificationCenter = .default) {
         self.bus = bus
-        nonisolated(unsafe) let center = center // NotificationCenter is thread-safe
         subscription = bus.subscribeBatches { events in
             for event in events {
                 center.post(name: NotificationBridge.name(for: event.name), object: nil,

@@ -58,9 +58,11 @@ public struct TaskDescription: Sendable {
     public var body: Data?
     public var bodyFile: URL?
     public var destination: URL?
+    /// The per-task options it was created with (timeout, redirects, TLS): enough to send it again.
+    public var options: TaskOptions
 
     public init(kind: TaskKind, method: String, url: URL, name: String? = nil, headers: [HTTPHeader],
-                body: Data? = nil, bodyFile: URL? = nil, destination: URL? = nil) {
+                body: Data? = nil, bodyFile: URL? = nil, destination: URL? = nil, options: TaskOptions = TaskOptions()) {
         self.kind = kind
         self.method = method
         self.url = url
@@ -69,6 +71,7 @@ public struct TaskDescription: Sendable {
         self.body = body
         self.bodyFile = bodyFile
         self.destination = destination
+        self.options = options
     }
 }
 

@@ -17,7 +17,8 @@ struct CurlCommand {
     var get = false
     var headers: [HeaderField] = []
     var data: [DataPiece] = []
-    var options = RequestOptions()
+    /// curl follows redirects only with -L, so a command without it does not either.
+    var options = RequestOptions(followRedirects: false)
     var ignored: [String] = []
     var warnings: [RequestListWarning] = []
 

@@ -48,7 +48,8 @@ public enum CurlWriter {
 
     static func optionArguments(_ options: RequestOptions) -> [String] {
         var args: [String] = []
-        if options.followRedirects == true { args.append("-L") }
+        // reqtop follows redirects unless told not to; curl only with -L.
+        if options.followRedirects != false { args.append("-L") }
         if options.insecure == true { args.append("-k") }
         if options.compressed { args.append("--compressed") }
         if let timeout = options.timeout { args += ["-m", HTTPFileWriter.formatNumber(timeout)] }

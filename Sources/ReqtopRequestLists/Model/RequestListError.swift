@@ -9,7 +9,7 @@
 public struct RequestListError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file the error is in.
     public var file: String
-    /// 1-based line.
+    /// 1-based line; 0 when the error is about the file as a whole (missing, unreadable).
     public var line: Int
     /// 1-based column.
     public var column: Int
@@ -20,8 +20,8 @@ public struct RequestListError: Error, Sendable, Hashable, CustomStringConvertib
 
     public init(file: String, line: Int, column: Int, message: String, lineText: String) {
         self.file = file
-        self.line = max(1, line)
-        self.column = max(1, column)
+        self.line = max(0, line)
+        self.column = line > 0 ? max(1, column) : 0
         self.message = message
         self.lineText = lineText
     }
@@ -34,7 +34,8 @@ public struct RequestListError: Error, Sendable, Hashable, CustomStringConvertib
     public var location: SourceLocation { SourceLocation(file: file, line: line, column: column) }
 
     public var description: String {
-        var text = "\(file):\(line):\(column): error: \(message)"
+        // Line 0 means the file as a whole (it is missing or unreadable).
+        var text = line > 0 ? "\(file):\(line):\(column): error: \(message)" : "\(file): error: \(message)"
         if !lineText.isEmpty {
             let shown = lineText.replacingTabsAndControls()
             text += "\n\(shown)\n" + String(repeating: " ", count: max(0, column - 1)) + "^"

@@ -7,7 +7,7 @@ public enum RequestListLoader {
     public static func load(path: String) throws(RequestListError) -> RequestList {
         guard let data = FileManager.default.contents(atPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
-            throw RequestListError(file: path, line: 1, column: 1,
+            throw RequestListError(file: path, line: 0, column: 0, // the file as a whole
                                    message: exists ? "cannot read the file (check its permissions)" : "no such file", lineText: "")
         }
         let text = String(decoding: data, as: UTF8.self)
