@@ -33,7 +33,7 @@ struct BenchSettings: Codable {
             replayRuns: int("BENCH_RUNS", 5, 1),
             singleRuns: int("BENCH_SINGLE_RUNS", 20, 3),
             downloadRuns: int("BENCH_DOWNLOAD_RUNS", 3, 1),
-            largeFileMB: int("REQTOP_LARGE_FILE_MB", 256, 8),
+            largeFileMB: int("REQTOP_LARGE_FILE_MB", 256, 256), // what with-test-servers.sh serves unless told
             tuiTasks: int("BENCH_TUI_TASKS", 100_000, 2000),
             tuiEventsPerSecond: int("BENCH_TUI_EVENTS_PER_SECOND", 10_000, 2000),
             tuiSeconds: quick ? 0.5 : 4,
