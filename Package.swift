@@ -40,6 +40,9 @@ let package = Package(
         // A small screen of the terminal kit, driven by the tmux end-to-end tests.
         .executableTarget(name: "reqtop-kit-demo", dependencies: ["ReqtopTerminalUI", "ReqtopNcurses", "ReqtopSync"]),
 
+        // Benchmarks side by side with curl and URLSession (`make bench`, release build).
+        .executableTarget(name: "reqtop-bench", dependencies: ["ReqtopNetworking", "ReqtopInspector", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopSync"]),
+
         // Tests.
         .target(name: "ReqtopTestSupport", dependencies: ["ReqtopSync"], path: "Tests/ReqtopTestSupport"),
         .testTarget(name: "ReqtopSyncTests", dependencies: ["ReqtopSync"]),

@@ -123,6 +123,7 @@ struct TaskTableSource: TableDataSource {
 
     var rowCount: Int { listing.count }
 
+    @_optimize(none) // works around a Swift 6.3.1 -O crash (CopyPropagation "Found outside of lifetime use") in release builds
     func row(at index: Int) -> TableRow {
         guard let record = store.records(listing, rows: index..<index + 1).first else { return TableRow([]) }
         let mark = store.isMarked(record.id) ? "*" : ""

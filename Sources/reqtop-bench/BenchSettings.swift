@@ -1,0 +1,60 @@
+import Foundation
+
+/// What a run measures and how often, from the environment. `BENCH_QUICK=1` shrinks everything for a CI smoke run.
+struct BenchSettings: Codable {
+    /// nginx on loopback (`scripts/with-test-servers.sh` exports it).
+    var nginxURL: String
+    var quick: Bool
+    /// Requests per replay run.
+    var replayRequests: Int
+    var replayConcurrencies: [Int]
+    var replayRuns: Int
+    var singleRuns: Int
+    var downloadRuns: Int
+    /// Size of nginx's large.bin as the run expects it (`REQTOP_LARGE_FILE_MB`).
+    var largeFileMB: Int
+    var tuiTasks: Int
+    var tuiEventsPerSecond: Int
+    var tuiSeconds: Double
+    var busEvents: Int
+    var busRuns: Int
+    /// Which cases to run (`BENCH_CASES=replay,single,download,tui,bus`; all by default).
+    var cases: [String]
+
+    static func fromEnvironment() -> BenchSettings {
+        let env = ProcessInfo.processInfo.environment
+        let quick = !(env["BENCH_QUICK"] ?? "").isEmpty && env["BENCH_QUICK"] != "0"
+        func int(_ key: String, _ full: Int, _ small: Int) -> Int { env[key].flatMap { Int($0) } ?? (quick ? small : full) }
+        return BenchSettings(
+            nginxURL: env["REQTOP_NGINX_URL"] ?? "",
+            quick: quick,
+            replayRequests: int("BENCH_REQUESTS", 5000, 200),
+            replayConcurrencies: (env["BENCH_CONCURRENCY"] ?? "1,8,64").split(separator: ",").compactMap { Int($0) },
+            replayRuns: int("BENCH_RUNS", 5, 1),
+            singleRuns: int("BENCH_SINGLE_RUNS", 20, 3),
+            downloadRuns: int("BENCH_DOWNLOAD_RUNS", 3, 1),
+            largeFileMB: int("REQTOP_LARGE_FILE_MB", 256, 256), // what with-test-servers.sh serves unless told
+            tuiTasks: int("BENCH_TUI_TASKS", 100_000, 2000),
+            tuiEventsPerSecond: int("BENCH_TUI_EVENTS_PER_SECOND", 10_000, 2000),
+            tuiSeconds: quick ? 0.5 : 4,
+            busEvents: int("BENCH_BUS_EVENTS", 600_000, 6000),
+            busRuns: int("BENCH_BUS_RUNS", 3, 1),
+            cases: (env["BENCH_CASES"] ?? "replay,single,download,tui,bus").split(separator: ",").map(String.init))
+    }
+
+    var summary: String {
+        "\(replayRequests) requests × \(replayRuns) runs per replay figure, \(singleRuns) single GETs, "
+            + "\(largeFileMB) MB × \(downloadRuns) downloads, TUI over \(tuiTasks) tasks at \(tuiEventsPerSecond) events/s "
+            + "for \(tuiSeconds) s, \(busEvents) bus events × \(busRuns); medians\(quick ? " (BENCH_QUICK: smoke sizes, figures meaningless)" : "")"
+    }
+}
+
+/// Where the binaries are: next to this one (`.build/release/`).
+enum Binaries {
+    static var directory: String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return (exe as NSString).deletingLastPathComponent
+    }
+    static var reqtop: String { directory + "/reqtop" }
+    static var bench: String { directory + "/reqtop-bench" }
+}

@@ -1,0 +1,50 @@
+/// Medians of one client's runs.
+struct ReplaySummary {
+    var requestsPerSecond: Double
+    var cpuPerRequest: Double
+    var errors: Int
+
+    init(_ samples: [ReplaySample]) {
+        requestsPerSecond = Stats.median(samples.map(\.requestsPerSecond))
+        cpuPerRequest = Stats.median(samples.map(\.cpuPerRequest))
+        errors = samples.map(\.errors).reduce(0, +)
+    }
+}
+
+/// The table rows of one concurrency: reqtop (whole process and in-process engine) against curl and URLSession.
+struct ReplayRows {
+    let concurrency: Int
+    let summary: [ReplayClient: ReplaySummary]
+    let reqtopRunAvailable: Bool
+
+    var rows: [BenchRow] {
+        let c = concurrency
+        var rows: [BenchRow] = []
+        let mine: [ReplayClient] = reqtopRunAvailable ? [.reqtopRun, .reqtopRunText, .engine] : [.engine]
+        if !reqtopRunAvailable { rows.append(.skipped("replay c=\(c): reqtop run", reason: "the reqtop binary has no `run` command")) }
+        let curl = summary[.curl]!, session = summary[.urlSession]!
+        for client in mine {
+            let s = summary[client]!
+            let ratio = s.requestsPerSecond / curl.requestsPerSecond
+            let judged = c == 64 && client != .reqtopRunText
+            let values = ["reqtop_rps": s.requestsPerSecond, "curl_rps": curl.requestsPerSecond, "urlsession_rps": session.requestsPerSecond,
+                          "reqtop_cpu_per_request_s": s.cpuPerRequest, "curl_cpu_per_request_s": curl.cpuPerRequest,
+                          "urlsession_cpu_per_request_s": session.cpuPerRequest, "reqtop_errors": Double(s.errors),
+                          "curl_errors": Double(curl.errors), "urlsession_errors": Double(session.errors)]
+            rows.append(BenchRow("replay c=\(c) req/s: \(client.rawValue) vs curl --parallel", reqtop: Figure.rate(s.requestsPerSecond),
+                                 peers: "curl " + Figure.rate(curl.requestsPerSecond), ratio: ratio,
+                                 target: judged ? "≥ 1.0×" : "—", met: judged ? ratio >= 1.0 : nil, values: values))
+            let cpuRatio = s.cpuPerRequest / curl.cpuPerRequest
+            rows.append(BenchRow("replay c=\(c) CPU/request: \(client.rawValue) vs curl --parallel", reqtop: Figure.micros(s.cpuPerRequest),
+                                 peers: "curl " + Figure.micros(curl.cpuPerRequest), ratio: cpuRatio,
+                                 target: judged ? "≤ 1.0×" : "—", met: judged ? cpuRatio <= 1.0 : nil, values: values))
+            if client == .reqtopRunText { continue } // information only: req/s and CPU beside curl are enough
+            let sessionRatio = s.requestsPerSecond / session.requestsPerSecond
+            let targeted = c == 8 || c == 64
+            rows.append(BenchRow("replay c=\(c) req/s: \(client.rawValue) vs URLSession", reqtop: Figure.rate(s.requestsPerSecond),
+                                 peers: "URLSession " + Figure.rate(session.requestsPerSecond), ratio: sessionRatio,
+                                 target: targeted ? "≥ 8×" : "—", met: targeted ? sessionRatio >= 8 : nil, values: values))
+        }
+        return rows
+    }
+}

@@ -1,0 +1,14 @@
+import ReqtopInspector
+import ReqtopNetworking
+
+/// The inspector's actions, doing nothing: the benchmark only draws.
+final class NoopActions: InspectorActions {
+    func suspendOrResume(_ id: TaskID) -> String { "" }
+    func cancel(_ id: TaskID) -> String { "" }
+    func replay(_ record: TaskRecord) -> String { "" }
+    func send(_ request: NewRequest) -> String { "" }
+    func saveHAR(to path: String) -> String { "" }
+    func exportCurl(_ record: TaskRecord, to path: String) -> String { "" }
+    func edit(_ record: TaskRecord) -> String { "" }
+    var unfinishedCount: Int { 0 }
+}
