@@ -1,0 +1,73 @@
+import Foundation
+import ReqtopNetworking
+import XCTest
+
+/// The hand-written JSON Lines encoder writes exactly what `JSONSerialization` wrote for the same schema.
+final class JSONLinesEncoderTests: XCTestCase {
+    /// The encoder as it was: a `[String: Any]` through `JSONSerialization` with sorted keys.
+    private func reference(_ event: TaskEvent) -> String {
+        var object: [String: Any] = ["event": event.name.rawValue, "task": event.task.rawValue, "time": event.time]
+        switch event.kind {
+        case .created(let d):
+            object["method"] = d.method
+            object["url"] = d.url.absoluteString
+            if let name = d.name { object["name"] = name }
+        case .resumed, .suspended, .cancelled: break
+        case .redirected(let hop):
+            object["status"] = hop.status
+            object["from"] = hop.from.absoluteString
+            object["to"] = hop.to.absoluteString
+        case .response(let head):
+            object["status"] = head.status
+            var headers: [String: String] = [:]
+            for h in head.headers { headers[h.name] = headers[h.name].map { $0 + ", " + h.value } ?? h.value }
+            object["headers"] = headers
+        case .progress(let p):
+            object["direction"] = p.direction.rawValue
+            object["completed"] = p.completed
+            object["total"] = p.total
+        case .completed(let c):
+            func round(_ v: Double) -> Double { v < 0 ? -1 : (v * 1000).rounded() / 1000 }
+            let t = c.timings
+            object["status"] = c.response.status
+            object["bytes"] = c.bytes
+            object["timings"] = ["dns": round(t.dns), "connect": round(t.connect), "tls": round(t.tls), "send": round(t.send),
+                                 "wait": round(t.wait), "receive": round(t.receive), "total": round(t.total)]
+        case .failed(let f):
+            object["error"] = ["code": f.error.code.rawValue, "message": f.error.message]
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func testEveryEventKindMatchesJSONSerializationByteForByte() {
+        let url = URL(string: "http://127.0.0.1:8080/a/b?q=1&r=%20x")!
+        let odd = "quote \" backslash \\ slash / tab \t nl \n cr \r bs \u{8} ff \u{c} nul \u{0} esc \u{1b} del \u{7f} é 😀 \u{2028}"
+        let head = HTTPResponseHead(url: url, httpVersion: "1.1", status: 200, reason: "OK", headers: [
+            HTTPHeader(name: "Set-Cookie", value: "a=1"), HTTPHeader(name: "Content-Type", value: "application/json"),
+            HTTPHeader(name: "set-cookie", value: "b=2"), HTTPHeader(name: "X-Item-10", value: odd),
+            HTTPHeader(name: "X-Item-9", value: ""), HTTPHeader(name: "content-length", value: "5"), HTTPHeader(name: "ETag", value: "\"x\""),
+        ])
+        var events: [TaskEvent] = []
+        for (i, time) in [0, 1.5, 2, 1_764_443_000.123456, 1_764_443_000, 1e-7, 0.30000000000000004, 1e22].enumerated() {
+            let id = TaskID(rawValue: i + 1)
+            events += [
+                TaskEvent(task: id, time: time, kind: .created(TaskDescription(kind: .data, method: "POST", url: url, name: i % 2 == 0 ? odd : nil, headers: []))),
+                TaskEvent(task: id, time: time, kind: .resumed), TaskEvent(task: id, time: time, kind: .suspended),
+                TaskEvent(task: id, time: time, kind: .cancelled),
+                TaskEvent(task: id, time: time, kind: .redirected(RedirectHop(status: 302, from: url, to: URL(string: "https://h.test/ö")!))),
+                TaskEvent(task: id, time: time, kind: .response(head)),
+                TaskEvent(task: id, time: time, kind: .progress(TransferProgress(direction: .download, completed: Int64(i) * 1000, total: -1))),
+                TaskEvent(task: id, time: time, kind: .completed(TaskCompletion(
+                    response: head, body: nil, bytes: 1 << 40, timings: PhaseTimings(dns: 0.0004, connect: 1.23456, tls: -1, send: time,
+                                                                                   wait: 100, receive: 2.5e-5, total: 1e9),
+                    redirects: [], serializer: "raw", serializedValue: nil, serializationError: nil))),
+                TaskEvent(task: id, time: time, kind: .failed(TaskFailure(error: TransferError(code: .timedOut, message: odd), response: nil,
+                                                                         bytes: 0, timings: nil, redirects: []))),
+            ]
+        }
+        for event in events {
+            XCTAssertEqual(JSONLinesEncoder.line(for: event), reference(event), "\(event.name)")
+        }
+    }
+}
