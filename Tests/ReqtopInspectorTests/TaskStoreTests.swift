@@ -56,12 +56,13 @@ final class TaskStoreTests: XCTestCase {
     func testTimelineKeepsEveryLifecycleEventWithPayloadAndFoldsProgress() {
         let store = TaskStore()
         store.apply(Events.lifecycle(4, "GET", "http://h.test/x", status: 200, bytes: 2048, totalMs: 40))
-        let timeline = store.record(TaskID(rawValue: 4))?.timeline ?? []
+        let record = store.record(TaskID(rawValue: 4))!
+        let timeline = record.timeline
         XCTAssertEqual(timeline.map(\.event), [.created, .resumed, .response, .progress, .completed])
-        XCTAssertEqual(timeline[2].payload.first, "HTTP/1.1 200 OK")
-        XCTAssertTrue(timeline[2].payload.contains("Content-Type: application/json"))
-        XCTAssertEqual(timeline[3].payload.first, "download 2.0 KB of 2.0 KB", "the latest progress wins")
-        XCTAssertTrue(timeline[4].payload.first?.hasPrefix("status 200, 2.0 KB, 40 ms") ?? false, "\(timeline[4].payload)")
+        XCTAssertEqual(timeline[2].payload(in: record).first, "HTTP/1.1 200 OK")
+        XCTAssertTrue(timeline[2].payload(in: record).contains("Content-Type: application/json"))
+        XCTAssertEqual(timeline[3].payload(in: record).first, "download 2.0 KB of 2.0 KB", "the latest progress wins")
+        XCTAssertTrue(timeline[4].payload(in: record).first?.hasPrefix("status 200, 2.0 KB, 40 ms") ?? false, "\(timeline[4].payload(in: record))")
     }
 
     func testFiltersCombineWithAndAndNegation() throws {

@@ -6,34 +6,89 @@ import ReqtopNetworking
 enum EventDescription {
     static func payload(of event: TaskEvent) -> [String] {
         switch event.kind {
-        case .created(let description):
-            var lines = ["\(description.method) \(description.url.absoluteString)"]
-            if let name = description.name { lines.append("name: \(name)") }
-            lines.append("kind: \(description.kind.rawValue), \(description.headers.count) request headers"
-                         + (description.body.map { ", body \(ByteCount.format(Int64($0.count)))" } ?? ""))
-            return lines
+        case .created(let d):
+            return created(method: d.method, url: d.url, name: d.name, kind: d.kind, headerCount: d.headers.count,
+                           bodySize: d.body.map { Int64($0.count) })
         case .resumed, .suspended, .cancelled:
             return []
         case .redirected(let hop):
-            return ["\(hop.status) \(hop.from.absoluteString) → \(hop.to.absoluteString)"]
+            return [redirect(hop)]
         case .response(let head):
-            return ["HTTP/\(head.httpVersion) \(head.status) \(head.reason)"] + head.headers.map { "\($0.name): \($0.value)" }
+            return response(head)
         case .progress(let progress):
-            let total = progress.total >= 0 ? " of \(ByteCount.format(progress.total))" : ""
-            return ["\(progress.direction.rawValue) \(ByteCount.format(progress.completed))\(total)"]
-        case .completed(let completion):
-            var lines = ["status \(completion.response.status), \(ByteCount.format(completion.bytes)), \(Milliseconds.format(completion.timings.total))",
-                         "serializer \(completion.serializer)"]
-            if case .file(let file)? = completion.body { lines.append("body file \(file.url.path)") }
-            if let error = completion.serializationError { lines.append("serialization error: \(error)") }
-            lines.append(timingLine(completion.timings))
-            return lines
-        case .failed(let failure):
-            var lines = ["\(failure.error.code.rawValue): \(failure.error.message)"]
-            if let status = failure.response?.status { lines.append("status \(status)") }
-            if let timings = failure.timings { lines.append(timingLine(timings)) }
-            return lines
+            return [self.progress(progress)]
+        case .completed(let c):
+            var bodyFile: URL?
+            if case .file(let file)? = c.body { bodyFile = file.url }
+            return completed(status: c.response.status, bytes: c.bytes, timings: c.timings, serializer: c.serializer,
+                             bodyFile: bodyFile, serializationError: c.serializationError)
+        case .failed(let f):
+            return failed(f.error, status: f.response?.status, timings: f.timings)
         }
+    }
+
+    /// A timeline entry's payload: what the entry kept, completed by what the record holds.
+    static func payload(of entry: TimelineEntry, in r: TaskRecord) -> [String] {
+        switch entry.event {
+        case .created:
+            return created(method: r.method, url: r.url, name: r.name, kind: r.kind, headerCount: r.requestHeaders.count,
+                           bodySize: r.requestBody.map { Int64($0.count) })
+        case .resumed, .suspended, .cancelled:
+            return []
+        case .redirected:
+            guard case .hop(let index) = entry.detail, index < r.redirects.count else { return [] }
+            return [redirect(r.redirects[index])]
+        case .response:
+            return r.response.map(response) ?? []
+        case .progress:
+            guard case .progress(let progress) = entry.detail else { return [] }
+            return [self.progress(progress)]
+        case .completed:
+            guard case .completion(let serializer, let error) = entry.detail else { return [] }
+            var bodyFile: URL?
+            if case .file(let file)? = r.body { bodyFile = file.url }
+            return completed(status: r.status ?? 0, bytes: r.downloaded, timings: r.timings ?? .unknown,
+                             serializer: serializer, bodyFile: bodyFile, serializationError: error)
+        case .failed:
+            guard let error = r.error else { return [] }
+            return failed(error, status: r.status, timings: r.timings)
+        }
+    }
+
+    private static func created(method: String, url: URL, name: String?, kind: TaskKind, headerCount: Int, bodySize: Int64?) -> [String] {
+        var lines = ["\(method) \(url.absoluteString)"]
+        if let name { lines.append("name: \(name)") }
+        lines.append("kind: \(kind.rawValue), \(headerCount) request headers" + (bodySize.map { ", body \(ByteCount.format($0))" } ?? ""))
+        return lines
+    }
+
+    private static func redirect(_ hop: RedirectHop) -> String {
+        "\(hop.status) \(hop.from.absoluteString) → \(hop.to.absoluteString)"
+    }
+
+    private static func response(_ head: HTTPResponseHead) -> [String] {
+        ["HTTP/\(head.httpVersion) \(head.status) \(head.reason)"] + head.headers.map { "\($0.name): \($0.value)" }
+    }
+
+    private static func progress(_ progress: TransferProgress) -> String {
+        let total = progress.total >= 0 ? " of \(ByteCount.format(progress.total))" : ""
+        return "\(progress.direction.rawValue) \(ByteCount.format(progress.completed))\(total)"
+    }
+
+    private static func completed(status: Int, bytes: Int64, timings: PhaseTimings, serializer: String, bodyFile: URL?,
+                                  serializationError: String?) -> [String] {
+        var lines = ["status \(status), \(ByteCount.format(bytes)), \(Milliseconds.format(timings.total))", "serializer \(serializer)"]
+        if let bodyFile { lines.append("body file \(bodyFile.path)") }
+        if let serializationError { lines.append("serialization error: \(serializationError)") }
+        lines.append(timingLine(timings))
+        return lines
+    }
+
+    private static func failed(_ error: TransferError, status: Int?, timings: PhaseTimings?) -> [String] {
+        var lines = ["\(error.code.rawValue): \(error.message)"]
+        if let status { lines.append("status \(status)") }
+        if let timings { lines.append(timingLine(timings)) }
+        return lines
     }
 
     /// One line for the event log pane.

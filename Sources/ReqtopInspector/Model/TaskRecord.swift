@@ -61,24 +61,21 @@ public struct TaskRecord: Sendable {
     }
 }
 
-/// One step of a task's timeline: the bus event itself (typed, so it costs little to keep),
-/// formatted into readable lines only when the Events tab shows it.
+/// One step of a task's timeline: when and what, plus only what the record does not already hold
+/// (a progress reading, which redirect hop, a completion's serializer). The Events tab formats it
+/// with `payload(in:)`, so a finished task costs a few dozen bytes per step.
 public struct TimelineEntry: Sendable {
-    /// The event, without the response body and serialized value (the record keeps the body).
-    public let source: TaskEvent
+    public let time: Double
+    public let event: TaskEvent.Name
+    let detail: Detail
 
-    init(_ event: TaskEvent) {
-        var slim = event
-        if case .completed(var completion) = event.kind {
-            completion.body = nil
-            completion.serializedValue = nil
-            slim.kind = .completed(completion)
-        }
-        source = slim
+    enum Detail: Sendable {
+        case none
+        case progress(TransferProgress)
+        case hop(Int)
+        case completion(serializer: String, serializationError: String?)
     }
 
-    public var time: Double { source.time }
-    public var event: TaskEvent.Name { source.name }
     /// The payload as readable lines (untrusted text: the UI sanitizes it when drawing).
-    public var payload: [String] { EventDescription.payload(of: source) }
+    public func payload(in record: TaskRecord) -> [String] { EventDescription.payload(of: self, in: record) }
 }

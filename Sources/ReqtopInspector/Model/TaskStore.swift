@@ -148,12 +148,19 @@ public final class TaskStore: Sendable {
     }
 
     private static func appendTimeline(_ event: TaskEvent, to record: inout TaskRecord) {
+        let detail: TimelineEntry.Detail = switch event.kind {
+        case .progress(let progress): .progress(progress)
+        case .redirected: .hop(record.redirects.count - 1)
+        case .completed(let c): .completion(serializer: c.serializer, serializationError: c.serializationError)
+        default: .none
+        }
+        let entry = TimelineEntry(time: event.time, event: event.name, detail: detail)
         // Consecutive progress of the same direction share one entry (the latest), so memory stays small.
-        if case .progress(let progress) = event.kind, case .progress(let last)? = record.timeline.last?.source.kind,
-           last.direction == progress.direction {
-            record.timeline[record.timeline.count - 1] = TimelineEntry(event)
+        if case .progress(let progress) = detail, let last = record.timeline.last,
+           case .progress(let previous) = last.detail, previous.direction == progress.direction {
+            record.timeline[record.timeline.count - 1] = entry
         } else {
-            record.timeline.append(TimelineEntry(event))
+            record.timeline.append(entry)
         }
     }
 

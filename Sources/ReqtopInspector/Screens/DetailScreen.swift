@@ -147,8 +147,9 @@ enum DetailText {
         var lines: [String] = []
         for entry in r.timeline {
             let offset = String(format: "+%.3fs", entry.time - first).leftPadded(to: 9)
-            lines.append("\(offset)  \(entry.event.rawValue)" + (entry.payload.first.map { "  \($0)" } ?? ""))
-            lines += entry.payload.dropFirst().map { String(repeating: " ", count: 11) + $0 }
+            let payload = entry.payload(in: r)
+            lines.append("\(offset)  \(entry.event.rawValue)" + (payload.first.map { "  \($0)" } ?? ""))
+            lines += payload.dropFirst().map { String(repeating: " ", count: 11) + $0 }
         }
         return lines
     }
