@@ -87,7 +87,7 @@ public final class TaskStore: Sendable {
         case .redirected(let hop):
             record.redirects.append(hop)
         case .response(let head):
-            record.response = head
+            record.response = Self.sharingURL(head, with: record)
         case .progress(let progress):
             switch progress.direction {
             case .download:
@@ -102,7 +102,7 @@ public final class TaskStore: Sendable {
         case .completed(let completion):
             record.state = .completed
             record.endedAt = event.time
-            record.response = completion.response
+            record.response = Self.sharingURL(completion.response, with: record)
             record.timings = completion.timings
             record.body = completion.body
             if let body = completion.body, body.count > 0 {
@@ -120,7 +120,7 @@ public final class TaskStore: Sendable {
             record.state = .failed
             record.endedAt = event.time
             record.error = failure.error
-            if let response = failure.response { record.response = response }
+            if let response = failure.response { record.response = Self.sharingURL(response, with: record) }
             record.timings = failure.timings
             state.rates.add(requests: 1, at: event.time)
         }
@@ -132,6 +132,15 @@ public final class TaskStore: Sendable {
         appendTimeline(event, to: &record)
         if event.name != .progress { appendLog(event, to: &state) }
         state.records[position] = record
+    }
+
+    /// The head with the record's own `URL` instance when they are equal (no redirect): one URL
+    /// object per task instead of two, which matters at 100,000 tasks.
+    private static func sharingURL(_ head: HTTPResponseHead, with record: TaskRecord) -> HTTPResponseHead {
+        guard head.url == record.url else { return head }
+        var shared = head
+        shared.url = record.url
+        return shared
     }
 
     private static func releaseBodies(beyond budget: Int64, in state: inout State) {
