@@ -31,8 +31,8 @@ bench:
 	@scripts/setup.sh test
 	@[ -x /usr/bin/time ] || { echo "bench: installing time (peak RSS of curl)" >&2; s=""; [ "$$(id -u)" -ne 0 ] && s=sudo; \
 	  DEBIAN_FRONTEND=noninteractive $$s apt-get install -y -qq --no-install-recommends time >/dev/null; }
-	$(SWIFT) build -c release --product reqtop
-	$(SWIFT) build -c release --product reqtop-bench
+	$(SWIFT) build -c release --static-swift-stdlib --product reqtop
+	$(SWIFT) build -c release --static-swift-stdlib --product reqtop-bench
 	BENCH_QUICK=$(BENCH_QUICK) REQTOP_LARGE_FILE_MB=$(if $(filter-out 0,$(BENCH_QUICK)),8,1024) \
 	  scripts/with-test-servers.sh .build/release/reqtop-bench
 
