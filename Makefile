@@ -13,11 +13,13 @@ build:
 	$(SWIFT) build
 
 ## The whole test suite against the embedded server, nginx and httpbin (started and stopped here),
-## then the networking core again under ThreadSanitizer.
+## then the networking core again under ThreadSanitizer, then the benchmark at smoke-test sizes
+## (a release build, so an optimizer crash or a broken bench case fails CI; no timing is asserted).
 test:
 	@scripts/setup.sh test
 	$(SWIFT) build
 	scripts/with-test-servers.sh $(MAKE) --no-print-directory test-unit test-tsan
+	$(MAKE) --no-print-directory bench BENCH_QUICK=1
 
 test-unit:
 	$(SWIFT) test $(SWIFT_TEST_FLAGS)
