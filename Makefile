@@ -12,14 +12,14 @@ build:
 	@scripts/setup.sh build
 	$(SWIFT) build
 
-## The whole test suite against the embedded server, nginx and httpbin (started and stopped here),
-## then the networking core again under ThreadSanitizer, then the benchmark at smoke-test sizes
-## (a release build, so an optimizer crash or a broken bench case fails CI; no timing is asserted).
+## The benchmark at smoke-test sizes (a release build, so an optimizer crash or a broken bench case
+## fails here; no timing is asserted), then the whole test suite against the embedded server, nginx
+## and httpbin (started and stopped here), then the networking core again under ThreadSanitizer.
 test:
 	@scripts/setup.sh test
+	$(MAKE) --no-print-directory bench BENCH_QUICK=1
 	$(SWIFT) build
 	scripts/with-test-servers.sh $(MAKE) --no-print-directory test-unit test-tsan
-	$(MAKE) --no-print-directory bench BENCH_QUICK=1
 
 test-unit:
 	$(SWIFT) test $(SWIFT_TEST_FLAGS)
