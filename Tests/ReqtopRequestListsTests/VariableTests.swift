@@ -83,3 +83,26 @@ final class VariableTests: XCTestCase {
         }
     }
 }
+
+final class BasicAuthTests: XCTestCase {
+    func testClearTextBasicCredentialsAreEncodedAsTheHTTPClientsDo() throws {
+        let text = """
+            GET http://h.test/a
+            Authorization: Basic alice s3cret
+
+            ###
+            GET http://h.test/b
+            Authorization: Basic bob:pw
+
+            ###
+            GET http://h.test/c
+            Authorization: Basic YWxyZWFkeTplbmNvZGVk
+            """
+        let list = try RequestListLoader.load(text: text, path: "auth.http", format: .http)
+        let resolver = RequestResolver(list: list)
+        let values = try (0..<3).map { try resolver.resolve($0).header(named: "Authorization") }
+        XCTAssertEqual(values, ["Basic " + Data("alice:s3cret".utf8).base64EncodedString(),
+                                "Basic " + Data("bob:pw".utf8).base64EncodedString(),
+                                "Basic YWxyZWFkeTplbmNvZGVk"])
+    }
+}

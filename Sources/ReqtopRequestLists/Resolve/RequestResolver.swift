@@ -94,7 +94,12 @@ public final class RequestResolver: Sendable {
         }
         var headers: [HeaderField] = []
         for header in spec.headers {
-            headers.append(HeaderField(name: try apply(header.name), value: try apply(header.value)))
+            let name = try apply(header.name)
+            var value = try apply(header.value)
+            if substitutesVariables, name.caseInsensitiveCompare("Authorization") == .orderedSame {
+                value = Self.encodingBasicCredentials(value)
+            }
+            headers.append(HeaderField(name: name, value: value))
         }
         var body: Data?
         switch spec.body {
@@ -136,6 +141,23 @@ public final class RequestResolver: Sendable {
             out += "\n"
         }
         return out
+    }
+
+    /// `.http` files may write `Authorization: Basic user password` or `Basic user:password` in
+    /// the clear, as the JetBrains and VS Code clients accept; the header sent is base64-encoded.
+    /// A value that is already one token without a colon is taken as encoded.
+    static func encodingBasicCredentials(_ value: String) -> String {
+        let parts = value.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        guard parts.count >= 2, parts[0].caseInsensitiveCompare("Basic") == .orderedSame else { return value }
+        let credentials: String
+        if parts.count == 3 {
+            credentials = "\(parts[1]):\(parts[2])"
+        } else if parts[1].contains(":") {
+            credentials = String(parts[1])
+        } else {
+            return value
+        }
+        return "Basic " + Data(credentials.utf8).base64EncodedString()
     }
 
     static func makeURL(_ text: String) -> URL? {
