@@ -69,7 +69,10 @@ func cancelUnfinished(_ manager: SessionManager, store: TaskStore) {
 /// `--har` is written with what finished, also after a signal.
 func runListInteractively(_ runner: RequestListRunner, settings: HeadlessSettings, title: String) -> Int32 {
     let outcome = runInteractive(manager: runner.manager, title: title,
-                                 begin: { _ in runner.start { _ in } },
+                                 begin: { session in
+                                     session.queued = { runner.queuedCount }
+                                     runner.start { _ in }
+                                 },
                                  stop: { runner.cancelAll() })
     let records = outcome.store.allRecords
     var code: Int32 = 0

@@ -8,6 +8,7 @@ import XCTest
 final class RecordingActions: InspectorActions {
     var calls: [String] = []
     var unfinishedCount = 0
+    var queuedCount = 0
     func suspendOrResume(_ id: TaskID) -> String { calls.append("suspendOrResume \(id)"); return "ok" }
     func cancel(_ id: TaskID) -> String { calls.append("cancel \(id)"); return "ok" }
     func replay(_ record: TaskRecord) -> String { calls.append("replay \(record.id)"); return "ok" }
@@ -139,7 +140,7 @@ final class ScreenTests: XCTestCase {
         _ = draw(app, terminal)
         actions.unfinishedCount = 2
         XCTAssertEqual(app.handle(.char("q")), .redraw)
-        XCTAssertTrue(draw(app, terminal)[11].contains("2 tasks are still running — quit? (y/n)"))
+        XCTAssertTrue(draw(app, terminal)[11].contains("2 requests are still running or queued — quit? (y/n)"))
         XCTAssertEqual(app.handle(.char("n")), .redraw)
         XCTAssertEqual(app.handle(.char("q")), .redraw)
         XCTAssertEqual(app.handle(.char("y")), .quit)

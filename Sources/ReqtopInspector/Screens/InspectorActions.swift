@@ -19,6 +19,8 @@ public protocol InspectorActions: AnyObject {
     func edit(_ record: TaskRecord) -> String
     /// Tasks not yet ended.
     var unfinishedCount: Int { get }
+    /// Requests of a replayed list that have not been sent yet.
+    var queuedCount: Int { get }
 }
 
 /// A request typed at the `n` prompt.

@@ -130,7 +130,7 @@ public final class InspectorApp {
             screen = screen == .help ? .main : .help
             helpScroll = TextViewState()
         case .quit:
-            let running = actions.unfinishedCount
+            let running = actions.unfinishedCount + actions.queuedCount
             if running > 0 {
                 open(.confirmQuit(running: running), text: "")
                 return .redraw

@@ -48,7 +48,10 @@ extension InspectorApp {
         var figures = String(format: " %.1f req/s  %@/s  ", a.requestsPerSecond, ByteCount.format(Int64(a.bytesPerSecond)))
         figures += "p50 \(a.p50.map(Milliseconds.format) ?? "–")  p95 \(a.p95.map(Milliseconds.format) ?? "–")  "
         figures += "max \(a.max.map(Milliseconds.format) ?? "–")   "
-        figures += "shown \(listing.count)/\(a.total)  sort \(sort.rawValue)"
+        figures += "shown \(listing.count)/\(a.total)"
+        let queued = actions.queuedCount
+        if queued > 0 { figures += " (+\(queued) queued)" }
+        figures += "  sort \(sort.rawValue)"
         if !filter.isEmpty { figures += "  filter \(filter)" }
         frame.buffer.setString(x: area.x, y: area.y + 1, figures, style: Style().dim, maxWidth: area.width)
     }

@@ -20,7 +20,7 @@ enum PromptKind: Hashable {
         case .newRequestLine: "new request (METHOD URL): "
         case .newRequestHeader: "header (Name: value, empty to go on): "
         case .newRequestBody: "body (empty for none): "
-        case .confirmQuit(let running): "\(running) task\(running == 1 ? " is" : "s are") still running — quit? (y/n) "
+        case .confirmQuit(let running): "\(running) request\(running == 1 ? " is" : "s are") still running or queued — quit? (y/n) "
         }
     }
 

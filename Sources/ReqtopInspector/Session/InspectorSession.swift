@@ -13,6 +13,10 @@ public final class InspectorSession: InspectorActions {
     /// Runs a program with the terminal handed over to it (curses suspended); returns its exit status.
     /// Without it, `e` (edit in $EDITOR) is unavailable.
     public var runInTerminal: ((_ arguments: [String]) -> Int32)?
+    /// How many requests of a replayed list wait to be sent (shown in the header, counted when quitting).
+    public var queued: () -> Int = { 0 }
+
+    public var queuedCount: Int { queued() }
 
     public init(manager: SessionManager, store: TaskStore) {
         self.manager = manager

@@ -11,4 +11,5 @@ final class NoopActions: InspectorActions {
     func exportCurl(_ record: TaskRecord, to path: String) -> String { "" }
     func edit(_ record: TaskRecord) -> String { "" }
     var unfinishedCount: Int { 0 }
+    var queuedCount: Int { 0 }
 }
