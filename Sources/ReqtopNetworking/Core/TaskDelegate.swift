@@ -40,6 +40,9 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
     private var currentURL: URL
     private var pendingHead: HTTPResponseHead?
     private var head: HTTPResponseHead?
+    /// The final response's Content-Length when it gives the decoded size (no Content-Encoding);
+    /// read once when the head arrives, not on every progress callback.
+    private var declaredLength: Int64?
     private var hops: [RedirectHop] = []
     private var memoryBody = Data()
     private var file: FileSink?
@@ -113,6 +116,9 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
             return
         }
         head = complete
+        if complete.headers.value(for: "Content-Encoding") == nil {
+            declaredLength = complete.headers.value(for: "Content-Length").flatMap(Int64.init)
+        }
         emit(.response(complete))
     }
 
@@ -217,11 +223,7 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
     }
 
     private func expectedLength(_ curlTotal: Int64) -> Int64 {
-        if let length = head?.headers.value(for: "Content-Length").flatMap(Int64.init),
-           head?.headers.value(for: "Content-Encoding") == nil {
-            return length
-        }
-        return curlTotal > 0 ? curlTotal : -1
+        declaredLength ?? (curlTotal > 0 ? curlTotal : -1)
     }
 
     private func report(_ progress: TransferProgress, emit: (TaskEvent.Kind) -> Void) {
