@@ -20,12 +20,10 @@ final class EmbeddedServerTests: XCTestCase {
         server.stop()
     }
 
-    private func url(_ pathAndQuery: String) -> URL { URL(string: server.baseURL.absoluteString + pathAndQuery)! }
-
     func testSuspendPausesTransferWithoutResending() throws {
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)
-        let task = manager.dataTask(with: URLRequest(url: url("/drip?numbytes=4000&duration=2")))
+        let task = manager.dataTask(with: URLRequest(url: server.url("/drip?numbytes=4000&duration=2")))
         try task.resume()
         recorder.wait { events in events.contains { event in
             if case .progress(let p) = event.kind { return p.completed >= 400 }
@@ -52,7 +50,7 @@ final class EmbeddedServerTests: XCTestCase {
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)
         let handled = Protected<TransferError.Code?>(nil)
-        let task = manager.dataTask(with: URLRequest(url: url("/fault/drip-forever"))) { response in
+        let task = manager.dataTask(with: URLRequest(url: server.url("/fault/drip-forever"))) { response in
             handled.withLock { $0 = response.error?.code }
         }
         try task.resume()
@@ -69,7 +67,7 @@ final class EmbeddedServerTests: XCTestCase {
     func testFractionalTimeoutFailsInAboutThatTime() async throws {
         let manager = SessionManager()
         let start = Date()
-        let response = await manager.data(for: URLRequest(url: url("/delay/5")), options: TaskOptions(timeout: 0.3))
+        let response = await manager.data(for: URLRequest(url: server.url("/delay/5")), options: TaskOptions(timeout: 0.3))
         let elapsed = Date().timeIntervalSince(start)
         XCTAssertEqual(response.error?.code, .timedOut)
         XCTAssertGreaterThanOrEqual(elapsed, 0.25)
@@ -85,9 +83,9 @@ final class EmbeddedServerTests: XCTestCase {
         let cases: [(URL, TransferError.Code)] = [
             (refusedURL, .cannotConnect),
             (URL(string: "http://reqtop-no-such-host.invalid/")!, .cannotResolveHost),
-            (url("/fault/reset?after=1000"), .connectionReset),
-            (url("/fault/truncated-chunked"), .truncatedBody),
-            (url("/fault/bad-status"), .badServerResponse),
+            (server.url("/fault/reset?after=1000"), .connectionReset),
+            (server.url("/fault/truncated-chunked"), .truncatedBody),
+            (server.url("/fault/bad-status"), .badServerResponse),
         ]
         for (target, expected) in cases {
             let response = await manager.data(for: URLRequest(url: target), options: TaskOptions(timeout: 10))
@@ -98,7 +96,7 @@ final class EmbeddedServerTests: XCTestCase {
 
     func testPostBodyArrivesIntactWithMethodAndHeaders() async throws {
         let manager = SessionManager()
-        var request = URLRequest(url: url("/put"))
+        var request = URLRequest(url: server.url("/put"))
         request.httpMethod = "PUT"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let body = Data(#"{"name":"reqtop","n":[1,2,3]}"#.utf8)
@@ -112,8 +110,8 @@ final class EmbeddedServerTests: XCTestCase {
 
     func testCookiesPersistWithinASession() async throws {
         let manager = SessionManager()
-        _ = await manager.data(for: URLRequest(url: url("/cookies/set?flavour=oat")))
-        let response = await manager.data(for: URLRequest(url: url("/cookies")))
+        _ = await manager.data(for: URLRequest(url: server.url("/cookies/set?flavour=oat")))
+        let response = await manager.data(for: URLRequest(url: server.url("/cookies")))
         let echo = try JSONValue(parsing: try XCTUnwrap(response.value))
         XCTAssertEqual(echo["cookies"]?["flavour"]?.stringValue, "oat")
     }
@@ -124,7 +122,7 @@ final class EmbeddedServerTests: XCTestCase {
         let manager = SessionManager(configuration: configuration)
         let recorder = EventRecorder(bus: manager.bus)
         let start = Date()
-        let tasks = (0..<6).map { i in manager.dataTask(with: URLRequest(url: url("/delay/0.3?i=\(i)"))) }
+        let tasks = (0..<6).map { i in manager.dataTask(with: URLRequest(url: server.url("/delay/0.3?i=\(i)"))) }
         for task in tasks { try task.resume() }
         recorder.waitForEnd(of: tasks.map(\.id))
         // Three rounds of two: the limit held (a lower bound, so a slow machine cannot fail it).
@@ -135,7 +133,7 @@ final class EmbeddedServerTests: XCTestCase {
     }
 
     private func request(_ method: String, _ pathAndQuery: String, body: String? = nil) -> URLRequest {
-        var request = URLRequest(url: url(pathAndQuery))
+        var request = URLRequest(url: server.url(pathAndQuery))
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
         return request
@@ -177,10 +175,10 @@ final class EmbeddedServerTests: XCTestCase {
     func testResumeAfterInvalidateEndsTheTaskAsCancelled() throws {
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)
-        let task = manager.dataTask(with: URLRequest(url: url("/get")))
+        let task = manager.dataTask(with: URLRequest(url: server.url("/get")))
         manager.invalidate()
         XCTAssertEqual(task.state, .cancelled, "invalidate cancels tasks that were never started")
-        let late = manager.dataTask(with: URLRequest(url: url("/get")))
+        let late = manager.dataTask(with: URLRequest(url: server.url("/get")))
         try late.resume()
         recorder.waitForEnd(of: [late.id])
         XCTAssertEqual(recorder.terminalEvent(of: late.id)?.name, .cancelled)
@@ -188,7 +186,7 @@ final class EmbeddedServerTests: XCTestCase {
     }
 
     func testGzipBodyIsDecoded() async throws {
-        let response = await SessionManager().response(for: URLRequest(url: url("/gzip")), serializer: JSONResponseSerializer())
+        let response = await SessionManager().response(for: URLRequest(url: server.url("/gzip")), serializer: JSONResponseSerializer())
         XCTAssertEqual(response.value?["gzipped"], .bool(true))
     }
 }
