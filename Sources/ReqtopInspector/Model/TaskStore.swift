@@ -200,12 +200,6 @@ public final class TaskStore: Sendable {
 
     // MARK: Reading
 
-    /// The number of tasks seen.
-    public var count: Int { state.withLock { $0.records.count } }
-
-    /// Incremented on every applied batch; a screen redraws when it changed.
-    public var version: Int { state.withLock { $0.version } }
-
     /// The record of `id`.
     public func record(_ id: TaskID) -> TaskRecord? {
         state.withLock { state in state.index[id].map { state.records[$0] } }
