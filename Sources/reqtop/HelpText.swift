@@ -1,7 +1,9 @@
+import ReqtopInspector
+
 /// The `--help` texts of reqtop and its subcommands.
 enum HelpText {
     static let main = """
-    reqtop 0.1.0 — a terminal HTTP request inspector
+    reqtop \(ReqtopVersion.string) — a terminal HTTP request inspector
 
     Usage:
       reqtop [URL]                     interactive session (with a first GET of URL)

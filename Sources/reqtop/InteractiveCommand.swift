@@ -3,6 +3,7 @@ import Foundation
 import ReqtopInspector
 import ReqtopNcurses
 import ReqtopNetworking
+import ReqtopSync
 import ReqtopTerminalUI
 
 /// How an interactive session ended.
@@ -60,22 +61,26 @@ func cancelUnfinished(_ manager: SessionManager, store: TaskStore) {
     for record in store.allRecords where !record.state.isTerminal {
         try? manager.task(withID: record.id)?.cancel()
     }
-    let deadline = Date().addingTimeInterval(3)
-    while Date() < deadline, store.allRecords.contains(where: { !$0.state.isTerminal }) { usleep(5_000) }
+    store.waitUntilSettled(timeout: 3)
 }
 
 /// Replays request lists in the terminal UI and returns the exit code: 130 after a signal,
 /// otherwise 0 when every task completed (with `--fail-on-status`, also below HTTP 400), else 1.
 /// `--har` is written with what finished, also after a signal.
 func runListInteractively(_ runner: RequestListRunner, settings: HeadlessSettings, title: String) -> Int32 {
+    let listOutcome = Protected<RunOutcome?>(nil)
     let outcome = runInteractive(manager: runner.manager, title: title,
                                  begin: { session in
                                      session.queued = { runner.queuedCount }
-                                     runner.start { _ in }
+                                     runner.start { result in listOutcome.withLock { $0 = result } }
                                  },
                                  stop: { runner.cancelAll() })
     let records = outcome.store.allRecords
     var code: Int32 = 0
+    // The list's own results (including requests never sent because a dependency failed), and
+    // every task of the session (replays and new requests too).
+    if let results = listOutcome.snapshot?.results,
+       RunSummary(results: results).exitCode(failOnStatus: settings.failOnStatus, interrupted: false) != 0 { code = 1 }
     if records.contains(where: { $0.state == .failed || $0.state == .cancelled }) { code = 1 }
     if settings.failOnStatus, records.contains(where: { ($0.status ?? 0) >= 400 }) { code = 1 }
     if let path = settings.harPath {

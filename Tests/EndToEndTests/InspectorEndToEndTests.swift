@@ -68,7 +68,7 @@ final class InspectorEndToEndTests: XCTestCase {
         }
         let title = try tmux.display("#{pane_title}")
         var screen = try tmux.capture()
-        XCTAssertNotNil(row("/status/404", in: screen)?.contains(" 404 "))
+        XCTAssertTrue(row("/status/404", in: screen)?.contains(" 404 ") ?? false, screen)
         XCTAssertTrue(row("/redirect/3", in: screen)?.contains("↪3") ?? false, screen)
         XCTAssertTrue(screen.contains("Enter open"), "the hint line explains the keys")
         // Escape sequences from the network are shown as symbols, never obeyed.
@@ -83,11 +83,11 @@ final class InspectorEndToEndTests: XCTestCase {
         XCTAssertEqual(try tmux.display("#{pane_title}"), title, "the OSC title sequence was not obeyed")
         let colours = try tmux.capture(escapes: true)
         XCTAssertFalse(colours.contains("\u{1B}[31m"), "no stray red from the header value")
-        for tab in ["Body", "Timing", "Events"] {
+        // Body (binary: a hex dump), Timing (the waterfall), Events (the timeline).
+        for mark in ["00000000  62 6f 64 79", "Waterfall (total", "completed  status 200"] {
             try tmux.sendKeys("Tab")
-            try tmux.waitUntil("the \(tab) tab") { _ in true }
+            screen = try tmux.waitFor(text: mark)
         }
-        screen = try tmux.waitFor(text: "completed  status 200")
         XCTAssertTrue(screen.contains("resumed"), screen)
         try tmux.sendKeys("Escape", "?")
         try tmux.waitFor(text: "save the session (or the marked tasks) as HAR")
@@ -205,7 +205,9 @@ final class InspectorEndToEndTests: XCTestCase {
         try tmux.waitFor(text: "/fault/drip-forever")
         for (w, h) in [(20, 5), (1, 1), (200, 60), (120, 40)] {
             try tmux.resize(width: w, height: h)
-            try tmux.waitUntil("a redraw at \(w)x\(h)") { _ in true }
+            try tmux.waitFor(format: "#{window_width}x#{window_height}", toBe: "\(w)x\(h)")
+            if w >= 20 { try tmux.waitFor(text: "reqtop · ") } // redrawn at the new size
+            XCTAssertEqual(try tmux.display("#{pane_dead}"), "0", "still running at \(w)x\(h)")
         }
         try tmux.waitFor(text: "HOST / PATH")
         try tmux.sendKeys("C-c")

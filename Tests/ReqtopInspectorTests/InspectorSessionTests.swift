@@ -6,6 +6,7 @@ import FoundationNetworking
 import ReqtopNetworking
 import ReqtopRequestLists
 import ReqtopTestServer
+import ReqtopTestSupport
 import XCTest
 
 /// The inspector's actions on a real session against the embedded server, observed through the store.
@@ -74,8 +75,9 @@ final class InspectorSessionTests: XCTestCase {
     func testReplayKeepsTheTaskOptions() throws {
         let first = session.start(URLRequest(url: server.url("/delay/3")), options: TaskOptions(name: "slow", timeout: 0.3))
         waitFor("the first to time out") { store.record(first)?.state == .failed }
-        _ = session.replay(try XCTUnwrap(store.record(first)))
-        let replay = TaskID(rawValue: first.rawValue + 1)
+        let message = session.replay(try XCTUnwrap(store.record(first)))
+        let replayNumber = try XCTUnwrap(message.split(separator: "#").last.flatMap { Int($0) }, message)
+        let replay = TaskID(rawValue: replayNumber)
         waitFor("the replay to time out too") { store.record(replay)?.state == .failed }
         XCTAssertEqual(store.record(replay)?.error?.code, .timedOut)
         XCTAssertEqual(store.record(replay)?.name, "slow")
@@ -106,13 +108,8 @@ final class InspectorSessionTests: XCTestCase {
         let command = try String(contentsOfFile: path, encoding: .utf8)
         XCTAssertTrue(command.hasPrefix("#!/bin/sh\ncurl "), command)
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: path))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+        let run = try Subprocess.run(path, [], timeout: 30)
+        XCTAssertEqual(run.status, 0, run.stderrText)
         XCTAssertEqual(server.requestLog.filter { $0.target == "/get?from=reqtop" }.count, 2, "curl sent the same request")
     }
 }

@@ -39,9 +39,11 @@ class RunnerTestCase: XCTestCase {
         // The terminal events are posted right after the completion handlers: wait until all arrived.
         let ended = outcome.results.compactMap(\.task)
         let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            let terminal = Set(collected.snapshot.filter(\.isTerminal).map(\.task))
-            if ended.allSatisfy(terminal.contains) { break }
+        while !Set(collected.snapshot.filter(\.isTerminal).map(\.task)).isSuperset(of: ended) {
+            guard Date() < deadline else {
+                XCTFail("not every task's terminal event arrived within 10 s")
+                break
+            }
             usleep(2000)
         }
         return (outcome, collected.snapshot)

@@ -40,10 +40,6 @@ public final class Tmux: Sendable {
         return nil
     }
 
-    /// Starts a detached session of `width` × `height` running `command` (a shell command line).
-    public convenience init(command: String, width: Int = 120, height: Int = 40) throws {
-        try self.init(arguments: [command], width: width, height: height)
-    }
 
     /// Starts a detached session of `width` × `height` running `arguments` (one argument: a shell
     /// command line; several: a program and its arguments, run without a shell).

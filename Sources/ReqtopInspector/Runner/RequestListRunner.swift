@@ -108,9 +108,6 @@ public final class RequestListRunner: Sendable {
         finishIfDone()
     }
 
-    /// True once `cancelAll()` was called.
-    public var isCancelled: Bool { state.withLock { $0.cancelled } }
-
     /// Requests of the lists not sent yet (waiting for a slot or for a response they reference).
     public var queuedCount: Int { state.withLock { $0.cancelled ? 0 : $0.queue.count } }
 

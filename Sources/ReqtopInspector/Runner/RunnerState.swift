@@ -2,8 +2,8 @@ import ReqtopNetworking
 
 /// The runner's mutable state, always accessed under its lock.
 struct RunnerState {
-    /// Requests not yet submitted, in submission order.
-    var queue: [RunItem]
+    /// Requests not yet submitted, in submission order (a slice: taking the first is O(1)).
+    var queue: ArraySlice<RunItem>
     /// How many requests of each name (per list and round) have not finished yet.
     var outstanding: [NameKey: Int]
     var inFlight: [TaskID: HTTPTask] = [:]
@@ -15,7 +15,7 @@ struct RunnerState {
     var completions: [@Sendable (RunOutcome) -> Void] = []
 
     init(queue: [RunItem], outstanding: [NameKey: Int]) {
-        self.queue = queue
+        self.queue = queue[...]
         self.outstanding = outstanding
     }
 
@@ -24,7 +24,7 @@ struct RunnerState {
         guard !cancelled, inFlightCount < limit else { return nil }
         guard let index = queue.firstIndex(where: { isReady($0, self) }) else { return nil }
         inFlightCount += 1
-        return queue.remove(at: index)
+        return index == queue.startIndex ? queue.popFirst() : queue.remove(at: index)
     }
 
     /// Records the end of a submitted request.

@@ -26,12 +26,10 @@ extension InspectorApp {
         let source = TaskTableSource(listing: listing, store: store, now: now)
         let widget = Table(columns: TaskTableSource.columns, source: source, headerStyle: Style().bold.reversed)
         pageSize = max(1, widget.visibleRows(in: parts[1]) - 1)
+        frame.render(widget, in: parts[1], state: &table)
         if listing.count == 0 {
-            frame.render(widget, in: parts[1], state: &table)
             let hint = filter.isEmpty ? "no tasks yet — press n to send a request" : "no task matches the filter (Esc clears it)"
             frame.buffer.setString(x: parts[1].x + 1, y: parts[1].y + 2, hint, style: Style().dim, maxWidth: parts[1].width - 1)
-        } else {
-            frame.render(widget, in: parts[1], state: &table)
         }
         if showLog { renderLog(&frame, area: parts[2]) }
         anchor = selectedID

@@ -115,7 +115,7 @@ extension InspectorApp {
             if !line.isEmpty {
                 draft.body = Data(line.utf8)
                 // Without a Content-Type, libcurl labels a body as a form; a JSON body says what it is.
-                if !draft.headers.contains(where: { $0.name.lowercased() == "content-type" }),
+                if draft.headers.value(for: "Content-Type") == nil,
                    let first = text.first, first == "{" || first == "[" {
                     draft.headers.append(HTTPHeader(name: "Content-Type", value: "application/json"))
                 }

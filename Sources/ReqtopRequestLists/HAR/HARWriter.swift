@@ -21,10 +21,11 @@ public enum HARWriter {
         return try encoder.encode(document)
     }
 
+    /// One format style (a Sendable value) for every entry, instead of a formatter object per entry.
+    private static let isoStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
     static func isoDate(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        date.formatted(isoStyle)
     }
 
     static func nameValues(_ headers: [HeaderField]) -> [HARNameValue] {

@@ -95,6 +95,3 @@ extension RequestListError {
     }
 }
 
-extension String {
-    func trimmingTrailingCR() -> String { hasSuffix("\r") ? String(dropLast()) : self }
-}

@@ -52,16 +52,6 @@ struct Template: Sendable {
         return Template(parts: parts)
     }
 
-    /// Line and column deltas of a character offset (line 0 = the template's first line).
-    static func lineAndColumn(ofOffset offset: Int, in text: String) -> (line: Int, column: Int) {
-        var line = 0
-        var column = 0
-        for (i, ch) in text.enumerated() {
-            if i == offset { break }
-            if ch == "\n" { line += 1; column = 0 } else { column += 1 }
-        }
-        return (line, column)
-    }
 }
 
 extension StringProtocol {

@@ -84,10 +84,6 @@ public struct RequestList: Sendable {
         self.sourceLines = sourceLines
     }
 
-    /// The index of the request with this name.
-    public func index(ofRequestNamed name: String) -> Int? {
-        specs.firstIndex { $0.name == name }
-    }
 
     /// The text of a 1-based line, or "" when out of range.
     public func lineText(_ line: Int) -> String {

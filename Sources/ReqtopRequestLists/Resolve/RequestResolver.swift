@@ -11,6 +11,8 @@ public final class RequestResolver: Sendable {
     private let fileVariables: [String: FileVariable]
     private let requestNames: Set<String>
     private let outcomes = Protected<[String: RecordedOutcome]>([:])
+    /// `dependencies(of:)` per spec: parsed once, asked for by validation, cycle checks and the runner.
+    private let dependencyCache = Protected<[Int: Set<String>]>([:])
 
     public init(list: RequestList, variables: VariableContext = VariableContext()) {
         self.list = list
@@ -49,6 +51,13 @@ public final class RequestResolver: Sendable {
 
     /// Names of the requests whose responses the spec at `index` uses (through file variables too).
     public func dependencies(of index: Int) -> Set<String> {
+        if let cached = dependencyCache.withLock({ $0[index] }) { return cached }
+        let found = findDependencies(of: index)
+        dependencyCache.withLock { $0[index] = found }
+        return found
+    }
+
+    private func findDependencies(of index: Int) -> Set<String> {
         guard substitutesVariables, list.specs.indices.contains(index) else { return [] }
         var names: Set<String> = []
         var visited: Set<String> = []
