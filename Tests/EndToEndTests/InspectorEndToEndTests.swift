@@ -5,9 +5,7 @@ import XCTest
 
 /// The inspector in a real terminal (tmux, 120×40) against the embedded server: what a user does.
 final class InspectorEndToEndTests: XCTestCase {
-    private static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    private static let reqtop = packageRoot.appendingPathComponent(".build/debug/reqtop").path
+    private static let reqtop = TestEnvironment.builtProduct("reqtop")
 
     private var server: TestServer!
     private var scratch: URL!

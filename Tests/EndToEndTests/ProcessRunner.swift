@@ -1,11 +1,10 @@
 import Foundation
 import ReqtopSync
+import ReqtopTestSupport
 import XCTest
 
 /// The `reqtop` executable built by `swift build` (`.build/debug/reqtop` beside the sources).
-let reqtopExecutable: String = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent(".build/debug/reqtop").path
+let reqtopExecutable = TestEnvironment.builtProduct("reqtop")
 
 /// A running `reqtop` whose stdout a test reads line by line while it runs (to signal it at the right moment).
 final class LiveCLIProcess: Sendable {

@@ -13,9 +13,7 @@ struct DemoMissing: Error, CustomStringConvertible {
 /// Needs the demo built first (`swift build`, which `make test` runs before `swift test`).
 final class TerminalKitEndToEndTests: XCTestCase {
     /// `.build/debug/reqtop-kit-demo` in this package.
-    private static let demoPath: String = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent(".build/debug/reqtop-kit-demo").path
+    private static let demoPath = TestEnvironment.builtProduct("reqtop-kit-demo")
 
     private func demoCommand(environment: String = "env -u NO_COLOR") throws -> String {
         if Tmux.executablePath == nil && !TestEnvironment.isCI { throw XCTSkip("tmux is not installed") }

@@ -121,9 +121,9 @@ final class TaskStoreTests: XCTestCase {
         let store = TaskStore()
         store.apply([Events.created(1, "GET", "http://t/")])
         store.toggleMark(TaskID(rawValue: 1))
-        XCTAssertTrue(store.isMarked(TaskID(rawValue: 1)))
+        XCTAssertTrue(store.marks.contains(TaskID(rawValue: 1)))
         store.toggleMark(TaskID(rawValue: 1))
-        XCTAssertFalse(store.isMarked(TaskID(rawValue: 1)))
+        XCTAssertFalse(store.marks.contains(TaskID(rawValue: 1)))
     }
 
     func testEventLogKeepsTheNewestLinesInOrder() {

@@ -9,9 +9,7 @@ final class ServeCommandTests: XCTestCase {
     private var curlPath: String!
 
     override func setUpWithError() throws {
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        reqtop = packageRoot.appendingPathComponent(".build/debug/reqtop").path
+        reqtop = TestEnvironment.builtProduct("reqtop")
         guard FileManager.default.isExecutableFile(atPath: reqtop) else {
             XCTFail("\(reqtop!) is missing: run `swift build --product reqtop` first")
             throw XCTSkip("reqtop executable not built")

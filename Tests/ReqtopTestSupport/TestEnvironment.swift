@@ -13,6 +13,13 @@ public enum TestEnvironment {
     public static var nginxCAFile: String? { ProcessInfo.processInfo.environment["REQTOP_NGINX_CA_FILE"] }
     /// httpbin under gunicorn (`REQTOP_HTTPBIN_URL`).
     public static var httpbinURL: URL? { url("REQTOP_HTTPBIN_URL") }
+    /// The path of an executable `swift build` made in this package (`.build/debug/NAME`).
+    public static func builtProduct(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/\(name)").path
+    }
+
     /// True when running in CI, where every server must be present.
     public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 

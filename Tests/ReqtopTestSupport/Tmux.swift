@@ -31,14 +31,7 @@ public final class Tmux: Sendable {
     private let executable: String
 
     /// The path of `tmux` on `PATH`, or `nil`.
-    public static var executablePath: String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for dir in path.split(separator: ":") {
-            let candidate = "\(dir)/tmux"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
+    public static var executablePath: String? { findExecutable(named: "tmux") }
 
 
     /// Starts a detached session of `width` × `height` running `arguments` (one argument: a shell

@@ -275,8 +275,6 @@ public final class TaskStore: Sendable {
         }
     }
 
-    public func isMarked(_ id: TaskID) -> Bool { state.withLock { $0.marks.contains(id) } }
-
     public var marks: Set<TaskID> { state.withLock { $0.marks } }
 
     /// Every record, in creation order (for saving the session).

@@ -107,17 +107,16 @@ enum DetailText {
            let text = String(data: pretty, encoding: .utf8) {
             return .lines(Sanitizer.lines(text))
         }
-        if looksLikeText(bytes), let text = String(data: bytes, encoding: .utf8) {
+        if let text = plainText(bytes) {
             return .lines((note.map { [$0, ""] } ?? []) + Sanitizer.lines(text))
         }
         return .hex(Array(bytes), note: note)
     }
 
-    /// UTF-8 without NULs or many control bytes.
-    static func looksLikeText(_ data: Data) -> Bool {
-        guard String(data: data, encoding: .utf8) != nil else { return false }
-        let controls = data.prefix(4096).filter { $0 < 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0x1B }.count
-        return controls == 0
+    /// The body as text when it is UTF-8 without NULs or other control bytes (ESC excepted: it is shown as ␛).
+    static func plainText(_ data: Data) -> String? {
+        let controls = data.prefix(4096).contains { $0 < 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0x1B }
+        return controls ? nil : String(data: data, encoding: .utf8)
     }
 
     static func timing(_ r: TaskRecord, width: Int) -> [String] {

@@ -23,7 +23,7 @@ extension InspectorApp {
         renderHeader(&frame, area: parts[0], now: now)
         if let anchor, let row = store.position(of: anchor, in: listing) { table.selected = row }
         if table.selected == nil, listing.count > 0 { table.selected = 0 }
-        let source = TaskTableSource(listing: listing, store: store, now: now)
+        let source = TaskTableSource(listing: listing, store: store, marks: store.marks, now: now)
         let widget = Table(columns: TaskTableSource.columns, source: source, headerStyle: Style().bold.reversed)
         pageSize = max(1, widget.visibleRows(in: parts[1]) - 1)
         frame.render(widget, in: parts[1], state: &table)
@@ -120,6 +120,8 @@ struct TaskTableSource: TableDataSource {
 
     let listing: TaskListing
     let store: TaskStore
+    /// Read once per frame, not once per row.
+    let marks: Set<TaskID>
     let now: Double
 
     var rowCount: Int { listing.count }
@@ -127,7 +129,7 @@ struct TaskTableSource: TableDataSource {
     @_optimize(none) // works around a Swift 6.3.1 -O crash (CopyPropagation "Found outside of lifetime use") in release builds
     func row(at index: Int) -> TableRow {
         guard let record = store.records(listing, rows: index..<index + 1).first else { return TableRow([]) }
-        let mark = store.isMarked(record.id) ? "*" : ""
+        let mark = marks.contains(record.id) ? "*" : ""
         let status = record.status.map(String.init) ?? (record.state == .failed ? "ERR" : "–")
         let size = record.downloaded > 0 || record.state == .completed ? ByteCount.format(record.downloaded) : "–"
         // A finished task shows libcurl's total (as the waterfall and HAR do); a running one, its age.

@@ -63,18 +63,9 @@ public enum JSONLinesEncoder {
     }
 
     /// Repeated header names are joined with ", " as HTTP allows.
-    static func headerObject(_ headers: [HTTPHeader]) -> [String: String] {
-        var object: [String: String] = [:]
-        for header in headers {
-            if let existing = object[header.name] { object[header.name] = existing + ", " + header.value }
-            else { object[header.name] = header.value }
-        }
-        return object
-    }
-
     /// The header object's fields in the order `JSONSerialization`'s `.sortedKeys` puts them.
     static func sortedHeaderFields(_ headers: [HTTPHeader]) -> [(String, String)] {
-        headerObject(headers).sorted { a, b in
+        headers.joinedByName.sorted { a, b in
             a.key.compare(b.key, options: [.numeric, .caseInsensitive, .forcedOrdering],
                           range: a.key.startIndex..<a.key.endIndex, locale: NSLocale.system) == .orderedAscending
         }.map { ($0.key, $0.value) }

@@ -10,6 +10,16 @@ public struct HTTPHeader: Sendable, Hashable, Codable {
 
 extension Array where Element == HTTPHeader {
     /// The first value of the header named `name` (case-insensitive).
+    /// One value per name, repeated headers joined with ", " as HTTP allows.
+    public var joinedByName: [String: String] {
+        var fields: [String: String] = [:]
+        for header in self {
+            if let existing = fields[header.name] { fields[header.name] = existing + ", " + header.value }
+            else { fields[header.name] = header.value }
+        }
+        return fields
+    }
+
     public func value(for name: String) -> String? {
         first { HTTPHeader.namesMatch($0.name, name) }?.value
     }

@@ -21,12 +21,7 @@ public struct HTTPResponseHead: Sendable, Hashable {
 
     /// The same head as Foundation's response type (repeated headers are joined with ", ").
     public var httpURLResponse: HTTPURLResponse? {
-        var fields: [String: String] = [:]
-        for header in headers {
-            if let existing = fields[header.name] { fields[header.name] = existing + ", " + header.value }
-            else { fields[header.name] = header.value }
-        }
-        return HTTPURLResponse(url: url, statusCode: status, httpVersion: httpVersion, headerFields: fields)
+        HTTPURLResponse(url: url, statusCode: status, httpVersion: httpVersion, headerFields: headers.joinedByName)
     }
 
     /// The media type of `Content-Type`, lowercased, without parameters.
