@@ -71,4 +71,16 @@ enum HelpText {
       --headless              no terminal UI: print events and a summary
       -h, --help              show this help
     """
+
+    static let serve = """
+    Usage: reqtop serve [--host 127.0.0.1] [--port 0]
+
+    Runs the embedded HTTP/1.1 test server: httpbin-like endpoints and faults under
+    /fault/ (GET / lists them). Prints "listening on http://HOST:PORT" first; Ctrl-C stops it.
+
+    Options:
+      --host ADDRESS          IPv4 address to listen on (default 127.0.0.1)
+      --port N                port to listen on; 0 picks a free one (default 0)
+      -h, --help              show this help
+    """
 }

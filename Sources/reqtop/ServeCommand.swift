@@ -9,16 +9,23 @@ import ReqtopTestServer
 /// Prints `listening on http://HOST:PORT` as its first line. Exit codes: 0 after a clean stop,
 /// 2 for an unknown flag, a bad port or a port that cannot be bound (one line on stderr naming it).
 func runServe(_ arguments: [String]) -> Int32 {
-    let options: ServeOptions
-    switch ServeOptions.parse(arguments) {
-    case .help:
-        print(ServeOptions.usage)
-        return 0
-    case .failure(let message):
-        writeToStandardError("reqtop serve: \(message) (see reqtop serve --help)\n")
+    let host: String
+    let port: UInt16
+    do throws(UsageError) {
+        let parsed = try CommandLineParser(options: [.value("host"), .value("port")]).parse(arguments)
+        if parsed.has("help") {
+            print(HelpText.serve)
+            return 0
+        }
+        guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
+        host = parsed.value("host") ?? "127.0.0.1"
+        let portText = parsed.value("port") ?? "0"
+        guard let value = UInt16(portText) else { throw UsageError(TestServerError.invalidPort(portText).description) }
+        port = value
+    } catch {
+        // One line, naming what is wrong (scripts read it).
+        printToStandardError("reqtop serve: \(error.message) (see reqtop serve --help)")
         return 2
-    case .options(let parsed):
-        options = parsed
     }
 
     // Block the stop signals before any server thread exists, so every thread inherits the mask
@@ -31,9 +38,9 @@ func runServe(_ arguments: [String]) -> Int32 {
 
     let server: TestServer
     do {
-        server = try TestServer(host: options.host, port: options.port)
+        server = try TestServer(host: host, port: port)
     } catch {
-        writeToStandardError("reqtop serve: \(error.description)\n")
+        printToStandardError("reqtop serve: \(error.description)")
         return 2
     }
     server.start()
@@ -44,64 +51,4 @@ func runServe(_ arguments: [String]) -> Int32 {
     sigwait(&signals, &received)
     server.stop()
     return 0
-}
-
-/// The parsed command line of `reqtop serve`.
-struct ServeOptions {
-    var host = "127.0.0.1"
-    var port: UInt16 = 0
-
-    enum Outcome {
-        case options(ServeOptions)
-        case help
-        case failure(String)
-    }
-
-    static let usage = """
-    Usage: reqtop serve [--host 127.0.0.1] [--port 0]
-
-    Runs the embedded HTTP/1.1 test server: httpbin-like endpoints and faults under
-    /fault/ (GET / lists them). Prints "listening on http://HOST:PORT" first; Ctrl-C stops it.
-
-    Options:
-      --host ADDRESS          IPv4 address to listen on (default 127.0.0.1)
-      --port N                port to listen on; 0 picks a free one (default 0)
-      -h, --help              show this help
-    """
-
-    static func parse(_ arguments: [String]) -> Outcome {
-        var options = ServeOptions()
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            var name = argument
-            var inlineValue: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
-            switch name {
-            case "-h", "--help":
-                return .help
-            case "--host", "--port":
-                guard let value = inlineValue ?? remaining.popFirst() else {
-                    return .failure("\(name) needs a value")
-                }
-                if name == "--host" {
-                    options.host = value
-                } else {
-                    guard let port = UInt16(value) else {
-                        return .failure(TestServerError.invalidPort(value).description)
-                    }
-                    options.port = port
-                }
-            default:
-                return .failure("unknown argument \(argument)")
-            }
-        }
-        return .options(options)
-    }
-}
-
-private func writeToStandardError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
 }

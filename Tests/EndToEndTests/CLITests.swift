@@ -124,7 +124,7 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(unknown.stderrText.contains("unknown option '--frobnicate'"), unknown.stderrText)
         let version = try reqtop(["--version"]).stdoutText
         XCTAssertNotNil(version.range(of: #"^reqtop \d+\.\d+\.\d+\n$"#, options: .regularExpression), version)
-        for command in ["run", "convert", "demo"] {
+        for command in ["run", "convert", "demo", "serve"] {
             let help = try reqtop([command, "--help"])
             XCTAssertEqual(help.status, 0)
             XCTAssertTrue(help.stdoutText.hasPrefix("Usage: reqtop \(command)"), help.stdoutText)
