@@ -20,31 +20,6 @@ public struct HARTimings: Sendable, Hashable {
         self.receive = receive
     }
 
-    /// Maps curl's cumulative phase times (seconds from the start of the transfer, as
-    /// `CURLINFO_*_TIME_T` / 1e6 give them) to HAR timings.
-    /// - Parameters:
-    ///   - queued: seconds the task waited before the transfer started, or nil.
-    ///   - nameLookup, connect, appConnect, preTransfer, startTransfer, total: curl's times;
-    ///     `connect` 0 means a reused connection (dns, connect, ssl are then -1); `appConnect` 0 means no TLS.
-    public static func fromCurl(queued: Double?, nameLookup: Double, connect: Double, appConnect: Double,
-                                preTransfer: Double, startTransfer: Double, total: Double) -> HARTimings {
-        func ms(_ seconds: Double) -> Double { max(0, (seconds * 1_000_000).rounded() / 1000) }
-        var timings = HARTimings()
-        timings.blocked = queued.map(ms) ?? -1
-        let reused = connect <= 0
-        let connected = reused ? 0 : (appConnect > 0 ? appConnect : connect)
-        if !reused {
-            timings.dns = ms(nameLookup)
-            timings.connect = ms(connected - nameLookup)
-            timings.ssl = appConnect > 0 ? ms(appConnect - connect) : -1
-        }
-        timings.send = ms(preTransfer - connected)
-        let firstByte = startTransfer > 0 ? startTransfer : total
-        timings.wait = ms(firstByte - preTransfer)
-        timings.receive = ms(total - firstByte)
-        return timings
-    }
-
     /// The entry's total time: every applicable phase except `ssl`, which `connect` includes.
     public var total: Double {
         [blocked, dns, connect, send, wait, receive].filter { $0 >= 0 }.reduce(0, +)
