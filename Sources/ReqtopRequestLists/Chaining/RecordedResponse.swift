@@ -14,7 +14,5 @@ public struct RecordedResponse: Sendable, Hashable {
     }
 
     /// The first header with this name, case-insensitively.
-    public func header(named name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
+    public func header(named name: String) -> String? { headers.value(named: name) }
 }

@@ -176,7 +176,7 @@ struct CurlCommand {
                 if case let .form(fields)? = body { queryAddition = FormEncoding.encode(fields) }
                 else if case let .text(t)? = body { queryAddition = t }
                 body = nil
-            } else if !headers.contains(where: { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
+            } else if headers.value(named: "Content-Type") == nil {
                 headers.append(HeaderField(name: "Content-Type", value: "application/x-www-form-urlencoded"))
             }
         }

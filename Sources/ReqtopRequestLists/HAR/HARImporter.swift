@@ -50,7 +50,7 @@ public enum HARImporter {
 
     static func spec(from request: HARRequest, index: Int, path: String, warnings: inout [RequestListWarning]) -> RequestSpec {
         var headers = (request.headers ?? []).filter { keep(header: $0.name) }.map { HeaderField(name: $0.name, value: $0.value) }
-        let hasCookie = headers.contains { $0.name.caseInsensitiveCompare("Cookie") == .orderedSame }
+        let hasCookie = headers.value(named: "Cookie") != nil
         if !hasCookie, let cookies = request.cookies, !cookies.isEmpty {
             headers.append(HeaderField(name: "Cookie", value: cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")))
         }
@@ -68,7 +68,7 @@ public enum HARImporter {
             }
         }
         var options = RequestOptions()
-        options.compressed = headers.contains { $0.name.caseInsensitiveCompare("Accept-Encoding") == .orderedSame }
+        options.compressed = headers.value(named: "Accept-Encoding") != nil
         return RequestSpec(method: request.method.uppercased(), url: request.url, headers: headers, body: body, options: options)
     }
 

@@ -38,7 +38,7 @@ public enum HARWriter {
     }
 
     static func contentType(_ headers: [HeaderField], default fallback: String) -> String {
-        headers.first { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame }?.value ?? fallback
+        headers.value(named: "Content-Type") ?? fallback
     }
 
     static func model(of entry: HARExportEntry) -> HAREntry {
@@ -61,7 +61,7 @@ public enum HARWriter {
                 content.encoding = "base64"
             }
         }
-        let location = res.headers.first { $0.name.caseInsensitiveCompare("Location") == .orderedSame }?.value ?? ""
+        let location = res.headers.value(named: "Location") ?? ""
         let response = HARResponse(
             status: res.status, statusText: res.statusText, httpVersion: res.httpVersion, cookies: [],
             headers: nameValues(res.headers), content: content, redirectURL: location, headersSize: -1, bodySize: res.bodySize)

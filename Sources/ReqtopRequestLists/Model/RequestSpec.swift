@@ -9,6 +9,13 @@ public struct HeaderField: Sendable, Hashable {
 }
 
 /// One `name=value` pair of a URL-encoded form body.
+extension Array where Element == HeaderField {
+    /// The first value of the header named `name` (case-insensitive).
+    public func value(named name: String) -> String? {
+        first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
 public struct FormField: Sendable, Hashable {
     public var name: String
     public var value: String
@@ -76,9 +83,7 @@ public struct RequestSpec: Sendable, Hashable {
     }
 
     /// The first header with this name (case-insensitive).
-    public func header(named name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
+    public func header(named name: String) -> String? { headers.value(named: name) }
 
     /// This spec without its source location: compare specs from different files with it.
     public var withoutLocation: RequestSpec {

@@ -125,7 +125,7 @@ public final class RequestResolver: Sendable {
             var resolved: [FormField] = []
             for field in fields { resolved.append(FormField(name: try apply(field.name), value: try apply(field.value))) }
             body = Data(FormEncoding.encode(resolved).utf8)
-            if !headers.contains(where: { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
+            if headers.value(named: "Content-Type") == nil {
                 headers.append(HeaderField(name: "Content-Type", value: "application/x-www-form-urlencoded"))
             }
         }

@@ -51,7 +51,5 @@ public struct ResolvedRequest: Sendable, Hashable {
     }
 
     /// The first header with this name, case-insensitively.
-    public func header(named name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
+    public func header(named name: String) -> String? { headers.value(named: name) }
 }
