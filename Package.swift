@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "reqtop", targets: ["reqtop"]),
+        .library(name: "ReqtopHTTPModel", targets: ["ReqtopHTTPModel"]),
         .library(name: "ReqtopNetworking", targets: ["ReqtopNetworking"]),
         .library(name: "ReqtopRequestLists", targets: ["ReqtopRequestLists"]),
         .library(name: "ReqtopTerminalUI", targets: ["ReqtopTerminalUI"]),
@@ -20,10 +21,13 @@ let package = Package(
         // One small lock type shared by every layer.
         .target(name: "ReqtopSync"),
 
+        // The vocabulary both layers speak: HTTPRequest, header fields, URLs as written, response and
+        // wire request heads, JSON values that keep numbers as written, phase timings.
+        .target(name: "ReqtopHTTPModel"),
         // Layer 1: the networking core.
-        .target(name: "ReqtopNetworking", dependencies: ["CCurl", "ReqtopSync"]),
+        .target(name: "ReqtopNetworking", dependencies: ["CCurl", "ReqtopSync", "ReqtopHTTPModel"]),
         // Layer 2: request lists.
-        .target(name: "ReqtopRequestLists", dependencies: ["ReqtopSync"]),
+        .target(name: "ReqtopRequestLists", dependencies: ["ReqtopSync", "ReqtopHTTPModel"]),
         // Terminal UI kit: pure Swift cells, buffers, widgets; ncurses backend and event loop.
         .target(name: "ReqtopTerminalUI", dependencies: ["CTextWidth"]),
         .target(name: "ReqtopNcurses", dependencies: ["ReqtopTerminalUI", "CNcursesw", "ReqtopSync"]),

@@ -28,12 +28,13 @@ static ccurl_data_callback g_on_body, g_on_header;
 static ccurl_read_callback g_on_read;
 static ccurl_seek_callback g_on_seek;
 static ccurl_progress_callback g_on_progress;
+static ccurl_data_callback g_on_header_out;
 
 void ccurl_set_callback_targets(ccurl_data_callback on_body, ccurl_data_callback on_header,
                                 ccurl_read_callback on_read, ccurl_seek_callback on_seek,
-                                ccurl_progress_callback on_progress) {
+                                ccurl_progress_callback on_progress, ccurl_data_callback on_header_out) {
     g_on_body = on_body; g_on_header = on_header; g_on_read = on_read; g_on_seek = on_seek;
-    g_on_progress = on_progress;
+    g_on_progress = on_progress; g_on_header_out = on_header_out;
 }
 
 static size_t write_trampoline(char *p, size_t size, size_t n, void *ctx) { return g_on_body(ctx, p, size * n); }
@@ -48,7 +49,17 @@ static int progress_trampoline(void *ctx, curl_off_t dt, curl_off_t dn, curl_off
     return g_on_progress(ctx, dt, dn, ut, un);
 }
 
+// Only the request head as sent reaches Swift; libcurl's other debug output is dropped here.
+static int debug_trampoline(CURL *h, curl_infotype type, char *data, size_t size, void *ctx) {
+    (void)h;
+    if (type == CURLINFO_HEADER_OUT) g_on_header_out(ctx, data, size);
+    return 0;
+}
+
 void ccurl_install_callbacks(CURL *h, void *context) {
+    curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, debug_trampoline);
+    curl_easy_setopt(h, CURLOPT_DEBUGDATA, context);
+    curl_easy_setopt(h, CURLOPT_VERBOSE, 1L); // the debug function is called only in verbose mode
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, write_trampoline);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, context);
     curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, header_trampoline);
@@ -61,3 +72,5 @@ void ccurl_install_callbacks(CURL *h, void *context) {
     curl_easy_setopt(h, CURLOPT_XFERINFODATA, context);
     curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
 }
+
+int ccurl_features(void) { return curl_version_info(CURLVERSION_NOW)->features; }

@@ -1,5 +1,6 @@
 import Foundation
 import ReqtopInspector
+import ReqtopNetworking
 import ReqtopRequestLists
 
 /// `reqtop convert IN --to http|har|curl [-o OUT]`.
@@ -8,7 +9,8 @@ func runConvertCommand(_ arguments: [String]) -> Int32 {
     let format: RequestListFormat
     let input: String
     do throws(UsageError) {
-        parsed = try CommandLineParser(options: [.value("to"), .value("output", short: "o")]).parse(arguments)
+        parsed = try CommandLineParser(options: [.value("to"), .value("output", short: "o"), .value("env"), .value("var")])
+            .parse(arguments)
         if parsed.has("help") {
             print(HelpText.convert)
             return 0
@@ -26,13 +28,31 @@ func runConvertCommand(_ arguments: [String]) -> Int32 {
         return usageFailure("convert", error)
     }
     do {
-        let list = try RequestListLoader.load(path: input)
-        for warning in list.warnings { printToStandardError(warning.description) }
-        let data = try RequestListLoader.convert(list, to: format, creator: (name: "reqtop", version: ReqtopVersion.string))
-        if let output = parsed.value("output") {
-            try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+        var variables: [String: String] = [:]
+        for argument in parsed.allValues("var") {
+            guard let (name, value) = VariableContext.parseCommandLineVariable(argument) else {
+                return usageFailure("convert", UsageError("--var needs NAME=VALUE, got '\(argument)'"))
+            }
+            variables[name] = value
+        }
+        let inputs = try loadInputs(files: [input], environment: parsed.value("env"), variables: variables)
+        let output = parsed.value("output")
+        // Body files go beside the output (or into the current directory when writing to stdout).
+        let directory = output.map { ($0 as NSString).deletingLastPathComponent } ?? ""
+        let stem = ((output ?? input) as NSString).lastPathComponent
+        let converted = try RequestListLoader.convert(inputs[0].list, variables: inputs[0].variables, to: format,
+                                                      creator: (name: "reqtop", version: ReqtopVersion.string),
+                                                      bodyFilePrefix: stem + ".body")
+        for warning in converted.warnings { printToStandardError(warning.description) }
+        for file in converted.bodyFiles.files {
+            let path = directory.isEmpty ? file.name : (directory as NSString).appendingPathComponent(file.name)
+            try file.data.write(to: URL(fileURLWithPath: path))
+            printToStandardError("wrote a request body to \(path)")
+        }
+        if let output {
+            try converted.data.write(to: URL(fileURLWithPath: output), options: .atomic)
         } else {
-            FileDescriptorSink.standardOutput.write(String(decoding: data, as: UTF8.self))
+            FileDescriptorSink.standardOutput.write(String(decoding: converted.data, as: UTF8.self))
         }
         return 0
     } catch let error as RequestListError {

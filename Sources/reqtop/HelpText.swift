@@ -1,4 +1,5 @@
 import ReqtopInspector
+import ReqtopNetworking
 
 /// The `--help` texts of reqtop and its subcommands.
 enum HelpText {

@@ -19,10 +19,12 @@ struct RunOptions {
     var caFile: String?
     var timeout: Double?
     var dryRun = false
+    var compressed = false
 
     static let parser = CommandLineParser(options: [
         .value("env"), .value("var"), .value("concurrency"), .value("repeat"), .flag("headless"), .value("events"),
         .value("har"), .flag("insecure"), .value("cacert"), .value("timeout"), .flag("fail-on-status"), .flag("dry-run"),
+        .flag("compressed"),
     ])
 
     init() {}
@@ -62,6 +64,7 @@ struct RunOptions {
             timeout = seconds
         }
         dryRun = parsed.has("dry-run")
+        compressed = parsed.has("compressed")
     }
 }
 
@@ -85,7 +88,7 @@ func runRunCommand(_ arguments: [String]) -> Int32 {
         printToStandardError(error.description)
         return 2
     }
-    if options.dryRun { return dryRun(inputs) }
+    if options.dryRun { return dryRun(inputs, options: options) }
     return replay(inputs, options: options)
 }
 
@@ -102,7 +105,8 @@ func loadInputs(files: [String], environment: String?, variables: [String: Strin
 }
 
 /// `--dry-run`: validates and prints the resolved requests; sends nothing.
-private func dryRun(_ inputs: [RunnerInput]) -> Int32 {
+private func dryRun(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
+    let configuration = sessionConfiguration(options)
     var text = ""
     for input in inputs {
         let resolver = RequestResolver(list: input.list, variables: input.variables)
@@ -113,21 +117,28 @@ private func dryRun(_ inputs: [RunnerInput]) -> Int32 {
             return 2
         }
         if inputs.count > 1 { text += "# \(input.list.sourcePath)\n" }
-        text += resolver.dryRunDescription()
+        text += DryRun.text(for: resolver, configuration: configuration)
     }
     FileDescriptorSink.standardOutput.write(text)
     return 0
 }
 
-/// Sends the lists (headless or in the UI) and returns the exit code.
-func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
+/// The session a run sends with. Like curl, it asks for compressed responses only when told to
+/// (`--compressed`, or per request: `# @compressed`, curl's `--compressed`).
+func sessionConfiguration(_ options: RunOptions) -> SessionConfiguration {
     var configuration = SessionConfiguration()
     configuration.insecure = options.insecure
     configuration.caFile = options.caFile
     configuration.requestTimeout = options.timeout
+    configuration.compression = options.compressed
     configuration.maxConcurrentTasks = max(configuration.maxConcurrentTasks, options.concurrency)
     configuration.maxConcurrentTasksPerHost = max(configuration.maxConcurrentTasksPerHost, options.concurrency)
-    let manager = SessionManager(configuration: configuration)
+    return configuration
+}
+
+/// Sends the lists (headless or in the UI) and returns the exit code.
+func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
+    let manager = SessionManager(configuration: sessionConfiguration(options))
     defer { manager.invalidate() }
     let runner: RequestListRunner
     do {

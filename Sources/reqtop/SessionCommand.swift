@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,10 +9,9 @@ import ReqtopRequestLists
 /// `reqtop [URL]`: the interactive session, with a first GET of URL. Without a terminal,
 /// `reqtop URL` sends the GET headless (like `reqtop run`), and bare `reqtop` explains itself.
 func runSessionCommand(_ argument: String?) -> Int32 {
-    var url: URL?
+    var url: HTTPURL?
     if let argument {
-        guard let parsed = URL(string: argument), let scheme = parsed.scheme?.lowercased(),
-              ["http", "https"].contains(scheme), parsed.host?.isEmpty == false else {
+        guard let parsed = HTTPURL(string: argument), parsed.scheme == "http" || parsed.scheme == "https" else {
             printToStandardError("reqtop: '\(argument)' is not an http:// or https:// URL\nRun 'reqtop --help' for usage.")
             return 2
         }
@@ -36,7 +32,7 @@ func runSessionCommand(_ argument: String?) -> Int32 {
     let manager = SessionManager()
     defer { manager.invalidate() }
     let outcome = runInteractive(manager: manager, title: argument ?? "interactive session") { session in
-        if let url { session.start(URLRequest(url: url), name: nil) }
+        if let url { session.start(HTTPRequest(url: url), name: nil) }
     }
     return outcome.reason.exitCode
 }

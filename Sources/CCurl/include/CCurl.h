@@ -33,12 +33,15 @@ typedef int (*ccurl_progress_callback)(void *context, curl_off_t dltotal, curl_o
 /// Sets the functions that every transfer's callbacks are routed to (call once, before any transfer).
 void ccurl_set_callback_targets(ccurl_data_callback on_body, ccurl_data_callback on_header,
                                 ccurl_read_callback on_read, ccurl_seek_callback on_seek,
-                                ccurl_progress_callback on_progress);
-/// Routes the write, header, read, seek and progress callbacks of `handle` to those functions, with `context`.
+                                ccurl_progress_callback on_progress, ccurl_data_callback on_header_out);
+/// Routes the write, header, read, seek, progress and debug callbacks of `handle` to those functions,
+/// with `context`; `on_header_out` receives each request head exactly as sent (`CURLINFO_HEADER_OUT`).
 void ccurl_install_callbacks(CURL *handle, void *context);
 
 /// libcurl's return value for a read callback that wants to pause, and for a write callback.
 size_t ccurl_readfunc_pause(void);
 size_t ccurl_writefunc_pause(void);
 size_t ccurl_readfunc_abort(void);
+/// `curl_version_info(CURLVERSION_NOW)->features` (CURL_VERSION_LIBZ, _BROTLI, _ZSTD …).
+int ccurl_features(void);
 #endif

@@ -7,6 +7,7 @@ import ReqtopTerminalUI
 /// ```
 /// #3 created   GET http://127.0.0.1:8080/get
 /// #3 resumed
+/// #3 sent      GET http://127.0.0.1:8080/get HTTP/1.1 (Host, User-Agent, Accept)
 /// #3 redirect  302 → http://127.0.0.1:8080/get
 /// #3 response  200 OK
 /// #3 progress  45.2 KB / 195 KB (23%)
@@ -47,6 +48,9 @@ public struct TextEventFormatter: Sendable {
             return "\(id) resumed"
         case .suspended:
             return "\(id) suspended"
+        case .requestSent(let head):
+            let names = head.headers.map { clean($0.name) }.joined(separator: ", ")
+            return "\(id) sent      \(clean(head.method)) \(clean(head.url.absoluteString)) \(clean(head.httpVersion)) (\(names))"
         case .redirected(let hop):
             return "\(id) redirect  \(hop.status) → \(clean(hop.to.absoluteString))"
         case .response(let head):

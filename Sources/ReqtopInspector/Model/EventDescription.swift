@@ -7,12 +7,13 @@ enum EventDescription {
     static func payload(of event: TaskEvent) -> [String] {
         switch event.kind {
         case .created(let d):
-            return created(method: d.method, url: d.url, name: d.name, kind: d.kind, headerCount: d.headers.count,
-                           bodySize: d.body.map { Int64($0.count) })
+            return created(d.request, name: d.name, kind: d.kind)
         case .resumed, .suspended, .cancelled:
             return []
+        case .requestSent(let head):
+            return head.lines
         case .redirected(let hop):
-            return [redirect(hop)]
+            return redirect(hop)
         case .response(let head):
             return response(head)
         case .progress(let progress):
@@ -31,13 +32,15 @@ enum EventDescription {
     static func payload(of entry: TimelineEntry, in r: TaskRecord) -> [String] {
         switch entry.event {
         case .created:
-            return created(method: r.method, url: r.url, name: r.name, kind: r.kind, headerCount: r.requestHeaders.count,
-                           bodySize: r.requestBody.map { Int64($0.count) })
+            return created(r.request, name: r.name, kind: r.kind)
         case .resumed, .suspended, .cancelled:
             return []
+        case .request:
+            guard case .sent(let index) = entry.detail, index < r.sentHeads.count else { return [] }
+            return r.sentHeads[index].lines
         case .redirected:
             guard case .hop(let index) = entry.detail, index < r.redirects.count else { return [] }
-            return [redirect(r.redirects[index])]
+            return redirect(r.redirects[index])
         case .response:
             return r.response.map(response) ?? []
         case .progress:
@@ -55,19 +58,24 @@ enum EventDescription {
         }
     }
 
-    private static func created(method: String, url: URL, name: String?, kind: TaskKind, headerCount: Int, bodySize: Int64?) -> [String] {
-        var lines = ["\(method) \(url.absoluteString)"]
+    private static func created(_ request: HTTPRequest, name: String?, kind: TaskKind) -> [String] {
+        var lines = ["\(request.method) \(request.url.absoluteString)"]
         if let name { lines.append("name: \(name)") }
-        lines.append("kind: \(kind.rawValue), \(headerCount) request headers" + (bodySize.map { ", body \(ByteCount.format($0))" } ?? ""))
+        let body: String = switch request.body {
+        case .none: ""
+        case .data(let data): ", body \(ByteCount.format(Int64(data.count)))"
+        case .file(let path): ", body from \(path)"
+        }
+        lines.append("kind: \(kind.rawValue), \(request.headers.count) request headers" + body)
         return lines
     }
 
-    private static func redirect(_ hop: RedirectHop) -> String {
-        "\(hop.status) \(hop.from.absoluteString) → \(hop.to.absoluteString)"
+    private static func redirect(_ hop: RedirectHop) -> [String] {
+        ["\(hop.status) \(hop.from.absoluteString) → \(hop.to.absoluteString)"] + hop.response.headers.map(\.description)
     }
 
     private static func response(_ head: HTTPResponseHead) -> [String] {
-        ["HTTP/\(head.httpVersion) \(head.status) \(head.reason)"] + head.headers.map { "\($0.name): \($0.value)" }
+        [head.statusLine] + head.headers.map(\.description)
     }
 
     private static func progress(_ progress: TransferProgress) -> String {

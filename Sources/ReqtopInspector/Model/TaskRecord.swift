@@ -7,13 +7,13 @@ public struct TaskRecord: Sendable {
     public var name: String?
     public var kind: TaskKind
     public var state: TaskState
-    public var method: String
-    public var url: URL
-    public var requestHeaders: [HTTPHeader]
-    public var requestBody: Data?
-    /// The options it was sent with, so a replay or an edited copy behaves the same.
-    public var options = TaskOptions()
+    /// The request as it was given to the manager: what replay, edit and every export start from.
+    public var request: HTTPRequest
+    /// Each request head exactly as it went on the wire, one per hop of a redirect chain.
+    public var sentHeads: [RequestHead] = []
+    /// The final response head.
     public var response: HTTPResponseHead?
+    /// Redirects followed, each with its response head (and its timings once the task ended).
     public var redirects: [RedirectHop] = []
     public var downloaded: Int64 = 0
     public var downloadTotal: Int64 = -1
@@ -33,15 +33,22 @@ public struct TaskRecord: Sendable {
     /// The task's lifecycle, one entry per event; consecutive progress events share one entry.
     public var timeline: [TimelineEntry] = []
 
-    public var host: String { url.host ?? "" }
+    public var method: String { request.method }
+    public var url: HTTPURL { request.url }
+    public var host: String { url.host }
 
     /// Host with the port when the URL names one, as the table shows it.
-    public var hostAndPort: String { url.port.map { "\(host):\($0)" } ?? host }
+    public var hostAndPort: String { url.authority }
 
     /// Path and query, as shown in the table.
-    public var pathAndQuery: String {
-        let path = url.path.isEmpty ? "/" : url.path
-        return url.query.map { "\(path)?\($0)" } ?? path
+    public var pathAndQuery: String { url.requestTarget }
+
+    /// The exchanges of the task in order: each request head as sent with the response it got
+    /// (a redirect's, then the final one; nil while it is awaited or when none came).
+    public var exchanges: [(request: RequestHead, response: HTTPResponseHead?)] {
+        sentHeads.enumerated().map { index, head in
+            (head, index < redirects.count ? redirects[index].response : (index == redirects.count ? response : nil))
+        }
     }
 
     public var status: Int? { response?.status }
@@ -73,6 +80,8 @@ public struct TimelineEntry: Sendable {
         case none
         case progress(TransferProgress)
         case hop(Int)
+        /// Which of the record's `sentHeads`.
+        case sent(Int)
         case completion(serializer: String, serializationError: String?)
     }
 

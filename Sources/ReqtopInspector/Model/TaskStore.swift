@@ -62,11 +62,8 @@ public final class TaskStore: Sendable {
     private static func apply(_ event: TaskEvent, to state: inout State) {
         if case .created(let description) = event.kind {
             guard state.index[event.task] == nil else { return }
-            var record = TaskRecord(id: event.task, name: description.name, kind: description.kind, state: .suspended,
-                                    method: description.method, url: description.url,
-                                    requestHeaders: description.headers, requestBody: description.body,
-                                    createdAt: event.time)
-            record.options = description.options
+            let record = TaskRecord(id: event.task, name: description.name, kind: description.kind, state: .suspended,
+                                    request: description.request, createdAt: event.time)
             state.index[event.task] = state.records.count
             state.records.append(record)
             state.counts[.suspended, default: 0] += 1
@@ -84,6 +81,8 @@ public final class TaskStore: Sendable {
         case .cancelled:
             record.state = .cancelled
             record.endedAt = event.time
+        case .requestSent(let head):
+            record.sentHeads.append(head)
         case .redirected(let hop):
             record.redirects.append(hop)
         case .response(let head):
@@ -104,6 +103,7 @@ public final class TaskStore: Sendable {
             record.endedAt = event.time
             record.response = Self.sharingURL(completion.response, with: record)
             record.timings = completion.timings
+            record.redirects = completion.redirects // now with each hop's timings
             record.body = completion.body
             if let body = completion.body, body.count > 0 {
                 state.retainedBodyBytes += body.count
@@ -122,6 +122,7 @@ public final class TaskStore: Sendable {
             record.error = failure.error
             if let response = failure.response { record.response = Self.sharingURL(response, with: record) }
             record.timings = failure.timings
+            record.redirects = failure.redirects
             state.rates.add(requests: 1, at: event.time)
         }
         if record.state != before {
@@ -160,6 +161,7 @@ public final class TaskStore: Sendable {
         let detail: TimelineEntry.Detail = switch event.kind {
         case .progress(let progress): .progress(progress)
         case .redirected: .hop(record.redirects.count - 1)
+        case .requestSent: .sent(record.sentHeads.count - 1)
         case .completed(let c): .completion(serializer: c.serializer, serializationError: c.serializationError)
         default: .none
         }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import ReqtopNetworking
 import ReqtopRequestLists
 import ReqtopSync
@@ -35,7 +32,7 @@ public final class RequestListRunner: Sendable {
     private let pumpLock = Lock()
 
     private struct Callbacks {
-        var onTaskCreated: (@Sendable (TaskID, ResolvedRequest) -> Void)?
+        var onTaskCreated: (@Sendable (TaskID, HTTPRequest) -> Void)?
         var onNotSent: (@Sendable (RunResult) -> Void)?
     }
 
@@ -66,7 +63,7 @@ public final class RequestListRunner: Sendable {
     }
 
     /// Called right after each task is created, before it is resumed: maps the task to its request.
-    public var onTaskCreated: (@Sendable (TaskID, ResolvedRequest) -> Void)? {
+    public var onTaskCreated: (@Sendable (TaskID, HTTPRequest) -> Void)? {
         get { callbacks.withLock { $0.onTaskCreated } }
         set { callbacks.withLock { $0.onTaskCreated = newValue } }
     }
@@ -131,8 +128,8 @@ public final class RequestListRunner: Sendable {
     private func submit(_ item: RunItem) {
         let resolver = resolvers[item.iteration][item.list]
         let spec = resolver.list.specs[item.spec]
-        let resolved: ResolvedRequest
-        do {
+        let resolved: HTTPRequest
+        do throws(RequestListError) {
             resolved = try resolver.resolve(item.spec)
         } catch {
             let result = RunResult(item: item, task: nil, name: spec.name, method: spec.method, url: spec.url,
@@ -142,10 +139,8 @@ public final class RequestListRunner: Sendable {
             callbacks.withLock { $0.onNotSent }?(result)
             return
         }
-        let taskOptions = TaskOptions(name: spec.name, timeout: spec.options.timeout,
-                                      followRedirects: spec.options.followRedirects, insecure: spec.options.insecure)
-        let task = manager.dataTask(with: resolved.urlRequest, options: taskOptions) { [self] response in
-            self.taskFinished(item: item, resolved: resolved, response: response)
+        let task = manager.dataTask(with: resolved, options: TaskOptions(name: spec.name)) { [self] response in
+            self.taskFinished(item: item, name: spec.name, response: response)
         }
         callbacks.withLock { $0.onTaskCreated }?(task.id, resolved)
         let cancelled = state.withLock { state -> Bool in
@@ -155,7 +150,7 @@ public final class RequestListRunner: Sendable {
         if cancelled { try? task.cancel() } else { try? task.resume() }
     }
 
-    private func taskFinished(item: RunItem, resolved: ResolvedRequest, response: TaskResponse<Data>) {
+    private func taskFinished(item: RunItem, name: String?, response: TaskResponse<Data>) {
         let resolver = resolvers[item.iteration][item.list]
         let status: RunResultStatus
         switch response.result {
@@ -167,11 +162,11 @@ public final class RequestListRunner: Sendable {
             // A response that failed validation or serialization still counts as a response when one arrived.
             status = .failed(error)
         }
-        if let name = resolved.spec.name {
+        if let name {
             switch status {
             case .completed(let code):
-                let headers = (response.head?.headers ?? []).map { HeaderField(name: $0.name, value: $0.value) }
-                resolver.record(response: RecordedResponse(status: code, headers: headers, body: response.value ?? Data()),
+                resolver.record(response: RecordedResponse(status: code, headers: response.head?.headers ?? [],
+                                                           body: response.value ?? Data()),
                                 forRequestNamed: name)
             case .failed(let error):
                 resolver.recordFailure(ofRequestNamed: name, reason: error.description)
@@ -181,10 +176,10 @@ public final class RequestListRunner: Sendable {
                 resolver.recordFailure(ofRequestNamed: name, reason: reason)
             }
         }
-        let result = RunResult(item: item, task: response.task, name: resolved.spec.name, method: resolved.method,
-                               url: resolved.url.absoluteString, status: status, bytes: response.bytes,
+        let result = RunResult(item: item, task: response.task, name: name, method: response.request.method,
+                               url: response.request.url.absoluteString, status: status, bytes: response.bytes,
                                durationMilliseconds: response.timings.flatMap { $0.total >= 0 ? $0.total : nil })
-        state.withLock { $0.finish(item: item, name: resolved.spec.name, result: result, task: response.task) }
+        state.withLock { $0.finish(item: item, name: name, result: result, task: response.task) }
         // The handler runs just before the manager posts this task's terminal event on the same serial
         // completion queue: hop once so the next task's `created` is posted after it.
         manager.configuration.completionQueue.async { self.pump() }

@@ -67,27 +67,47 @@ enum DetailText {
         }
     }
 
+    /// The request heads exactly as they went on the wire (every hop of a redirect chain, with the
+    /// headers the client added), then the body; before anything was sent, the request as given.
     static func request(_ r: TaskRecord) -> [String] {
-        var lines = ["\(r.method) \(r.url.absoluteString)", ""]
-        lines += r.requestHeaders.map { "\($0.name): \($0.value)" }
-        if let body = r.requestBody {
+        var lines: [String] = []
+        if r.sentHeads.isEmpty {
+            lines += [r.state.isTerminal ? "not sent; the request as given:" : "not sent yet; the request as given:", ""]
+            lines.append("\(r.method) \(r.url.absoluteString)")
+            lines += r.request.headers.map(\.description)
+        }
+        for (index, head) in r.sentHeads.enumerated() {
+            if index > 0 { lines.append("") }
+            let hop = r.sentHeads.count > 1 ? " — hop \(index + 1) of \(r.sentHeads.count)" : ""
+            lines.append("── sent to \(head.url.absoluteString)\(hop) ──")
+            lines += head.lines
+        }
+        switch r.request.body {
+        case .none: break
+        case .data(let body):
             lines += ["", "── body (\(ByteCount.format(Int64(body.count)))) ──"]
-            lines += String(data: body.prefix(64 << 10), encoding: .utf8).map { Sanitizer.lines($0) } ?? ["(binary)"]
+            lines += plainText(body.prefix(64 << 10)).map { Sanitizer.lines($0) } ?? ["(binary)"]
+        case .file(let path):
+            lines += ["", "── body streamed from \(path) ──"]
         }
         return lines
     }
 
+    /// Every response head as received: each redirect's (with its Set-Cookie fields), then the final one.
     static func response(_ r: TaskRecord) -> [String] {
         var lines: [String] = []
+        for (index, hop) in r.redirects.enumerated() {
+            lines.append("── redirect \(index + 1): \(hop.from.absoluteString) → \(hop.to.absoluteString) ──")
+            lines.append(hop.response.statusLine)
+            lines += hop.response.headers.map(\.description)
+            lines.append("")
+        }
         if let head = r.response {
-            lines.append("HTTP/\(head.httpVersion) \(head.status) \(head.reason)")
-            lines += head.headers.map { "\($0.name): \($0.value)" }
+            if !r.redirects.isEmpty { lines.append("── final response from \(head.url.absoluteString) ──") }
+            lines.append(head.statusLine)
+            lines += head.headers.map(\.description)
         } else {
             lines.append(r.state == .running ? "waiting for the response…" : "no response")
-        }
-        if !r.redirects.isEmpty {
-            lines += ["", "Redirects:"]
-            lines += r.redirects.enumerated().map { "  \($0 + 1). \($1.status) \($1.from.absoluteString) → \($1.to.absoluteString)" }
         }
         if let error = r.error { lines += ["", "Error: \(error.code.rawValue): \(error.message)"] }
         return lines
@@ -147,7 +167,8 @@ enum DetailText {
         for entry in r.timeline {
             let offset = String(format: "+%.3fs", entry.time - first).leftPadded(to: 9)
             let payload = entry.payload(in: r)
-            lines.append("\(offset)  \(entry.event.rawValue)" + (payload.first.map { "  \($0)" } ?? ""))
+            let name = entry.event == .request ? "request sent" : entry.event.rawValue
+            lines.append("\(offset)  \(name)" + (payload.first.map { "  \($0)" } ?? ""))
             lines += payload.dropFirst().map { String(repeating: " ", count: 11) + $0 }
         }
         return lines

@@ -19,7 +19,7 @@ enum PromptKind: Hashable {
         case .curlPath: "save curl command to: "
         case .newRequestLine: "new request (METHOD URL): "
         case .newRequestHeader: "header (Name: value, empty to go on): "
-        case .newRequestBody: "body (empty for none): "
+        case .newRequestBody: "body, sent as typed (empty for none): "
         case .confirmQuit(let running): "\(running) request\(running == 1 ? " is" : "s are") still running or queued — quit? (y/n) "
         }
     }
@@ -35,7 +35,7 @@ enum PromptKind: Hashable {
 struct ActivePrompt {
     var kind: PromptKind
     var state: PromptState
-    var draft: NewRequest?
+    var draft: HTTPRequest?
     /// Why the prompt is open again (the last input was refused), shown before the label.
     var note: String?
 
@@ -43,7 +43,7 @@ struct ActivePrompt {
 }
 
 extension InspectorApp {
-    func open(_ kind: PromptKind, text: String, draft: NewRequest? = nil, note: String? = nil) {
+    func open(_ kind: PromptKind, text: String, draft: HTTPRequest? = nil, note: String? = nil) {
         prompt = ActivePrompt(kind: kind, state: PromptState(text: text, history: promptHistory[kind.historyKey] ?? []),
                               draft: draft, note: note)
     }
@@ -93,7 +93,7 @@ extension InspectorApp {
             say(actions.exportCurl(record, to: text))
         case .newRequestLine:
             guard !text.isEmpty else { return say("no request sent") }
-            guard let request = NewRequest(requestLine: text) else {
+            guard let request = TypedRequestLine.parse(text) else {
                 return open(.newRequestLine, text: text, note: "expected METHOD URL with an http(s) URL, e.g. GET http://127.0.0.1:8080/get")
             }
             open(.newRequestHeader, text: "", draft: request)
@@ -112,14 +112,8 @@ extension InspectorApp {
             open(.newRequestHeader, text: "", draft: draft)
         case .newRequestBody:
             guard var draft = active.draft else { return }
-            if !line.isEmpty {
-                draft.body = Data(line.utf8)
-                // Without a Content-Type, libcurl labels a body as a form; a JSON body says what it is.
-                if draft.headers.value(for: "Content-Type") == nil,
-                   let first = text.first, first == "{" || first == "[" {
-                    draft.headers.append(HTTPHeader(name: "Content-Type", value: "application/json"))
-                }
-            }
+            // Sent as typed: no Content-Type is added (type one at the header prompt).
+            if !line.isEmpty { draft.body = .data(Data(line.utf8)) }
             say(actions.send(draft))
         case .confirmQuit:
             break

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import ReqtopNetworking
 import ReqtopRequestLists
 
@@ -52,29 +49,20 @@ public final class InspectorSession: InspectorActions {
         }
     }
 
+    /// Sends the task's request again, unchanged: same method, URL, headers in order, body, options.
     public func replay(_ record: TaskRecord) -> String {
-        var request = URLRequest(url: record.url)
-        request.httpMethod = record.method
-        for header in record.requestHeaders { request.addValue(header.value, forHTTPHeaderField: header.name) }
-        request.httpBody = record.requestBody
-        let id = start(request, options: record.options)
+        let id = start(record.request, name: record.name)
         return "replaying \(record.id) as \(id)"
     }
 
-    public func send(_ request: NewRequest) -> String {
-        "sent \(start(request.urlRequest, options: TaskOptions())): \(request.method) \(request.url.absoluteString)"
+    public func send(_ request: HTTPRequest) -> String {
+        "sent \(start(request, name: nil)): \(request.method) \(request.url.absoluteString)"
     }
 
     /// Creates and resumes a task; the store sees it through the bus.
     @discardableResult
-    public func start(_ request: URLRequest, name: String?) -> TaskID {
-        start(request, options: TaskOptions(name: name))
-    }
-
-    /// Creates and resumes a task with `options`.
-    @discardableResult
-    public func start(_ request: URLRequest, options: TaskOptions) -> TaskID {
-        let task = manager.dataTask(with: request, options: options)
+    public func start(_ request: HTTPRequest, name: String?) -> TaskID {
+        let task = manager.dataTask(with: request, options: TaskOptions(name: name))
         try? task.resume()
         return task.id
     }
@@ -93,8 +81,13 @@ public final class InspectorSession: InspectorActions {
     }
 
     public func exportCurl(_ record: TaskRecord, to path: String) -> String {
-        let command = "#!/bin/sh\n" + CurlWriter.command(for: SessionExport.spec(for: record)) + "\n"
+        var bodyFiles = BodyFiles(prefix: (path as NSString).lastPathComponent + ".body")
+        let command = "#!/bin/sh\n" + CurlWriter.command(for: record.request, bodyFiles: &bodyFiles) + "\n"
         do {
+            let directory = (path as NSString).deletingLastPathComponent
+            for file in bodyFiles.files {
+                try file.data.write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent(file.name)))
+            }
             try Data(command.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
             return "wrote the curl command of \(record.id) to \(path)"
@@ -106,9 +99,16 @@ public final class InspectorSession: InspectorActions {
     public func edit(_ record: TaskRecord) -> String {
         guard let runInTerminal else { return "editing needs the interactive terminal" }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-edit-\(record.id.rawValue)-\(UUID().uuidString.prefix(8)).http")
-        defer { try? FileManager.default.removeItem(at: file) }
+        var bodyFiles = BodyFiles(prefix: file.deletingPathExtension().path + ".body")
+        defer {
+            try? FileManager.default.removeItem(at: file)
+            for body in bodyFiles.files { try? FileManager.default.removeItem(atPath: body.name) }
+        }
         do {
-            try Data(HTTPFileWriter.text(for: SessionExport.spec(for: record)).utf8).write(to: file)
+            let text = HTTPFileWriter.text(for: RequestSpec(record.request, name: record.name), isTemplate: false,
+                                           bodyFiles: &bodyFiles)
+            for body in bodyFiles.files { try body.data.write(to: URL(fileURLWithPath: body.name)) }
+            try Data(text.utf8).write(to: file)
         } catch {
             return "could not write \(file.path): \(error.localizedDescription)"
         }
@@ -123,11 +123,7 @@ public final class InspectorSession: InspectorActions {
             guard !list.specs.isEmpty else { return "the edited file has no request: nothing sent" }
             var sent: [String] = []
             for index in list.specs.indices {
-                let resolved = try resolver.resolve(index)
-                let o = resolved.spec.options
-                let options = TaskOptions(name: resolved.spec.name, timeout: o.timeout ?? record.options.timeout,
-                                          followRedirects: o.followRedirects, insecure: o.insecure)
-                sent.append("\(start(resolved.urlRequest, options: options))")
+                sent.append("\(start(try resolver.resolve(index), name: list.specs[index].name))")
             }
             return "sent the edited request as \(sent.joined(separator: ", "))"
         } catch let error as RequestListError {

@@ -2,26 +2,52 @@ import Foundation
 import ReqtopNetworking
 import ReqtopRequestLists
 
-/// Turns what the inspector recorded into the request-list formats: HAR entries, specs for curl and `.http`.
+/// Turns what the inspector recorded into the request-list formats.
 public enum SessionExport {
-    /// HAR entries for every task that finished with a response: completed, or failed after the
-    /// response arrived. Cancelled and unfinished tasks are left out.
+    /// Response bodies up to this size are embedded in a HAR.
+    public static let harBodyLimit: Int64 = 1 << 20
+
+    /// HAR entries for every task that finished with a response (completed, or failed after the
+    /// response arrived); cancelled and unfinished tasks are left out.
+    ///
+    /// Each request that went on the wire is an entry of its own — a redirect hop too, with its 3xx
+    /// response, `redirectURL` and Set-Cookie fields — as browsers export redirects, so every HAR
+    /// viewer shows the chain without extensions. Request headers and `headersSize` are those of the
+    /// head as sent (the headers the client added included).
     public static func harEntries(from records: [TaskRecord]) -> [HARExportEntry] {
-        records.compactMap { record in
-            guard let head = record.response, record.state == .completed || record.state == .failed else { return nil }
-            let t = record.timings ?? .unknown
-            let timings = harTimings(t)
-            let body: Data? = record.body.flatMap { $0.count <= 1 << 20 ? try? $0.loadData() : nil }
-            return HARExportEntry(
-                startedDateTime: Date(timeIntervalSince1970: record.startedAt ?? record.createdAt),
-                request: .init(method: record.method, url: record.url.absoluteString, httpVersion: "HTTP/\(head.httpVersion)",
-                               headers: record.requestHeaders.map { HeaderField(name: $0.name, value: $0.value) },
-                               body: record.requestBody),
-                response: .init(status: head.status, statusText: head.reason, httpVersion: "HTTP/\(head.httpVersion)",
-                                headers: head.headers.map { HeaderField(name: $0.name, value: $0.value) },
-                                bodySize: Int(record.downloaded), mimeType: head.mimeType ?? "", body: body),
-                timings: timings, time: t.total >= 0 ? t.total : nil)
+        records.flatMap { record -> [HARExportEntry] in
+            guard let final = record.response, record.state == .completed || record.state == .failed else { return [] }
+            var start = record.startedAt ?? record.createdAt
+            let exchanges = record.exchanges
+            guard !exchanges.isEmpty else { return [entry(record, head: nil, response: final, timings: record.timings, start: start)] }
+            return exchanges.enumerated().compactMap { index, exchange in
+                guard let response = exchange.response else { return nil }
+                let isRedirect = index < record.redirects.count
+                let timings = isRedirect ? record.redirects[index].timings : record.timings
+                defer { start += max(0, timings?.total ?? 0) / 1000 }
+                return entry(record, head: exchange.request, response: response, timings: timings, start: start,
+                             isFinal: !isRedirect)
+            }
         }
+    }
+
+    private static func entry(_ record: TaskRecord, head: RequestHead?, response: HTTPResponseHead, timings: PhaseTimings?,
+                              start: Double, isFinal: Bool = true) -> HARExportEntry {
+        let t = timings ?? .unknown
+        // The body went with a hop whose head announced one (a 303 turns the next hop into a GET without it).
+        let sentBody = head.map { $0.headers.contains(name: "Content-Length") || $0.headers.contains(name: "Transfer-Encoding") } ?? true
+        let requestBody: Data? = sentBody ? record.request.body.data : nil
+        var responseBody: Data?
+        if isFinal, let body = record.body, body.count <= harBodyLimit { responseBody = try? body.loadData() }
+        return HARExportEntry(
+            startedDateTime: Date(timeIntervalSince1970: start),
+            request: .init(method: head?.method ?? record.method, url: (head?.url ?? record.url).absoluteString,
+                           httpVersion: head?.httpVersion ?? "HTTP/\(response.httpVersion)",
+                           headers: head?.headers ?? record.request.headers, body: requestBody, headersSize: head?.size ?? -1),
+            response: .init(status: response.status, statusText: response.reason, httpVersion: "HTTP/\(response.httpVersion)",
+                            headers: response.headers, bodySize: isFinal ? Int(record.downloaded) : 0,
+                            mimeType: response.mimeType ?? "", body: responseBody, headersSize: response.size),
+            timings: harTimings(t), time: t.total >= 0 ? t.total : nil)
     }
 
     /// HAR timings from the core's phase timings: `connect` includes `ssl`, as HAR 1.2 says;
@@ -34,27 +60,12 @@ public enum SessionExport {
                           send: max(0, t.send), wait: max(0, t.wait), receive: max(0, t.receive))
     }
 
-    /// Writes the session as HAR 1.2; returns how many entries were written.
+    /// Writes the session as HAR 1.2; returns how many tasks were written (a task with redirects
+    /// has an entry per hop).
     @discardableResult
     public static func writeHAR(_ records: [TaskRecord], to path: String) throws -> Int {
-        let entries = harEntries(from: records)
-        let data = try HARWriter.data(entries: entries, creator: (name: "reqtop", version: ReqtopVersion.string))
+        let data = try HARWriter.data(entries: harEntries(from: records), creator: (name: "reqtop", version: ReqtopVersion.string))
         try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        return entries.count
+        return records.count { $0.response != nil && ($0.state == .completed || $0.state == .failed) }
     }
-
-    /// The request of a task as a request-list spec (for curl and `.http` export).
-    public static func spec(for record: TaskRecord) -> RequestSpec {
-        let body: RequestBody? = record.requestBody.map { .text(String(decoding: $0, as: UTF8.self)) }
-        let options = RequestOptions(followRedirects: record.options.followRedirects, insecure: record.options.insecure,
-                                     timeout: record.options.timeout)
-        return RequestSpec(name: record.name, method: record.method, url: record.url.absoluteString,
-                           headers: record.requestHeaders.map { HeaderField(name: $0.name, value: $0.value) }, body: body,
-                           options: options)
-    }
-}
-
-/// reqtop's version, as `--version` and HAR's creator show it.
-public enum ReqtopVersion {
-    public static let string = "0.1.0"
 }

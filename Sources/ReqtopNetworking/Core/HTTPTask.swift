@@ -1,14 +1,10 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import ReqtopSync
 
 /// A handle to one request. Created suspended; `resume()`, `suspend()` and `cancel()` go through its manager.
 public final class HTTPTask: Sendable, CustomStringConvertible {
     public let id: TaskID
     public let kind: TaskKind
-    public let request: URLRequest
+    public let request: HTTPRequest
     public let name: String?
     // Strong: a task keeps its manager (and engine) alive; the registry lets go of the task when it ends.
     private let manager: SessionManager
@@ -20,7 +16,7 @@ public final class HTTPTask: Sendable, CustomStringConvertible {
         var submitted = false
     }
 
-    init(id: TaskID, kind: TaskKind, request: URLRequest, name: String?, manager: SessionManager) {
+    init(id: TaskID, kind: TaskKind, request: HTTPRequest, name: String?, manager: SessionManager) {
         self.id = id
         self.kind = kind
         self.request = request
@@ -41,7 +37,7 @@ public final class HTTPTask: Sendable, CustomStringConvertible {
     public func cancel() throws(IllegalTransition) { try manager.cancel(self) }
 
     public var description: String {
-        "task \(id) \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"
+        "task \(id) \(request.method) \(request.url)"
     }
 
     /// Applies `next` if the state machine allows it, then runs `effect` with the lifecycle before

@@ -35,8 +35,11 @@ public struct SessionConfiguration: Sendable {
     public var proxy = Proxy.environment
     /// Keep cookies set by responses and send them on later requests of this session.
     public var cookies = true
-    /// Ask for compressed bodies (gzip, deflate, br, zstd as libcurl supports) and decode them.
+    /// Ask for compressed bodies (gzip, deflate, br, zstd as libcurl supports) and decode them,
+    /// for requests whose `options.compressed` is nil.
     public var compression = true
+    /// The `User-Agent` sent when a request has none; nil sends none.
+    public var userAgent: String? = "reqtop/\(ReqtopVersion.string)"
     /// A data task keeps at most this many body bytes in memory, then spills the body to a temp file.
     public var maxBodyBytesInMemory = 8 << 20
     /// Follow redirects, at most `maxRedirects` hops.
@@ -50,22 +53,14 @@ public struct SessionConfiguration: Sendable {
     public init() {}
 }
 
-/// Per-task overrides of the session's settings.
+/// What a task is, beyond its request: a name for observers and which responses count as success.
+/// (Per-request settings — timeout, redirects, TLS, compression — are `HTTPRequest.Options`.)
 public struct TaskOptions: Sendable {
     public var name: String?
-    public var timeout: Double?
-    public var followRedirects: Bool?
-    public var maxRedirects: Int?
-    public var insecure: Bool?
     public var validation: ResponseValidation?
 
-    public init(name: String? = nil, timeout: Double? = nil, followRedirects: Bool? = nil, maxRedirects: Int? = nil,
-                insecure: Bool? = nil, validation: ResponseValidation? = nil) {
+    public init(name: String? = nil, validation: ResponseValidation? = nil) {
         self.name = name
-        self.timeout = timeout
-        self.followRedirects = followRedirects
-        self.maxRedirects = maxRedirects
-        self.insecure = insecure
         self.validation = validation
     }
 }

@@ -26,6 +26,10 @@ final class SessionDelegate: @unchecked Sendable { // `pending` and `completions
         return delegate.didReceiveHeaderLine(bytes) { emit($0, for: task) }
     }
 
+    func didSendHead(_ bytes: UnsafeRawBufferPointer, task: TaskID) {
+        registry.delegate(for: task)?.didSendHead(bytes) { emit($0, for: task) }
+    }
+
     func didReceiveBody(_ bytes: UnsafeRawBufferPointer, task: TaskID) -> Bool {
         registry.delegate(for: task)?.didReceiveBody(bytes) ?? false
     }
@@ -48,10 +52,10 @@ final class SessionDelegate: @unchecked Sendable { // `pending` and `completions
     func transferDidResume(_ task: TaskID) { emit(.resumed, for: task) }
     func transferDidSuspend(_ task: TaskID) { emit(.suspended, for: task) }
 
-    /// The next request when the transfer that just ended was a redirect the engine follows itself.
-    func redirect(afterFinishing task: TaskID, transportError: TransferError?) -> TransferRequest? {
+    /// The next hop's request when the transfer that just ended was a redirect to follow.
+    func redirect(afterFinishing task: TaskID, transportError: TransferError?, timings: PhaseTimings) -> TransferRequest? {
         guard transportError == nil, let delegate = registry.peek(task), delegate.task.state == .running else { return nil }
-        return delegate.takeRedirect()
+        return delegate.takeRedirect(timings: timings)
     }
 
     /// libcurl finished the transfer, successfully or not.

@@ -1,29 +1,26 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import ReqtopSync
 
 extension SessionManager {
     /// Runs a data task and returns its response; cancelling the Swift task cancels the transfer.
-    public func response<S: ResponseSerializer>(for request: URLRequest, serializer: S,
+    public func response<S: ResponseSerializer>(for request: HTTPRequest, serializer: S,
                                                 options: TaskOptions = TaskOptions()) async -> TaskResponse<S.Value> {
         await run { done in dataTask(with: request, serializer: serializer, options: options, completionHandler: done) }
     }
 
     /// Runs a data task and returns the raw body.
-    public func data(for request: URLRequest, options: TaskOptions = TaskOptions()) async -> TaskResponse<Data> {
+    public func data(for request: HTTPRequest, options: TaskOptions = TaskOptions()) async -> TaskResponse<Data> {
         await response(for: request, serializer: RawResponseSerializer(), options: options)
     }
 
     /// Runs a download task into `destination`.
-    public func download(for request: URLRequest, to destination: URL,
+    public func download(for request: HTTPRequest, to destination: URL,
                          options: TaskOptions = TaskOptions()) async -> TaskResponse<URL> {
         await run { done in downloadTask(with: request, destination: destination, options: options, completionHandler: done) }
     }
 
     /// Runs an upload task that sends `data`.
-    public func upload(for request: URLRequest, from data: Data, options: TaskOptions = TaskOptions()) async -> TaskResponse<Data> {
+    public func upload(for request: HTTPRequest, from data: Data, options: TaskOptions = TaskOptions()) async -> TaskResponse<Data> {
         await run { done in uploadTask(with: request, from: data, options: options, completionHandler: done) }
     }
 

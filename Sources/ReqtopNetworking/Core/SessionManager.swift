@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import ReqtopSync
 
 /// Creates and drives HTTP tasks on one libcurl engine, in the manner of AFNetworking's
@@ -12,7 +9,8 @@ import ReqtopSync
 /// ```swift
 /// let manager = SessionManager()
 /// manager.bus.subscribe { event in print(event.task, event.name) }
-/// let task = manager.dataTask(with: URLRequest(url: url)) { response in print(response.head?.status ?? 0) }
+/// let request = HTTPRequest(method: "GET", url: HTTPURL(string: "http://127.0.0.1:8080/get")!)
+/// let task = manager.dataTask(with: request) { response in print(response.head?.status ?? 0) }
 /// try task.resume()
 /// ```
 public final class SessionManager: Sendable {
@@ -54,12 +52,12 @@ public final class SessionManager: Sendable {
     // MARK: Creating tasks
 
     /// A data task observed only through the bus (no completion handler).
-    public func dataTask(with request: URLRequest, options: TaskOptions = TaskOptions()) -> HTTPTask {
+    public func dataTask(with request: HTTPRequest, options: TaskOptions = TaskOptions()) -> HTTPTask {
         dataTask(with: request, options: options) { _ in }
     }
 
     /// A task whose body is kept in memory (spilled to a temp file past `maxBodyBytesInMemory`).
-    public func dataTask(with request: URLRequest, options: TaskOptions = TaskOptions(),
+    public func dataTask(with request: HTTPRequest, options: TaskOptions = TaskOptions(),
                          uploadProgress: ProgressHandler? = nil, downloadProgress: ProgressHandler? = nil,
                          completionHandler: @escaping @Sendable (TaskResponse<Data>) -> Void) -> HTTPTask {
         dataTask(with: request, serializer: RawResponseSerializer(), options: options, uploadProgress: uploadProgress,
@@ -67,50 +65,51 @@ public final class SessionManager: Sendable {
     }
 
     /// A data task whose body is turned into a value by `serializer`, off the engine thread.
-    public func dataTask<S: ResponseSerializer>(with request: URLRequest, serializer: S, options: TaskOptions = TaskOptions(),
+    public func dataTask<S: ResponseSerializer>(with request: HTTPRequest, serializer: S, options: TaskOptions = TaskOptions(),
                                                 uploadProgress: ProgressHandler? = nil, downloadProgress: ProgressHandler? = nil,
                                                 completionHandler: @escaping @Sendable (TaskResponse<S.Value>) -> Void) -> HTTPTask {
-        makeTask(.data, request: request, body: request.httpBody.map { .data($0) } ?? .none, destination: nil,
-                 serializer: serializer, options: options, uploadProgress: uploadProgress,
-                 downloadProgress: downloadProgress, completion: completionHandler)
+        makeTask(.data, request: request, destination: nil, serializer: serializer, options: options,
+                 uploadProgress: uploadProgress, downloadProgress: downloadProgress, completion: completionHandler)
     }
 
     /// A task that streams its body into `destination` (created or truncated); memory stays flat.
-    public func downloadTask(with request: URLRequest, destination: URL, options: TaskOptions = TaskOptions(),
+    public func downloadTask(with request: HTTPRequest, destination: URL, options: TaskOptions = TaskOptions(),
                              progress: ProgressHandler? = nil,
                              completionHandler: @escaping @Sendable (TaskResponse<URL>) -> Void) -> HTTPTask {
-        makeTask(.download, request: request, body: request.httpBody.map { .data($0) } ?? .none, destination: destination,
+        makeTask(.download, request: request, destination: destination,
                  serializer: DestinationSerializer(destination: destination), options: options, uploadProgress: nil,
                  downloadProgress: progress, completion: completionHandler)
     }
 
-    /// A task that sends `data` as the request body.
-    public func uploadTask(with request: URLRequest, from data: Data, options: TaskOptions = TaskOptions(),
+    /// A task that sends `data` as the request body (replacing the request's own).
+    public func uploadTask(with request: HTTPRequest, from data: Data, options: TaskOptions = TaskOptions(),
                            progress: ProgressHandler? = nil,
                            completionHandler: @escaping @Sendable (TaskResponse<Data>) -> Void) -> HTTPTask {
-        makeTask(.upload, request: request, body: .data(data), destination: nil, serializer: RawResponseSerializer(),
-                 options: options, uploadProgress: progress, downloadProgress: nil, completion: completionHandler)
+        var request = request
+        request.body = .data(data)
+        return makeTask(.upload, request: request, destination: nil, serializer: RawResponseSerializer(),
+                        options: options, uploadProgress: progress, downloadProgress: nil, completion: completionHandler)
     }
 
-    /// A task that streams the file at `fileURL` as the request body.
-    public func uploadTask(with request: URLRequest, fromFile fileURL: URL, options: TaskOptions = TaskOptions(),
+    /// A task that streams the file at `fileURL` as the request body. A file whose size is unknown
+    /// (a pipe) is sent chunked; a file that cannot be read fails the task.
+    public func uploadTask(with request: HTTPRequest, fromFile fileURL: URL, options: TaskOptions = TaskOptions(),
                            progress: ProgressHandler? = nil,
                            completionHandler: @escaping @Sendable (TaskResponse<Data>) -> Void) -> HTTPTask {
-        // An unknown size (a missing file, a pipe) is sent chunked; a file that cannot be read fails the task.
-        let size = (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? Int64) ?? nil
-        return makeTask(.upload, request: request, body: .file(fileURL, size: size ?? -1), destination: nil,
-                        serializer: RawResponseSerializer(), options: options, uploadProgress: progress,
-                        downloadProgress: nil, completion: completionHandler)
+        var request = request
+        request.body = .file(path: fileURL.path)
+        return makeTask(.upload, request: request, destination: nil, serializer: RawResponseSerializer(),
+                        options: options, uploadProgress: progress, downloadProgress: nil, completion: completionHandler)
     }
 
     private func makeTask<S: ResponseSerializer>(
-        _ kind: TaskKind, request: URLRequest, body: TransferRequest.Body, destination: URL?, serializer: S,
+        _ kind: TaskKind, request: HTTPRequest, destination: URL?, serializer: S,
         options: TaskOptions, uploadProgress: ProgressHandler?, downloadProgress: ProgressHandler?,
         completion: (@Sendable (TaskResponse<S.Value>) -> Void)?
     ) -> HTTPTask {
         let id = TaskID(rawValue: nextID.withLock { id in defer { id += 1 }; return id })
         let task = HTTPTask(id: id, kind: kind, request: request, name: options.name, manager: self)
-        let transfer = transferRequest(for: request, body: body, options: options)
+        let transfer = TransferRequest(request, configuration: configuration)
         let respond = Self.responder(task: id, request: request, serializer: serializer, completion: completion)
         let delegate = TaskDelegate(task: task, request: transfer, destination: destination,
                                     memoryCap: configuration.maxBodyBytesInMemory,
@@ -118,36 +117,14 @@ public final class SessionManager: Sendable {
                                     uploadProgress: uploadProgress, downloadProgress: downloadProgress,
                                     completionQueue: configuration.completionQueue, respond: respond)
         registry.register(delegate)
-        var bodyData: Data? = nil
-        var bodyFile: URL? = nil
-        switch body {
-        case .none: break
-        case .data(let data): bodyData = data
-        case .file(let url, _): bodyFile = url
-        }
-        bus.post(TaskEvent(task: id, kind: .created(TaskDescription(
-            kind: kind, method: transfer.method, url: transfer.url, name: options.name, headers: transfer.headers,
-            body: bodyData, bodyFile: bodyFile, destination: destination, options: options))))
+        bus.post(TaskEvent(task: id, kind: .created(TaskDescription(kind: kind, name: options.name, request: request,
+                                                                    destination: destination))))
         return task
-    }
-
-    private func transferRequest(for request: URLRequest, body: TransferRequest.Body, options: TaskOptions) -> TransferRequest {
-        let headers = (request.allHTTPHeaderFields ?? [:])
-            .sorted { $0.key.lowercased() < $1.key.lowercased() }
-            .map { HTTPHeader(name: $0.key, value: $0.value) }
-        return TransferRequest(
-            url: request.url ?? URL(string: "invalid:")!, method: request.httpMethod ?? "GET", headers: headers, body: body,
-            timeout: options.timeout ?? configuration.requestTimeout, connectTimeout: configuration.connectTimeout,
-            followRedirects: options.followRedirects ?? configuration.followRedirects,
-            maxRedirects: options.maxRedirects ?? configuration.maxRedirects,
-            insecure: options.insecure ?? configuration.insecure, caFile: configuration.caFile,
-            httpVersion: configuration.httpVersion, proxy: configuration.proxy,
-            compression: configuration.compression, cookies: configuration.cookies)
     }
 
     /// Builds the off-engine-thread step: serialize, make the response, pick the terminal event.
     private static func responder<S: ResponseSerializer>(
-        task: TaskID, request: URLRequest, serializer: S, completion: (@Sendable (TaskResponse<S.Value>) -> Void)?
+        task: TaskID, request: HTTPRequest, serializer: S, completion: (@Sendable (TaskResponse<S.Value>) -> Void)?
     ) -> @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind) {
         { finished in
             var result: Result<S.Value, TransferError>
@@ -163,8 +140,8 @@ public final class SessionManager: Sendable {
                 }
             }
             let response = TaskResponse(task: task, request: request, head: finished.head, body: finished.body,
-                                        bytes: finished.bytes, redirects: finished.redirects, timings: finished.timings,
-                                        result: result)
+                                        bytes: finished.bytes, redirects: finished.redirects, sentHeads: finished.sentHeads,
+                                        timings: finished.timings, result: result)
             let event: TaskEvent.Kind
             if let error = finished.error {
                 event = error.code == .cancelled ? .cancelled : .failed(TaskFailure(

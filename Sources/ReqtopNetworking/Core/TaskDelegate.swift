@@ -9,6 +9,8 @@ struct FinishedTransfer: Sendable {
     var body: ResponseBody?
     var bytes: Int64
     var redirects: [RedirectHop]
+    /// Each request head as it went on the wire, one per hop.
+    var sentHeads: [RequestHead]
     var timings: PhaseTimings?
     var error: TransferError?
 }
@@ -23,7 +25,7 @@ public typealias ProgressHandler = @Sendable (TransferProgress) -> Void
 /// Its transfer state is touched only on the engine thread, through the session delegate.
 final class TaskDelegate: @unchecked Sendable { // mutable state below is confined to the engine thread
     let task: HTTPTask
-    /// The request as created; `current` is the one being sent (it changes on engine-followed redirects).
+    /// The request as created; `current` is the one being sent (it changes with every redirect hop).
     let request: TransferRequest
     let destination: URL?
     let memoryCap: Int
@@ -36,9 +38,10 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
 
     // Engine-thread state.
     private var current: TransferRequest
-    private var pendingRedirect: (status: Int, location: URL)?
-    private var currentURL: URL
+    /// The next hop's request, once `RedirectPolicy` decided to follow the response being received.
+    private var pendingRedirect: TransferRequest?
     private var pendingHead: HTTPResponseHead?
+    private var sentHeads: [RequestHead] = []
     private var head: HTTPResponseHead?
     /// The final response's Content-Length when it gives the decoded size (no Content-Encoding);
     /// read once when the head arrives, not on every progress callback.
@@ -66,7 +69,6 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
         self.completionQueue = completionQueue
         self.respond = respond
         self.current = request
-        self.currentURL = request.url
     }
 
     deinit {
@@ -85,10 +87,12 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
             let version = parts.first.map { String($0.dropFirst("HTTP/".count)) } ?? ""
             let status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
             let reason = parts.count > 2 ? String(parts[2]) : ""
-            pendingHead = HTTPResponseHead(url: currentURL, httpVersion: version, status: status, reason: reason, headers: [])
+            pendingHead = HTTPResponseHead(url: current.url, httpVersion: version, status: status, reason: reason, headers: [],
+                                           size: bytes.count)
         } else if line.isEmpty {
-            guard let complete = pendingHead else { return true }
+            guard var complete = pendingHead else { return true }
             pendingHead = nil
+            complete.size += bytes.count
             headDidEnd(complete, emit: emit)
         } else if pendingHead != nil, let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) {
             let name = String(line[..<colon])
@@ -99,21 +103,31 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
             let end = rest[start...].lastIndex { $0 != 0x20 && $0 != 0x09 }.map { rest.index(after: $0) } ?? start
             let value = String(decoding: rest[start..<end], as: UTF8.self)
             pendingHead?.headers.append(HTTPHeader(name: name, value: value))
+            pendingHead?.size += bytes.count
         }
         return true
     }
 
+    /// The request head of the current hop exactly as libcurl wrote it to the connection.
+    func didSendHead(_ bytes: UnsafeRawBufferPointer, emit: (TaskEvent.Kind) -> Void) {
+        guard let head = RequestHead(wireText: String(decoding: bytes, as: UTF8.self), url: current.url) else { return }
+        sentHeads.append(head)
+        emit(.requestSent(head))
+    }
+
     private func headDidEnd(_ complete: HTTPResponseHead, emit: (TaskEvent.Kind) -> Void) {
         if (100..<200).contains(complete.status) { return }
-        if current.followRedirects, [301, 302, 303, 307, 308].contains(complete.status),
-           let location = complete.headers.value(for: "Location"),
-           let target = URL(string: location, relativeTo: currentURL)?.absoluteURL {
-            let hop = RedirectHop(status: complete.status, from: currentURL, to: target)
+        switch RedirectPolicy.decide(after: complete, to: current, hopsSoFar: hops.count) {
+        case .follow(let next):
+            let hop = RedirectHop(status: complete.status, from: current.url, to: next.url, response: complete)
             hops.append(hop)
-            currentURL = target
+            pendingRedirect = next
             emit(.redirected(hop))
-            if current.followsRedirectsInEngine { pendingRedirect = (complete.status, target) }
             return
+        case .refuse(let error):
+            failure = error
+        case .deliver:
+            break
         }
         head = complete
         if complete.headers.value(for: "Content-Encoding") == nil {
@@ -151,7 +165,7 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
 
     /// Fills `buffer` with the next request body bytes; returns the count, 0 at the end, nil on error.
     func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
-        switch current.body {
+        switch current.request.body {
         case .none:
             return 0
         case .data(let data):
@@ -162,11 +176,11 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
             }
             uploadOffset += n
             return n
-        case .file(let url, _):
+        case .file(let path):
             if uploadFD < 0 {
-                uploadFD = open(url.path, O_RDONLY | O_CLOEXEC)
+                uploadFD = open(path, O_RDONLY | O_CLOEXEC)
                 guard uploadFD >= 0 else {
-                    failure = TransferError(code: .fileIO, message: "cannot read \(url.path): \(String(cString: strerror(errno)))")
+                    failure = TransferError(code: .fileIO, message: "cannot read \(path): \(String(cString: strerror(errno)))")
                     return nil
                 }
             }
@@ -177,7 +191,7 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
 
     /// Rewinds the request body to `offset` so libcurl can send it again.
     func seekBody(to offset: Int64) -> Bool {
-        switch current.body {
+        switch current.request.body {
         case .none: return offset == 0
         case .data(let data):
             guard offset >= 0, offset <= Int64(data.count) else { return false }
@@ -189,16 +203,13 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
         }
     }
 
-    /// After a transfer that ended on a redirect the engine follows: the next hop's request,
-    /// or nil (no redirect, or too many: then the task fails with `tooManyRedirects`).
-    func takeRedirect() -> TransferRequest? {
-        guard let redirect = pendingRedirect else { return nil }
+    /// After a transfer that ended on a redirect to follow: the next hop's request (the finished
+    /// hop keeps `timings`), or nil when the transfer was not a redirect.
+    func takeRedirect(timings: PhaseTimings) -> TransferRequest? {
+        guard let next = pendingRedirect else { return nil }
         pendingRedirect = nil
-        guard hops.count <= current.maxRedirects else {
-            failure = TransferError(code: .tooManyRedirects, message: "more than \(current.maxRedirects) redirects")
-            return nil
-        }
-        current = current.redirected(to: redirect.location, status: redirect.status)
+        hops[hops.count - 1].timings = timings
+        current = next
         uploadOffset = 0
         if uploadFD >= 0 {
             close(uploadFD)
@@ -251,14 +262,15 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
             if let head { error = validation.validate(head) }
             else { error = TransferError(code: .badServerResponse, message: "the server sent no HTTP response") }
         }
-        return FinishedTransfer(head: head, body: body, bytes: received, redirects: hops, timings: timings, error: error)
+        return FinishedTransfer(head: head, body: body, bytes: received, redirects: hops, sentHeads: sentHeads, timings: timings,
+                                error: error)
     }
 
     /// The result of a task that was cancelled before it finished.
     func finishCancelled() -> FinishedTransfer {
         _ = file?.finish() // a spilled temporary body is deleted as it is released here
         file = nil
-        return FinishedTransfer(head: head, body: nil, bytes: received, redirects: hops, timings: nil,
+        return FinishedTransfer(head: head, body: nil, bytes: received, redirects: hops, sentHeads: sentHeads, timings: nil,
                                 error: TransferError(code: .cancelled, message: "cancelled"))
     }
 }

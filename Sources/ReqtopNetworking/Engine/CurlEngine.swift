@@ -61,7 +61,7 @@ final class CurlEngine: @unchecked Sendable { // multi, transfers and queues are
 
     private static let initializeLibcurl: Void = {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-        ccurl_set_callback_targets(onBody, onHeader, onRead, onSeek, onProgress)
+        ccurl_set_callback_targets(onBody, onHeader, onRead, onSeek, onProgress, onHeaderOut)
     }()
 
     /// Hands a command to the engine thread and wakes it; false once the engine is shutting down.
@@ -192,8 +192,8 @@ final class CurlEngine: @unchecked Sendable { // multi, transfers and queues are
             let error = result == CURLE_OK ? nil : TransferError(curlCode: result, detail: transfer.errorDetail)
             let timings = transfer.timings()
             release(transfer)
-            if let next = delegate.redirect(afterFinishing: id, transportError: error) {
-                // A redirect the engine follows itself: the same task, a new transfer, first in line.
+            if let next = delegate.redirect(afterFinishing: id, transportError: error, timings: timings) {
+                // A redirect to follow: the same task, a new transfer, first in line.
                 enqueueWaiting(Transfer(id: id, request: next, delegate: delegate), first: true)
                 continue
             }
@@ -245,6 +245,12 @@ private let onHeader: ccurl_data_callback = { context, bytes, length in
     let transfer = transfer(context)
     let ok = transfer.delegate.didReceiveHeaderLine(UnsafeRawBufferPointer(start: bytes, count: length), task: transfer.id)
     return ok ? length : 0
+}
+
+private let onHeaderOut: ccurl_data_callback = { context, bytes, length in
+    let transfer = transfer(context)
+    transfer.delegate.didSendHead(UnsafeRawBufferPointer(start: bytes, count: length), task: transfer.id)
+    return length
 }
 
 private let onRead: ccurl_read_callback = { context, buffer, capacity in

@@ -31,10 +31,12 @@ final class Transfer {
         errorBuffer!.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
 
-        // Method and body.
-        var headers = r.headers
-        let method = r.method.uppercased()
-        switch r.body {
+        // Method exactly as written, body, headers in list order; nothing invented: libcurl's default
+        // Content-Type for a body and its Expect: 100-continue are suppressed unless the request has them.
+        let headers = r.request.headers
+        var suppressed: [String] = []
+        let method = r.request.method
+        switch r.request.body {
         case .none:
             if method == "GET" { ccurl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1) }
             else if method == "HEAD" { ccurl_easy_setopt_long(easy, CURLOPT_NOBODY, 1) }
@@ -43,20 +45,24 @@ final class Transfer {
             ccurl_easy_setopt_long(easy, CURLOPT_POST, 1)
             ccurl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(r.bodySize ?? -1)) // -1: chunked
             if method != "POST" { ccurl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method) }
-            if headers.value(for: "Expect") == nil { headers.append(HTTPHeader(name: "Expect", value: "")) }
+            suppressed = ["Expect", "Content-Type"].filter { !headers.contains(name: $0) }
         }
-        for header in headers {
-            headerList = curl_slist_append(headerList, Self.headerLine(header))
-        }
+        for header in headers { headerList = curl_slist_append(headerList, Self.headerLine(header)) }
+        for name in suppressed { headerList = curl_slist_append(headerList, name + ":") } // "Name:" removes libcurl's own
         if let headerList { ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList) }
+        if let userAgent = r.userAgent { ccurl_easy_setopt_string(easy, CURLOPT_USERAGENT, userAgent) }
 
-        // Time limits.
-        if let timeout = r.timeout { ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(max(1, timeout * 1000))) }
-        ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(max(1, r.connectTimeout * 1000)))
+        // Time limits (clamped: a huge value is no limit rather than a trap).
+        if let timeout = r.timeout { ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout)) }
+        ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(r.connectTimeout))
 
-        // Redirects, TLS, HTTP version, proxy, compression, cookies.
-        ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, r.followRedirects && !r.followsRedirectsInEngine ? 1 : 0)
-        ccurl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, r.maxRedirects)
+        // Redirects are decided by `RedirectPolicy` and followed by the engine, one transfer per hop;
+        // libcurl speaks http and https only, whatever a URL or a Location says.
+        ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
+        ccurl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, RedirectPolicy.curlProtocols)
+        ccurl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, RedirectPolicy.curlProtocols)
+
+        // TLS, HTTP version, proxy, compression, cookies.
         if r.insecure {
             ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 0)
             ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0)
@@ -78,13 +84,14 @@ final class Transfer {
         ccurl_easy_setopt_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
     }
 
-    /// libcurl's header syntax: "Expect:" with no value removes the header libcurl would add;
-    /// "Name;" sends any other header with an empty value.
+    /// libcurl's header syntax: "Name;" sends a header with an empty value ("Name:" would remove it).
     private static func headerLine(_ header: HTTPHeader) -> String {
-        if header.value.isEmpty {
-            return header.name.caseInsensitiveCompare("Expect") == .orderedSame ? "Expect:" : "\(header.name);"
-        }
-        return "\(header.name): \(header.value)"
+        header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
+    }
+
+    private static func milliseconds(_ seconds: Double) -> Int {
+        guard seconds.isFinite else { return 0 } // 0: no limit
+        return Int(min(max(1, seconds * 1000), Double(Int32.max)))
     }
 
     /// libcurl's detailed message for the last error, if any.

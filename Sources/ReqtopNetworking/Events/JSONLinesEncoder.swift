@@ -3,9 +3,12 @@ import Foundation
 /// Encodes events as JSON Lines — one object per line, a stable schema shared by the headless
 /// `--events jsonl` output and event streams:
 ///
-/// every line: `event`, `task` (integer), `time` (seconds since the epoch);
-/// created: `method`, `url`, optional `name`; redirected: `status`, `from`, `to`;
-/// response: `status`, `headers` (object); progress: `direction`, `completed`, `total` (−1 unknown);
+/// every line: `event`, `task` (integer), `time` (seconds since the epoch); header fields are always
+/// an ordered list of `[name, value]` pairs, repeated names kept apart (Set-Cookie);
+/// created: `method`, `url`, `headers` (as the request was given), optional `name`;
+/// request: `method`, `url`, `version`, `headers` — the head exactly as sent, one per hop;
+/// redirected: `status`, `from`, `to`, `headers` (of the redirect response);
+/// response: `status`, `headers`; progress: `direction`, `completed`, `total` (−1 unknown);
 /// completed: `status`, `bytes`, `timings` {dns, connect, tls, send, wait, receive, total} in ms (−1 n/a);
 /// failed: `error` {`code`, `message`}.
 ///
@@ -19,6 +22,7 @@ public enum JSONLinesEncoder {
         switch event.kind {
         case .created(let description):
             json.string("event", event.name.rawValue)
+            json.headers("headers", description.request.headers)
             json.string("method", description.method)
             if let name = description.name { json.string("name", name) }
             json.number("task", event.task.rawValue)
@@ -26,16 +30,25 @@ public enum JSONLinesEncoder {
             json.string("url", description.url.absoluteString)
         case .resumed, .suspended, .cancelled:
             json.common(event)
+        case .requestSent(let head):
+            json.string("event", event.name.rawValue)
+            json.headers("headers", head.headers)
+            json.string("method", head.method)
+            json.number("task", event.task.rawValue)
+            json.number("time", event.time)
+            json.string("url", head.url.absoluteString)
+            json.string("version", head.httpVersion)
         case .redirected(let hop):
             json.string("event", event.name.rawValue)
             json.string("from", hop.from.absoluteString)
+            json.headers("headers", hop.response.headers)
             json.number("status", hop.status)
             json.number("task", event.task.rawValue)
             json.number("time", event.time)
             json.string("to", hop.to.absoluteString)
         case .response(let head):
             json.string("event", event.name.rawValue)
-            json.object("headers", sortedHeaderFields(head.headers))
+            json.headers("headers", head.headers)
             json.number("status", head.status)
             json.number("task", event.task.rawValue)
             json.number("time", event.time)
@@ -60,15 +73,6 @@ public enum JSONLinesEncoder {
             json.common(event)
         }
         return json.finished()
-    }
-
-    /// Repeated header names are joined with ", " as HTTP allows.
-    /// The header object's fields in the order `JSONSerialization`'s `.sortedKeys` puts them.
-    static func sortedHeaderFields(_ headers: [HTTPHeader]) -> [(String, String)] {
-        headers.joinedByName.sorted { a, b in
-            a.key.compare(b.key, options: [.numeric, .caseInsensitive, .forcedOrdering],
-                          range: a.key.startIndex..<a.key.endIndex, locale: NSLocale.system) == .orderedAscending
-        }.map { ($0.key, $0.value) }
     }
 }
 
@@ -110,11 +114,19 @@ struct JSONObjectWriter {
         bytes.append(contentsOf: (text.hasSuffix(".0") ? String(text.dropLast(2)) : text).utf8)
     }
 
-    mutating func object(_ name: String, _ fields: [(String, String)]) {
+    /// Header fields as an ordered list of `[name, value]` pairs.
+    mutating func headers(_ name: String, _ headers: [HTTPHeader]) {
         key(name)
-        var inner = JSONObjectWriter()
-        for (field, value) in fields { inner.string(field, value) }
-        raw(inner.finished())
+        bytes.append(UInt8(ascii: "["))
+        for (index, header) in headers.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "["))
+            appendString(header.name)
+            bytes.append(UInt8(ascii: ","))
+            appendString(header.value)
+            bytes.append(UInt8(ascii: "]"))
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     mutating func timings(_ name: String, _ t: PhaseTimings) {

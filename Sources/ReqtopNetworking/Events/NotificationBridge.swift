@@ -16,6 +16,8 @@ public final class NotificationBridge: Sendable {
         public static let serializedValue = "reqtop.task.serializedValue"
         public static let serializationError = "reqtop.task.serializationError"
         public static let error = "reqtop.task.error"
+        /// The request head as sent (`RequestHead`).
+        public static let requestHead = "reqtop.task.requestHead"
         public static let timings = "reqtop.task.timings"
     }
 
@@ -26,6 +28,7 @@ public final class NotificationBridge: Sendable {
         case .resumed: "resume"
         case .suspended: "suspend"
         case .cancelled: "cancel"
+        case .request: "request"
         case .redirected: "redirect"
         case .response: "response"
         case .progress: "progress"
@@ -55,6 +58,7 @@ public final class NotificationBridge: Sendable {
         var info: [AnyHashable: Any] = [UserInfoKey.taskID: event.task.rawValue, UserInfoKey.event: event]
         switch event.kind {
         case .created, .resumed, .suspended, .cancelled: break
+        case .requestSent(let head): info[UserInfoKey.requestHead] = head
         case .redirected(let hop): info[UserInfoKey.redirect] = hop
         case .response(let head): info[UserInfoKey.response] = head.httpURLResponse as Any
         case .progress(let progress): info[UserInfoKey.progress] = progress

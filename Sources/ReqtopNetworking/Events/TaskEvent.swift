@@ -18,6 +18,8 @@ public struct TaskEvent: Sendable {
         case resumed
         case suspended
         case cancelled
+        /// A request head went on the wire, exactly as sent (one per hop of a redirect chain).
+        case requestSent(RequestHead)
         case redirected(RedirectHop)
         case response(HTTPResponseHead)
         case progress(TransferProgress)
@@ -32,6 +34,7 @@ public struct TaskEvent: Sendable {
         case .resumed: .resumed
         case .suspended: .suspended
         case .cancelled: .cancelled
+        case .requestSent: .request
         case .redirected: .redirected
         case .response: .response
         case .progress: .progress
@@ -41,7 +44,7 @@ public struct TaskEvent: Sendable {
     }
 
     public enum Name: String, Sendable, CaseIterable {
-        case created, resumed, suspended, cancelled, redirected, response, progress, completed, failed
+        case created, resumed, suspended, cancelled, request, redirected, response, progress, completed, failed
     }
 
     /// True for the events that end a task: completed, failed, cancelled.
@@ -51,28 +54,21 @@ public struct TaskEvent: Sendable {
 /// What a task was created to do.
 public struct TaskDescription: Sendable {
     public var kind: TaskKind
-    public var method: String
-    public var url: URL
     public var name: String?
-    public var headers: [HTTPHeader]
-    public var body: Data?
-    public var bodyFile: URL?
+    /// The request as given to the manager: enough to send it again.
+    public var request: HTTPRequest
+    /// Where a download task writes its body.
     public var destination: URL?
-    /// The per-task options it was created with (timeout, redirects, TLS): enough to send it again.
-    public var options: TaskOptions
 
-    public init(kind: TaskKind, method: String, url: URL, name: String? = nil, headers: [HTTPHeader],
-                body: Data? = nil, bodyFile: URL? = nil, destination: URL? = nil, options: TaskOptions = TaskOptions()) {
+    public init(kind: TaskKind, name: String? = nil, request: HTTPRequest, destination: URL? = nil) {
         self.kind = kind
-        self.method = method
-        self.url = url
         self.name = name
-        self.headers = headers
-        self.body = body
-        self.bodyFile = bodyFile
+        self.request = request
         self.destination = destination
-        self.options = options
     }
+
+    public var method: String { request.method }
+    public var url: HTTPURL { request.url }
 }
 
 /// Bytes moved so far in one direction.

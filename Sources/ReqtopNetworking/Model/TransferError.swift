@@ -11,6 +11,8 @@ public struct TransferError: Error, Sendable, Hashable, CustomStringConvertible 
         case badServerResponse
         case emptyResponse
         case tooManyRedirects
+        /// A redirect the policy does not follow: another scheme than http(s), or an invalid Location.
+        case redirectRefused
         case tlsFailure
         case badURL
         case fileIO

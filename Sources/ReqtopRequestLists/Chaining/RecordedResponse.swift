@@ -4,15 +4,15 @@ import Foundation
 public struct RecordedResponse: Sendable, Hashable {
     public var status: Int
     /// Header fields in order received.
-    public var headers: [HeaderField]
+    public var headers: [HTTPHeader]
     public var body: Data
 
-    public init(status: Int, headers: [HeaderField], body: Data) {
+    public init(status: Int, headers: [HTTPHeader], body: Data) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// The first header with this name, case-insensitively.
-    public func header(named name: String) -> String? { headers.value(named: name) }
+    public func header(named name: String) -> String? { headers.value(for: name) }
 }

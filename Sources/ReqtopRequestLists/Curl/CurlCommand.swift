@@ -15,10 +15,12 @@ struct CurlCommand {
     var method: String?
     var head = false
     var get = false
-    var headers: [HeaderField] = []
+    var headers: [HTTPHeader] = []
+    /// Headers removed with `-H 'Name:'`, lower case: curl does not add them.
+    var removedHeaders: Set<String> = []
     var data: [DataPiece] = []
     /// curl follows redirects only with -L, so a command without it does not either.
-    var options = RequestOptions(followRedirects: false)
+    var options = HTTPRequest.Options(followRedirects: false)
     var ignored: [String] = []
     var warnings: [RequestListWarning] = []
 
@@ -79,7 +81,7 @@ struct CurlCommand {
     mutating func option(_ name: String, value: String?, word: ShellWords.Word, shown: String? = nil) throws(RequestListError) {
         let v = value ?? ""
         switch name {
-        case "request": method = v.uppercased()
+        case "request": method = v
         case "header": try header(v, word: word)
         case "data", "data-ascii": data.append(v.hasPrefix("@") ? .file(String(v.dropFirst())) : .text(v))
         case "data-binary": data.append(v.hasPrefix("@") ? .file(String(v.dropFirst())) : .text(v))
@@ -89,20 +91,26 @@ struct CurlCommand {
         case "head": head = true
         case "user":
             let credentials = v.contains(":") ? v : v + ":"
-            headers.append(HeaderField(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString()))
+            headers.append(HTTPHeader(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString()))
         case "cookie":
             if v.contains("=") {
-                headers.append(HeaderField(name: "Cookie", value: v))
+                headers.append(HTTPHeader(name: "Cookie", value: v))
             } else {
                 ignored.append("\(shown ?? "--cookie") \(v) (cookie files are not read)")
             }
-        case "user-agent": headers.append(HeaderField(name: "User-Agent", value: v))
+        case "user-agent": headers.append(HTTPHeader(name: "User-Agent", value: v))
         case "referer":
             let referer = v.hasSuffix(";auto") ? String(v.dropLast(5)) : v
-            if !referer.isEmpty { headers.append(HeaderField(name: "Referer", value: referer)) }
+            if !referer.isEmpty { headers.append(HTTPHeader(name: "Referer", value: referer)) }
         case "compressed": options.compressed = true
         case "insecure": options.insecure = true
         case "location": options.followRedirects = true
+        case "location-trusted":
+            options.followRedirects = true
+            options.trustedRedirects = true
+        case "max-redirs":
+            guard let hops = Int(v), hops >= -1 else { throw error("'\(shown ?? "--max-redirs")' needs a number, not '\(v)'", at: word) }
+            options.maxRedirects = hops < 0 ? Int.max : hops
         case "url": urls.append(v)
         case "max-time":
             guard let seconds = Double(v), seconds > 0 else { throw error("'\(shown ?? "--max-time")' needs a number of seconds, not '\(v)'", at: word) }
@@ -119,12 +127,13 @@ struct CurlCommand {
             let value = String(line[line.index(after: colon)...]).trimmingWhitespace()
             guard !name.isEmpty else { throw error("header '\(line)' has no name", at: word) }
             if value.isEmpty {
-                ignored.append("-H '\(line)' (removing curl's default header)")
+                removedHeaders.insert(name.lowercased()) // "Name:" removes a header curl would add
+                if name.lowercased() != "content-type" { ignored.append("-H '\(line)' (removing a default header)") }
             } else {
-                headers.append(HeaderField(name: name, value: value))
+                headers.append(HTTPHeader(name: name, value: value))
             }
         } else if line.hasSuffix(";") {
-            headers.append(HeaderField(name: String(line.dropLast()).trimmingWhitespace(), value: ""))
+            headers.append(HTTPHeader(name: String(line.dropLast()).trimmingWhitespace(), value: ""))
         } else {
             throw error("header '\(line)' is not 'Name: value'", at: word)
         }
@@ -176,8 +185,8 @@ struct CurlCommand {
                 if case let .form(fields)? = body { queryAddition = FormEncoding.encode(fields) }
                 else if case let .text(t)? = body { queryAddition = t }
                 body = nil
-            } else if headers.value(named: "Content-Type") == nil {
-                headers.append(HeaderField(name: "Content-Type", value: "application/x-www-form-urlencoded"))
+            } else if headers.value(for: "Content-Type") == nil, !removedHeaders.contains("content-type") {
+                headers.append(HTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded"))
             }
         }
         let resolvedMethod = method ?? (head ? "HEAD" : (body != nil ? "POST" : "GET"))

@@ -1,41 +1,44 @@
 import Foundation
 
-/// Writes specs and resolved requests as bash curl commands that `CurlImporter` reads back.
+/// Writes requests as bash curl commands that send what reqtop sends and that `CurlImporter`
+/// reads back to the same requests.
+///
+/// curl adds `Content-Type: application/x-www-form-urlencoded` to a body without one; reqtop does
+/// not, so such a command carries `-H 'Content-Type:'`. A body that is not UTF-8 text or holds a
+/// NUL byte (which no shell argument can) goes to a body file sent with `--data-binary @file`.
 public enum CurlWriter {
-    /// A command for a spec (templates are written as they are).
-    public static func command(for spec: RequestSpec) -> String {
-        var args: [String] = []
-        args += methodArguments(spec.method, hasBody: spec.body != nil)
-        for header in spec.headers { args += ["-H", quote("\(header.name): \(header.value)")] }
-        switch spec.body {
-        case nil: break
-        case let .text(text): args += ["--data-raw", quote(text)]
-        case let .file(path, _): args += ["--data-binary", quote("@" + path)]
-        case let .form(fields): for field in fields { args += ["--data-urlencode", quote("\(field.name)=\(field.value)")] }
-        }
-        args += optionArguments(spec.options)
-        return join(url: spec.url, args)
-    }
-
-    /// A command for a resolved request: substituted URL, headers and body.
-    public static func command(for request: ResolvedRequest) -> String {
-        var args: [String] = []
-        args += methodArguments(request.method, hasBody: request.body != nil)
-        for header in request.headers { args += ["-H", quote("\(header.name): \(header.value)")] }
-        if let body = request.body {
-            if let text = String(data: body, encoding: .utf8) {
+    /// A command for a request: URL, method as written, headers in order, body bytes, options.
+    public static func command(for request: HTTPRequest, bodyFiles: inout BodyFiles) -> String {
+        var args = methodArguments(request.method, hasBody: request.body != .none)
+        args += headerArguments(request.headers, hasBody: request.body != .none)
+        switch request.body {
+        case .none: break
+        case .data(let data):
+            if let text = String(data: data, encoding: .utf8), !text.contains("\0") {
                 args += ["--data-raw", quote(text)]
             } else {
-                args += ["--data-binary", quote(String(decoding: body, as: UTF8.self))]
+                args += ["--data-binary", quote("@" + bodyFiles.add(data))]
             }
+        case .file(let path): args += ["--data-binary", quote("@" + path)]
         }
-        args += optionArguments(request.spec.options)
+        args += optionArguments(request.options)
         return join(url: request.url.absoluteString, args)
     }
 
-    /// Several specs, one command each, separated by blank lines.
-    public static func commands(for specs: [RequestSpec]) -> String {
-        specs.map(command(for:)).joined(separator: "\n\n") + "\n"
+    /// A command for a spec whose `{{variables}}` cannot be resolved yet (written as they are).
+    public static func command(for spec: RequestSpec, bodyFiles: inout BodyFiles) -> String {
+        var args = methodArguments(spec.method, hasBody: spec.body != nil)
+        args += headerArguments(spec.headers, hasBody: spec.body != nil)
+        switch spec.body {
+        case nil: break
+        case let .text(text): args += ["--data-raw", quote(text)]
+        case let .bytes(data): args += ["--data-binary", quote("@" + bodyFiles.add(data))]
+        case let .file(path, directory):
+            args += ["--data-binary", quote("@" + (path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)))]
+        case let .form(fields): args += ["--data-raw", quote(FormEncoding.encode(fields))]
+        }
+        args += optionArguments(spec.options)
+        return join(url: spec.url, args)
     }
 
     static func methodArguments(_ method: String, hasBody: Bool) -> [String] {
@@ -46,19 +49,29 @@ public enum CurlWriter {
         }
     }
 
-    static func optionArguments(_ options: RequestOptions) -> [String] {
+    static func headerArguments(_ headers: [HTTPHeader], hasBody: Bool) -> [String] {
+        var args: [String] = []
+        for header in headers {
+            args += ["-H", quote(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")]
+        }
+        if hasBody, !headers.contains(name: "Content-Type") { args += ["-H", quote("Content-Type:")] }
+        return args
+    }
+
+    static func optionArguments(_ options: HTTPRequest.Options) -> [String] {
         var args: [String] = []
         // reqtop follows redirects unless told not to; curl only with -L.
-        if options.followRedirects != false { args.append("-L") }
+        if options.followRedirects != false { args.append(options.trustedRedirects == true ? "--location-trusted" : "-L") }
+        if let hops = options.maxRedirects { args += ["--max-redirs", String(hops)] }
         if options.insecure == true { args.append("-k") }
-        if options.compressed { args.append("--compressed") }
+        if options.compressed == true { args.append("--compressed") }
         if let timeout = options.timeout { args += ["-m", HTTPFileWriter.formatNumber(timeout)] }
         return args
     }
 
     /// `curl 'URL'` followed by one option (with its value) per continuation line.
     static func join(url: String, _ args: [String]) -> String {
-        let takesValue: Set<String> = ["-H", "-X", "--data-raw", "--data-binary", "--data-urlencode", "-m"]
+        let takesValue: Set<String> = ["-H", "-X", "--data-raw", "--data-binary", "-m", "--max-redirs"]
         var out = "curl " + quote(url)
         var i = 0
         while i < args.count {

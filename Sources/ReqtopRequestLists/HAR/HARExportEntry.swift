@@ -6,14 +6,18 @@ public struct HARExportEntry: Sendable, Hashable {
         public var method: String
         public var url: String
         public var httpVersion: String
-        public var headers: [HeaderField]
+        public var headers: [HTTPHeader]
         public var body: Data?
-        public init(method: String, url: String, httpVersion: String = "HTTP/1.1", headers: [HeaderField], body: Data? = nil) {
+        /// Bytes of the head as sent, or -1 when unknown.
+        public var headersSize: Int
+        public init(method: String, url: String, httpVersion: String = "HTTP/1.1", headers: [HTTPHeader], body: Data? = nil,
+                    headersSize: Int = -1) {
             self.method = method
             self.url = url
             self.httpVersion = httpVersion
             self.headers = headers
             self.body = body
+            self.headersSize = headersSize
         }
     }
 
@@ -21,14 +25,16 @@ public struct HARExportEntry: Sendable, Hashable {
         public var status: Int
         public var statusText: String
         public var httpVersion: String
-        public var headers: [HeaderField]
+        public var headers: [HTTPHeader]
         /// Decoded body size in bytes.
         public var bodySize: Int
         public var mimeType: String
         /// The body, when it should be embedded; written as text if UTF-8, else base64.
         public var body: Data?
-        public init(status: Int, statusText: String = "", httpVersion: String = "HTTP/1.1", headers: [HeaderField],
-                    bodySize: Int, mimeType: String, body: Data? = nil) {
+        /// Bytes of the head as received, or -1 when unknown.
+        public var headersSize: Int
+        public init(status: Int, statusText: String = "", httpVersion: String = "HTTP/1.1", headers: [HTTPHeader],
+                    bodySize: Int, mimeType: String, body: Data? = nil, headersSize: Int = -1) {
             self.status = status
             self.statusText = statusText
             self.httpVersion = httpVersion
@@ -36,6 +42,7 @@ public struct HARExportEntry: Sendable, Hashable {
             self.bodySize = bodySize
             self.mimeType = mimeType
             self.body = body
+            self.headersSize = headersSize
         }
     }
 
@@ -57,12 +64,17 @@ public struct HARExportEntry: Sendable, Hashable {
         self.serverIPAddress = serverIPAddress
     }
 
-    /// An entry for a request that was resolved but not sent (status 0, no timings).
-    public init(unsent request: ResolvedRequest, at date: Date = Date()) {
+    /// An entry for a request that was resolved but not sent (status 0, no timings). A file body is read.
+    public init(unsent request: HTTPRequest, at date: Date = Date()) {
+        let body: Data? = switch request.body {
+        case .none: nil
+        case .data(let data): data
+        case .file(let path): FileManager.default.contents(atPath: path)
+        }
         self.init(
             startedDateTime: date,
-            request: Request(method: request.method, url: request.url.absoluteString, headers: request.headers, body: request.body),
-            response: Response(status: 0, headers: [], bodySize: 0, mimeType: ""),
+            request: Request(method: request.method, url: request.url.absoluteString, headers: request.headers, body: body),
+            response: Response(status: 0, headers: [], bodySize: 0, mimeType: "x-unknown"),
             timings: HARTimings())
     }
 }

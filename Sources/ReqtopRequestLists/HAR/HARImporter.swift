@@ -2,10 +2,11 @@ import Foundation
 
 /// Reads HAR 1.2 archives (browsers' "Save all as HAR", mitmproxy, reqtop) into specs.
 ///
-/// Each entry becomes a spec with its method, URL and headers, minus HTTP/2 pseudo-headers
-/// (`:authority` …), hop-by-hop headers and `Content-Length` (recomputed when sent). Cookies
-/// become a `Cookie` header when the entry has none; `postData` becomes a text body, or form
-/// fields when only `params` are given.
+/// Each entry becomes a spec with its method (as written) and URL (as written) and headers in
+/// order, minus HTTP/2 pseudo-headers (`:authority` …), hop-by-hop headers and `Content-Length`
+/// (recomputed when sent). Cookies become a `Cookie` header when the entry has none; `postData`
+/// becomes the body (base64-decoded when `_encoding` says so), or form fields when only `params`
+/// are given; its `mimeType` becomes the `Content-Type` when the entry has none.
 public enum HARImporter {
     /// Headers never replayed: hop-by-hop (RFC 9110 §7.6.1) and Content-Length.
     static let droppedHeaders: Set<String> = [
@@ -49,15 +50,23 @@ public enum HARImporter {
     }
 
     static func spec(from request: HARRequest, index: Int, path: String, warnings: inout [RequestListWarning]) -> RequestSpec {
-        var headers = (request.headers ?? []).filter { keep(header: $0.name) }.map { HeaderField(name: $0.name, value: $0.value) }
-        let hasCookie = headers.value(named: "Cookie") != nil
+        var headers = (request.headers ?? []).filter { keep(header: $0.name) }.map { HTTPHeader(name: $0.name, value: $0.value) }
+        let hasCookie = headers.value(for: "Cookie") != nil
         if !hasCookie, let cookies = request.cookies, !cookies.isEmpty {
-            headers.append(HeaderField(name: "Cookie", value: cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")))
+            headers.append(HTTPHeader(name: "Cookie", value: cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")))
         }
         var body: RequestBody?
         if let post = request.postData {
+            if let mimeType = post.mimeType, !mimeType.isEmpty, headers.value(for: "Content-Type") == nil {
+                headers.append(HTTPHeader(name: "Content-Type", value: mimeType))
+            }
             if let text = post.text, !text.isEmpty {
-                body = .text(text)
+                let encoding = post._encoding?.lowercased()
+                if encoding == "base64", let data = Data(base64Encoded: text) {
+                    body = .bytes(data)
+                } else {
+                    body = .text(text)
+                }
             } else if let params = post.params, !params.isEmpty {
                 if params.contains(where: { $0.fileName != nil }) {
                     warnings.append(RequestListWarning(
@@ -67,9 +76,9 @@ public enum HARImporter {
                 body = .form(params.map { FormField(name: $0.name, value: $0.value ?? "") })
             }
         }
-        var options = RequestOptions()
-        options.compressed = headers.value(named: "Accept-Encoding") != nil
-        return RequestSpec(method: request.method.uppercased(), url: request.url, headers: headers, body: body, options: options)
+        var options = HTTPRequest.Options()
+        if headers.value(for: "Accept-Encoding") != nil { options.compressed = true }
+        return RequestSpec(method: request.method, url: request.url, headers: headers, body: body, options: options)
     }
 
     static func describe(_ error: Error) -> String {

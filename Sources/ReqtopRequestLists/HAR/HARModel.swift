@@ -17,11 +17,6 @@ struct HARCreator: Codable {
     var version: String
 }
 
-struct HARNameValue: Codable, Hashable {
-    var name: String
-    var value: String
-}
-
 struct HARCookie: Codable {
     var name: String
     var value: String
@@ -38,6 +33,9 @@ struct HARPostData: Codable {
     var mimeType: String?
     var text: String?
     var params: [HARParam]?
+    /// `base64` when `text` holds a binary body base64-encoded (HAR 1.2 has no field for it: a
+    /// custom field, as the spec asks, mirroring `content.encoding`).
+    var _encoding: String?
 }
 
 struct HARRequest: Codable {
@@ -45,8 +43,8 @@ struct HARRequest: Codable {
     var url: String
     var httpVersion: String?
     var cookies: [HARCookie]?
-    var headers: [HARNameValue]?
-    var queryString: [HARNameValue]?
+    var headers: [HTTPHeader]?
+    var queryString: [HTTPHeader]?
     var postData: HARPostData?
     var headersSize: Int?
     var bodySize: Int?
@@ -64,7 +62,7 @@ struct HARResponse: Codable {
     var statusText: String?
     var httpVersion: String?
     var cookies: [HARCookie]?
-    var headers: [HARNameValue]?
+    var headers: [HTTPHeader]?
     var content: HARContent?
     var redirectURL: String?
     var headersSize: Int?

@@ -2,15 +2,27 @@ import Foundation
 
 /// Writes HAR 1.2 archives.
 public enum HARWriter {
-    /// A HAR of finished tasks.
+    /// A HAR of finished exchanges (one entry per request sent: a redirect hop is an entry of its own).
     public static func data(entries: [HARExportEntry], creator: (name: String, version: String)) throws -> Data {
         try encode(entries.map(model(of:)), creator: creator)
     }
 
-    /// A HAR of specs that were never sent (for `reqtop convert --to har`): templates are written
-    /// as they are, form bodies as `params`, and each response is empty with status 0.
-    public static func data(specs: [RequestSpec], creator: (name: String, version: String), date: Date = Date()) throws -> Data {
-        try encode(specs.map { model(of: $0, date: date) }, creator: creator)
+    /// A HAR of requests that were never sent (`reqtop convert --to har`): each response is empty
+    /// with status 0. HAR has no variables: a spec still holding `{{…}}` (it waits for another
+    /// request's response) is written as its template.
+    public static func data(requests: [Either], creator: (name: String, version: String), date: Date = Date()) throws -> Data {
+        try encode(requests.map { item in
+            switch item {
+            case .request(let request): model(of: HARExportEntry(unsent: request, at: date))
+            case .template(let spec): model(of: spec, date: date)
+            }
+        }, creator: creator)
+    }
+
+    /// A resolved request, or a spec that could not be resolved before sending.
+    public enum Either: Sendable {
+        case request(HTTPRequest)
+        case template(RequestSpec)
     }
 
     static func encode(_ entries: [HAREntry], creator: (name: String, version: String)) throws -> Data {
@@ -28,29 +40,31 @@ public enum HARWriter {
         date.formatted(isoStyle)
     }
 
-    static func nameValues(_ headers: [HeaderField]) -> [HARNameValue] {
-        headers.map { HARNameValue(name: $0.name, value: $0.value) }
+    /// The query's `name=value` pairs, percent-decoded, in order (for HAR's `queryString`).
+    static func queryString(of url: String) -> [HTTPHeader] {
+        guard let mark = url.firstIndex(of: "?") else { return [] }
+        let query = url[url.index(after: mark)...].prefix { $0 != "#" }
+        return query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ text: Substring) -> String { String(text).removingPercentEncoding ?? String(text) }
+            return HTTPHeader(name: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : "")
+        }
     }
 
-    static func queryString(of url: String) -> [HARNameValue] {
-        guard let items = URLComponents(string: url)?.queryItems else { return [] }
-        return items.map { HARNameValue(name: $0.name, value: $0.value ?? "") }
-    }
-
-    static func contentType(_ headers: [HeaderField], default fallback: String) -> String {
-        headers.value(named: "Content-Type") ?? fallback
+    static func postData(_ body: Data, headers: [HTTPHeader]) -> HARPostData {
+        let mimeType = headers.value(for: "Content-Type") ?? ""
+        if let text = String(data: body, encoding: .utf8) {
+            return HARPostData(mimeType: mimeType, text: text, params: nil)
+        }
+        return HARPostData(mimeType: mimeType, text: body.base64EncodedString(), params: nil, _encoding: "base64")
     }
 
     static func model(of entry: HARExportEntry) -> HAREntry {
         let req = entry.request
-        var postData: HARPostData?
-        if let body = req.body {
-            postData = HARPostData(mimeType: contentType(req.headers, default: "application/octet-stream"),
-                                   text: String(decoding: body, as: UTF8.self), params: nil)
-        }
         let request = HARRequest(
-            method: req.method, url: req.url, httpVersion: req.httpVersion, cookies: [], headers: nameValues(req.headers),
-            queryString: queryString(of: req.url), postData: postData, headersSize: -1, bodySize: req.body?.count ?? 0)
+            method: req.method, url: req.url, httpVersion: req.httpVersion, cookies: [], headers: req.headers,
+            queryString: queryString(of: req.url), postData: req.body.map { postData($0, headers: req.headers) },
+            headersSize: req.headersSize, bodySize: req.body?.count ?? 0)
         let res = entry.response
         var content = HARContent(size: res.bodySize, mimeType: res.mimeType, text: nil, encoding: nil)
         if let body = res.body {
@@ -61,10 +75,10 @@ public enum HARWriter {
                 content.encoding = "base64"
             }
         }
-        let location = res.headers.value(named: "Location") ?? ""
+        let location = res.headers.value(for: "Location") ?? ""
         let response = HARResponse(
             status: res.status, statusText: res.statusText, httpVersion: res.httpVersion, cookies: [],
-            headers: nameValues(res.headers), content: content, redirectURL: location, headersSize: -1, bodySize: res.bodySize)
+            headers: res.headers, content: content, redirectURL: location, headersSize: res.headersSize, bodySize: res.bodySize)
         let t = entry.timings
         let timings = HARTimingsModel(blocked: t.blocked, dns: t.dns, connect: t.connect, ssl: t.ssl,
                                       send: t.send, wait: t.wait, receive: t.receive)
@@ -78,27 +92,30 @@ public enum HARWriter {
         switch spec.body {
         case nil: break
         case let .text(text):
-            postData = HARPostData(mimeType: contentType(spec.headers, default: "text/plain"), text: text, params: nil)
+            postData = HARPostData(mimeType: spec.headers.value(for: "Content-Type") ?? "", text: text, params: nil)
             bodySize = text.utf8.count
+        case let .bytes(data):
+            postData = self.postData(data, headers: spec.headers)
+            bodySize = data.count
         case let .file(path, directory):
             let full = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
             let data = FileManager.default.contents(atPath: full) ?? Data()
-            postData = HARPostData(mimeType: contentType(spec.headers, default: "application/octet-stream"),
-                                   text: String(decoding: data, as: UTF8.self), params: nil)
+            postData = self.postData(data, headers: spec.headers)
             bodySize = data.count
         case let .form(fields):
-            postData = HARPostData(mimeType: contentType(spec.headers, default: "application/x-www-form-urlencoded"), text: nil,
+            postData = HARPostData(mimeType: spec.headers.value(for: "Content-Type") ?? "", text: FormEncoding.encode(fields),
                                    params: fields.map { HARParam(name: $0.name, value: $0.value) })
             bodySize = FormEncoding.encode(fields).utf8.count
         }
         let request = HARRequest(
-            method: spec.method, url: spec.url, httpVersion: "HTTP/1.1", cookies: [], headers: nameValues(spec.headers),
+            method: spec.method, url: spec.url, httpVersion: "HTTP/1.1", cookies: [], headers: spec.headers,
             queryString: queryString(of: spec.url), postData: postData, headersSize: -1, bodySize: bodySize)
-        let response = HARResponse(status: 0, statusText: "", httpVersion: "", cookies: [], headers: [],
-                                   content: HARContent(size: 0, mimeType: "x-unknown", text: nil, encoding: nil),
-                                   redirectURL: "", headersSize: -1, bodySize: -1)
-        return HAREntry(startedDateTime: isoDate(date), time: 0, request: request, response: response, cache: HARCache(),
+        return HAREntry(startedDateTime: isoDate(date), time: 0, request: request, response: unsentResponse, cache: HARCache(),
                         timings: HARTimingsModel(blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 0, receive: 0),
                         serverIPAddress: nil)
     }
+
+    static let unsentResponse = HARResponse(status: 0, statusText: "", httpVersion: "", cookies: [], headers: [],
+                                            content: HARContent(size: 0, mimeType: "x-unknown", text: nil, encoding: nil),
+                                            redirectURL: "", headersSize: -1, bodySize: -1)
 }

@@ -156,7 +156,7 @@ struct HTTPFileParseState {
                 + rawValue.count - rawValue.drop(while: { $0 == " " || $0 == "\t" }).count
             try checkTemplate(name, line: index, column: column)
             try checkTemplate(rawValue.trimmingWhitespace(), line: index, column: valueColumn)
-            spec.headers.append(HeaderField(name: name, value: rawValue.trimmingWhitespace()))
+            spec.headers.append(HTTPHeader(name: name, value: rawValue.trimmingWhitespace()))
             index += 1
         }
     }

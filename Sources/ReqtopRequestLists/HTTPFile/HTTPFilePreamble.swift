@@ -13,6 +13,7 @@ extension HTTPFileParseState {
         case "no-redirect": spec.options.followRedirects = false
         case "insecure": spec.options.insecure = true
         case "compressed": spec.options.compressed = true
+        case "trusted-redirects": spec.options.trustedRedirects = true
         case "timeout":
             guard let seconds = Double(value), seconds > 0 else {
                 throw error("'@timeout' needs a number of seconds, e.g. '# @timeout 5'", line: index, column: column)

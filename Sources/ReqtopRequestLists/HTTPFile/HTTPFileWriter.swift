@@ -1,45 +1,72 @@
 import Foundation
 
-/// Writes specs as a `.http` file that `HTTPFileParser` reads back to the same specs.
+/// Writes specs as a `.http` file that `HTTPFileParser` reads back to the same requests.
 ///
-/// Form bodies are written as URL-encoded text; options without `.http` syntax use reqtop's
-/// comment directives (`# @insecure`, `# @compressed`), which other clients treat as comments.
+/// Options without `.http` syntax use reqtop's comment directives (`# @insecure`, `# @compressed`,
+/// `# @trusted-redirects`), which other clients treat as comments. A body the format cannot hold
+/// inline exactly (binary bytes, text with CR, blank or comment lines at its ends, `###` or `{{` in
+/// literal text) is written to a body file and referred to with `< file`.
 public enum HTTPFileWriter {
     /// The whole list: file variables first, then each request.
-    public static func text(for list: RequestList) -> String {
+    public static func text(for list: RequestList, bodyFiles: inout BodyFiles) -> String {
         var out = ""
         for variable in list.fileVariables { out += "@\(variable.name) = \(variable.value)\n" }
         if !list.fileVariables.isEmpty { out += "\n" }
-        return out + text(for: list.specs)
+        let templates = list.format == .http
+        return out + list.specs.map { text(for: $0, isTemplate: templates, bodyFiles: &bodyFiles) }.joined(separator: "\n")
     }
 
-    /// The requests, separated by `###`.
-    public static func text(for specs: [RequestSpec]) -> String {
-        specs.map(text(for:)).joined(separator: "\n")
-    }
-
-    /// One request, starting with its `###` separator.
-    public static func text(for spec: RequestSpec) -> String {
+    /// One request, starting with its `###` separator. `isTemplate`: `{{…}}` in the spec are
+    /// variables (a `.http` source), not literal text.
+    public static func text(for spec: RequestSpec, isTemplate: Bool, bodyFiles: inout BodyFiles) -> String {
         var out = "###"
         if let name = spec.name { out += " \(name)\n# @name \(name)" }
         out += "\n"
-        if spec.options.followRedirects == false { out += "# @no-redirect\n" }
-        if spec.options.insecure == true { out += "# @insecure\n" }
-        if spec.options.compressed { out += "# @compressed\n" }
-        if let timeout = spec.options.timeout { out += "# @timeout \(formatNumber(timeout))\n" }
+        out += directives(spec.options)
         out += "\(spec.method) \(spec.url.replacingOccurrences(of: " ", with: "%20"))\n"
         for header in spec.headers { out += "\(header.name): \(header.value)\n" }
         switch spec.body {
         case nil:
             break
         case let .text(text):
-            out += "\n\(text)\n"
-        case let .file(path, _):
-            out += "\n< \(path)\n"
+            if canWriteInline(text, isTemplate: isTemplate) {
+                out += "\n\(text)\n"
+            } else {
+                out += "\n< \(bodyFiles.add(Data(text.utf8)))\n"
+            }
+        case let .bytes(data):
+            if let text = String(data: data, encoding: .utf8), canWriteInline(text, isTemplate: false) {
+                out += "\n\(text)\n"
+            } else {
+                out += "\n< \(bodyFiles.add(data))\n"
+            }
+        case let .file(path, directory):
+            out += "\n< \(path.hasPrefix("/") || path.contains("{{") ? path : (directory as NSString).appendingPathComponent(path))\n"
         case let .form(fields):
             out += "\n\(FormEncoding.encode(fields))\n"
         }
         return out
+    }
+
+    static func directives(_ options: HTTPRequest.Options) -> String {
+        var out = ""
+        if options.followRedirects == false { out += "# @no-redirect\n" }
+        if options.trustedRedirects == true { out += "# @trusted-redirects\n" }
+        if options.insecure == true { out += "# @insecure\n" }
+        if options.compressed == true { out += "# @compressed\n" }
+        if let timeout = options.timeout { out += "# @timeout \(formatNumber(timeout))\n" }
+        return out
+    }
+
+    /// Whether the parser reads `text` back unchanged as an inline body.
+    static func canWriteInline(_ text: String, isTemplate: Bool) -> Bool {
+        if text.isEmpty || text.contains("\r") || (!isTemplate && text.contains("{{")) { return false }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingWhitespaceSubstring() }
+        if lines.first?.isEmpty == true || lines.last.map({ $0.isEmpty || HTTPFileParseState.isComment($0) }) == true {
+            return false
+        }
+        if lines.count == 1, lines[0].hasPrefix("<") { return false }
+        return !lines.contains { $0.hasPrefix("###") || $0.hasPrefix("<>") || $0.hasPrefix(">") || $0.hasPrefix("< {%") }
     }
 
     static func formatNumber(_ value: Double) -> String {

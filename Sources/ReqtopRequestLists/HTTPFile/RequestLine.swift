@@ -1,4 +1,5 @@
-/// Parses `METHOD URL [HTTP/1.1]` (the method may be omitted: GET).
+/// Parses `METHOD URL [HTTP/1.1]` (the method may be omitted: GET). The method is kept exactly as
+/// written: any RFC 9110 token (`PROPFIND`, `QUERY`, `wHat`) is a method when a URL follows it.
 struct RequestLine {
     var method: String
     var url: String
@@ -23,12 +24,11 @@ struct RequestLine {
         }
         var index = 0
         var method = "GET"
-        if methods.contains(first.text.uppercased()), tokens.count > 1 || first.text == first.text.uppercased() {
-            method = first.text.uppercased()
+        if tokens.count > 1, HTTPRequest.isValidMethod(first.text), !tokens[1].text.hasPrefix("HTTP/") {
+            method = first.text
             index = 1
-            guard tokens.count > 1 else { throw Invalid(message: "missing URL after \(first.text)", column: first.column + first.text.count) }
-        } else if tokens.count > 1, first.text.count > 1, first.text.allSatisfy({ $0.isUppercase && $0.isLetter }) {
-            throw Invalid(message: "unknown HTTP method '\(first.text)' (\(usage))", column: first.column)
+        } else if tokens.count == 1, methods.contains(first.text) {
+            throw Invalid(message: "missing URL after \(first.text)", column: first.column + first.text.count)
         }
         let url = tokens[index]
         guard looksLikeURL(url.text) else { throw Invalid(message: "'\(url.text)' is not a URL (\(usage))", column: url.column) }

@@ -1,7 +1,7 @@
 import Foundation
 import ReqtopSync
 
-/// Turns the specs of a list into `ResolvedRequest`s, substituting variables and, for chained
+/// Turns the specs of a list into `HTTPRequest`s, substituting variables and, for chained
 /// requests, values from the responses the runner records. Thread-safe.
 ///
 /// Variables are only substituted in `.http` lists; HAR and curl text is taken literally.
@@ -89,8 +89,9 @@ public final class RequestResolver: Sendable {
         outcomes.withLock { $0[name] = .failed(reason) }
     }
 
-    /// Resolves the spec at `index` with the responses recorded so far.
-    public func resolve(_ index: Int) throws(RequestListError) -> ResolvedRequest {
+    /// Resolves the spec at `index` with the responses recorded so far: the request exactly as it
+    /// will be sent — method as written, headers in order with duplicates, body bytes, options.
+    public func resolve(_ index: Int) throws(RequestListError) -> HTTPRequest {
         let spec = list.specs[index]
         let locator = VariableLocator(list: list)
         let sub = substitution(spec: index, outcomes: outcomes.snapshot)
@@ -101,55 +102,36 @@ public final class RequestResolver: Sendable {
         guard let url = Self.makeURL(urlText) else {
             throw locator.error("invalid URL '\(urlText)': use a full URL such as https://example.org/path", spec: index)
         }
-        var headers: [HeaderField] = []
+        guard HTTPRequest.isValidMethod(spec.method) else {
+            throw locator.error("'\(spec.method)' is not an HTTP method (a token of letters, digits and !#$%&'*+-.^_`|~)", spec: index)
+        }
+        var headers: [HTTPHeader] = []
         for header in spec.headers {
             let name = try apply(header.name)
             var value = try apply(header.value)
-            if substitutesVariables, name.caseInsensitiveCompare("Authorization") == .orderedSame {
+            if substitutesVariables, HTTPHeader.namesMatch(name, "Authorization") {
                 value = Self.encodingBasicCredentials(value)
             }
-            headers.append(HeaderField(name: name, value: value))
+            headers.append(HTTPHeader(name: name, value: value))
         }
-        var body: Data?
+        var body = HTTPRequest.Body.none
         switch spec.body {
         case nil: break
-        case let .text(text): body = Data(try apply(text).utf8)
+        case let .text(text): body = .data(Data(try apply(text).utf8))
+        case let .bytes(data): body = .data(data)
         case let .file(path, directory):
             let resolvedPath = try apply(path)
             let full = resolvedPath.hasPrefix("/") ? resolvedPath : (directory as NSString).appendingPathComponent(resolvedPath)
             guard let data = FileManager.default.contents(atPath: full) else {
                 throw locator.error("cannot read body file '\(resolvedPath)' (looked for \(full))", spec: index)
             }
-            body = data
+            body = .data(data)
         case let .form(fields):
             var resolved: [FormField] = []
             for field in fields { resolved.append(FormField(name: try apply(field.name), value: try apply(field.value))) }
-            body = Data(FormEncoding.encode(resolved).utf8)
-            if headers.value(named: "Content-Type") == nil {
-                headers.append(HeaderField(name: "Content-Type", value: "application/x-www-form-urlencoded"))
-            }
+            body = .data(Data(FormEncoding.encode(resolved).utf8))
         }
-        return ResolvedRequest(spec: spec, index: index, method: spec.method, url: url, headers: headers, body: body)
-    }
-
-    /// What `--dry-run` prints: each request resolved, or, when it waits for another
-    /// request's response, its template and what it waits for.
-    public func dryRunDescription() -> String {
-        var out = ""
-        for index in list.specs.indices {
-            let spec = list.specs[index]
-            out += "### \(index + 1)" + (spec.name.map { " \($0)" } ?? "") + "\n"
-            let deps = dependencies(of: index)
-            if deps.isEmpty, let resolved = try? resolve(index) {
-                out += resolved.displayText
-            } else {
-                out += "\(spec.method) \(spec.url)\n"
-                for header in spec.headers { out += "\(header.name): \(header.value)\n" }
-                if !deps.isEmpty { out += "# waits for the response of: \(deps.sorted().joined(separator: ", "))\n" }
-            }
-            out += "\n"
-        }
-        return out
+        return HTTPRequest(method: spec.method, url: url, headers: headers, body: body, options: spec.options)
     }
 
     /// `.http` files may write `Authorization: Basic user password` or `Basic user:password` in
@@ -169,13 +151,11 @@ public final class RequestResolver: Sendable {
         return "Basic " + Data(credentials.utf8).base64EncodedString()
     }
 
-    static func makeURL(_ text: String) -> URL? {
-        var candidate = text.trimmingWhitespace()
-        if !candidate.contains("://") { candidate = "http://" + candidate }
-        let url = URL(string: candidate)
-            ?? candidate.addingPercentEncoding(withAllowedCharacters: .urlAllowedForRequestLine).flatMap(URL.init(string:))
-        guard let url, let host = url.host, !host.isEmpty else { return nil }
-        return url
+    /// The URL as written; `http://` is assumed when it names no scheme (`localhost:8080/x`).
+    static func makeURL(_ text: String) -> HTTPURL? {
+        let candidate = text.trimmingWhitespace()
+        if let url = HTTPURL(string: candidate) { return url }
+        return candidate.contains("://") ? nil : HTTPURL(string: "http://" + candidate)
     }
 
     private func templates(of spec: RequestSpec) -> [String] {
@@ -185,7 +165,7 @@ public final class RequestResolver: Sendable {
         case let .text(text)?: texts.append(text)
         case let .file(path, _)?: texts.append(path)
         case let .form(fields)?: for field in fields { texts += [field.name, field.value] }
-        case nil: break
+        case .bytes?, nil: break
         }
         return texts
     }
@@ -216,13 +196,4 @@ extension Substitution {
     func substituteFileVariable(_ variable: FileVariable) throws(RequestListError) -> String {
         try substitute(variable.value, variable: variable, stack: [variable.name])
     }
-}
-
-extension CharacterSet {
-    /// Characters left as they are when a URL with spaces or other stray characters is encoded.
-    static let urlAllowedForRequestLine: CharacterSet = {
-        var set = CharacterSet.urlQueryAllowed
-        set.insert(charactersIn: "#%[]")
-        return set
-    }()
 }

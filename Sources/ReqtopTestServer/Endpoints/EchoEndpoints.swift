@@ -20,6 +20,13 @@ enum EchoEndpoints {
         return try exchange.respondJSON(document)
     }
 
+    /// `/echo/head`: the request head exactly as received, one line per request line and header
+    /// line (order, case and duplicates kept), as `text/plain`; then the body size. Any method.
+    static func rawHead(_ exchange: Exchange) throws -> Disposition {
+        let text = exchange.request.rawHead.joined(separator: "\n") + "\n\nbody: \(exchange.request.body.count) bytes\n"
+        return try exchange.respondText(text)
+    }
+
     /// `/delay/{seconds}`: waits, then answers like `/get`. Fractional seconds are honoured.
     static func delay(_ exchange: Exchange, seconds text: String) throws -> Disposition {
         guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {

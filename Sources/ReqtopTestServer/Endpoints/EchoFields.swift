@@ -3,7 +3,7 @@ import Foundation
 /// The JSON fields httpbin reports about a request, under httpbin's names.
 enum EchoFields {
     /// `headers`: names in Title-Case (as httpbin shows them), repeated headers joined with ",".
-    static func headers(_ request: HTTPRequest) -> [String: Any] {
+    static func headers(_ request: ReceivedRequest) -> [String: Any] {
         var result: [String: String] = [:]
         for header in request.headers {
             let name = titleCase(header.name)
@@ -13,29 +13,29 @@ enum EchoFields {
     }
 
     /// `args`: a string per query parameter, or a list when it repeats.
-    static func args(_ request: HTTPRequest) -> [String: Any] {
+    static func args(_ request: ReceivedRequest) -> [String: Any] {
         multiMap(request.queryItems)
     }
 
     /// `form`: the urlencoded body's fields, when the body is a form.
-    static func form(_ request: HTTPRequest) -> [String: Any] {
+    static func form(_ request: ReceivedRequest) -> [String: Any] {
         guard isForm(request) else { return [:] }
         return multiMap(FormDecoding.decode(String(decoding: request.body, as: UTF8.self)))
     }
 
-    static func isForm(_ request: HTTPRequest) -> Bool {
+    static func isForm(_ request: ReceivedRequest) -> Bool {
         request.header("Content-Type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
     }
 
     /// `data`: the body as text if it is UTF-8, else a base64 data URL (httpbin's convention).
-    static func data(_ request: HTTPRequest) -> String {
+    static func data(_ request: ReceivedRequest) -> String {
         if isForm(request) { return "" }
         if let text = String(validating: request.body, as: UTF8.self) { return text }
         return "data:application/octet-stream;base64," + Data(request.body).base64EncodedString()
     }
 
     /// `json`: the body parsed as JSON, or null.
-    static func json(_ request: HTTPRequest) -> Any {
+    static func json(_ request: ReceivedRequest) -> Any {
         guard !request.body.isEmpty,
               let value = try? JSONSerialization.jsonObject(with: Data(request.body), options: [.fragmentsAllowed])
         else { return NSNull() }

@@ -6,6 +6,7 @@ public enum EndpointIndex {
 
     GET  /get                              echo args, headers, origin, url as JSON
     GET  /headers                          echo request headers as JSON
+    ANY  /echo/head                        the request head exactly as received, line by line (text/plain)
     ANY  /status/{code}                    respond with status code (200-599), empty body
     GET  /bytes/{n}?seed=                  n deterministic bytes (SplitMix64 from seed), streamed, Content-Length
     GET  /stream-bytes/{n}?chunk_size=&seed=   the same bytes with chunked transfer encoding

@@ -7,6 +7,8 @@ enum Router {
             return try exchange.respondText(EndpointIndex.text)
         case ("get", 1):
             return try allow(["GET", "HEAD"], exchange) { try EchoEndpoints.get(exchange) }
+        case ("echo", 2) where segments[1] == "head":
+            return try EchoEndpoints.rawHead(exchange)
         case ("headers", 1):
             return try exchange.respondJSON(["headers": EchoFields.headers(exchange.request)])
         case ("post", 1), ("put", 1), ("patch", 1), ("delete", 1):

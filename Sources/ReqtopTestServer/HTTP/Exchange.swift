@@ -12,7 +12,7 @@ enum Disposition {
 
 /// One request plus the means to answer it on its connection.
 struct Exchange {
-    let request: HTTPRequest
+    let request: ReceivedRequest
     let socket: ClientSocket
     /// `host:port` the server listens on, for `url` fields and absolute redirects.
     let authority: String

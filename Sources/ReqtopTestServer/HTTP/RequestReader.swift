@@ -35,7 +35,7 @@ struct RequestReader {
     init(socket: ClientSocket) { self.socket = socket }
 
     /// Reads the next request head. Returns nil when the client closed cleanly between requests.
-    mutating func readHead() throws -> HTTPRequest? {
+    mutating func readHead() throws -> ReceivedRequest? {
         var scanned = 0
         while true {
             if let end = Self.find(crlfcrlf, in: buffer, from: max(0, scanned - 3)) {
@@ -55,7 +55,7 @@ struct RequestReader {
     }
 
     /// Reads the body announced by `request`'s headers.
-    mutating func readBody(for request: HTTPRequest) throws -> [UInt8] {
+    mutating func readBody(for request: ReceivedRequest) throws -> [UInt8] {
         if request.header("Transfer-Encoding")?.lowercased().contains("chunked") == true {
             return try readChunkedBody()
         }
@@ -104,7 +104,7 @@ struct RequestReader {
         }
     }
 
-    static func parseHead(_ head: [UInt8]) throws -> HTTPRequest {
+    static func parseHead(_ head: [UInt8]) throws -> ReceivedRequest {
         let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
         let parts = lines[0].split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 3,
@@ -125,7 +125,8 @@ struct RequestReader {
         if target.hasPrefix("http://"), let slash = target.dropFirst(7).firstIndex(of: "/") {
             target = String(target[slash...])
         }
-        return HTTPRequest(method: String(parts[0]), target: target, version: String(parts[2]), headers: headers)
+        return ReceivedRequest(method: String(parts[0]), target: target, version: String(parts[2]), headers: headers,
+                               rawHead: lines)
     }
 
     private static func isTokenCharacter(_ character: Character) -> Bool {

@@ -8,6 +8,9 @@ public struct LoggedRequest: Sendable, Equatable {
     public let path: String
     /// The header fields in the order they arrived (names as sent).
     public let headers: [RequestHeader]
+    /// The head exactly as received: request line, then each header line (order, case and
+    /// duplicates as sent), without CRLFs.
+    public let rawHead: [String]
     /// The size of the (de-chunked) request body in bytes.
     public let bodySize: Int
     /// Which accepted TCP connection carried the request (1 for the first accepted connection).

@@ -182,17 +182,17 @@ public final class TestServer: Sendable {
 
     /// Answers a request that could not be read, then closes gracefully so the client sees the answer.
     private func rejectAndClose(socket: ClientSocket, error: RequestError, authority: String, origin: String) {
-        let placeholder = HTTPRequest(method: "GET", target: "/", version: "HTTP/1.0", headers: [])
+        let placeholder = ReceivedRequest(method: "GET", target: "/", version: "HTTP/1.0", headers: [])
         let exchange = Exchange(request: placeholder, socket: socket, authority: authority, origin: origin)
         _ = try? exchange.respondText(error.explanation + "\n", status: error.status)
         shutdown(socket.fd, Int32(SHUT_WR))
         _ = socket.wait(seconds: 2)
     }
 
-    private func record(_ request: HTTPRequest, connectionID: Int) {
+    private func record(_ request: ReceivedRequest, connectionID: Int) {
         let entry = LoggedRequest(
             method: request.method, target: request.target, path: request.path,
-            headers: request.headers, bodySize: request.body.count, connectionID: connectionID
+            headers: request.headers, rawHead: request.rawHead, bodySize: request.body.count, connectionID: connectionID
         )
         state.withLock { $0.log.append(entry) }
     }

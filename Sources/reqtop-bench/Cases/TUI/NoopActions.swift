@@ -6,7 +6,7 @@ final class NoopActions: InspectorActions {
     func suspendOrResume(_ id: TaskID) -> String { "" }
     func cancel(_ id: TaskID) -> String { "" }
     func replay(_ record: TaskRecord) -> String { "" }
-    func send(_ request: NewRequest) -> String { "" }
+    func send(_ request: HTTPRequest) -> String { "" }
     func saveHAR(to path: String) -> String { "" }
     func exportCurl(_ record: TaskRecord, to path: String) -> String { "" }
     func edit(_ record: TaskRecord) -> String { "" }

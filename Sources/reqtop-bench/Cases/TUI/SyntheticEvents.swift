@@ -8,8 +8,17 @@ enum SyntheticEvents {
 
     static func created(_ id: Int, at time: Double) -> TaskEvent {
         TaskEvent(task: TaskID(rawValue: id), time: time, kind: .created(TaskDescription(
-            kind: .data, method: "GET", url: URL(string: "\(host)/api/items/\(id)?page=\(id % 97)")!,
-            headers: [HTTPHeader(name: "Accept", value: "*/*")])))
+            kind: .data, request: HTTPRequest(url: url(id), headers: [HTTPHeader(name: "Accept", value: "*/*")]))))
+    }
+
+    static func url(_ id: Int) -> HTTPURL { HTTPURL(string: "\(host)/api/items/\(id)?page=\(id % 97)")! }
+
+    /// The request head as the engine reports it once sent.
+    static func sent(_ id: Int, at time: Double) -> TaskEvent {
+        TaskEvent(task: TaskID(rawValue: id), time: time, kind: .requestSent(RequestHead(
+            url: url(id), method: "GET", target: url(id).requestTarget, httpVersion: "HTTP/1.1",
+            headers: [HTTPHeader(name: "Host", value: "127.0.0.1:8080"), HTTPHeader(name: "User-Agent", value: "reqtop/0.1.0"),
+                      HTTPHeader(name: "Accept", value: "*/*")], size: 96)))
     }
 
     static func resumed(_ id: Int, at time: Double) -> TaskEvent {
@@ -17,7 +26,7 @@ enum SyntheticEvents {
     }
 
     static func head(_ id: Int) -> HTTPResponseHead {
-        HTTPResponseHead(url: URL(string: "\(host)/api/items/\(id)?page=\(id % 97)")!, httpVersion: "1.1", status: 200, reason: "OK",
+        HTTPResponseHead(url: url(id), httpVersion: "1.1", status: 200, reason: "OK",
                          headers: [HTTPHeader(name: "Server", value: "nginx/1.22.1"),
                                    HTTPHeader(name: "Date", value: "Sun, 29 Nov 2026 19:\(10 + id % 50):\(10 + id % 49) GMT"),
                                    HTTPHeader(name: "Content-Type", value: "application/json"),

@@ -48,6 +48,7 @@ final class TUIFeeder: Sendable {
                 let started = firstID + tickIndex * tasksPerTick + slot
                 events.append(SyntheticEvents.created(started, at: wall))
                 events.append(SyntheticEvents.resumed(started, at: wall))
+                events.append(SyntheticEvents.sent(started, at: wall))
                 if tickIndex >= 1 {
                     let responding = started - tasksPerTick
                     events.append(SyntheticEvents.response(responding, at: wall))

@@ -1,13 +1,15 @@
 import Foundation
 
 /// A parsed request: head and complete (de-chunked) body.
-struct HTTPRequest {
+struct ReceivedRequest {
     let method: String
     /// The target as sent, e.g. `/get?a=1`.
     let target: String
     /// `HTTP/1.0` or `HTTP/1.1`.
     let version: String
     let headers: [RequestHeader]
+    /// The head exactly as received: the request line, then each header line, without CRLFs.
+    var rawHead: [String] = []
     var body: [UInt8] = []
 
     /// The path without query, percent-decoded where possible.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A parsed JSON value. Numbers keep their source text so `{{login.response.body.$.id}}`
 /// substitutes exactly what the server sent.
 public indirect enum JSONValue: Sendable, Hashable {
@@ -61,7 +63,8 @@ public indirect enum JSONValue: Sendable, Hashable {
         }
     }
 
-    static func quote(_ s: String) -> String {
+    /// `s` as a JSON string literal, quotes included.
+    public static func quote(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {
@@ -80,5 +83,12 @@ public indirect enum JSONValue: Sendable, Hashable {
             }
         }
         return out + "\""
+    }
+}
+
+extension JSONValue {
+    /// Parses a JSON document from UTF-8 bytes (a response body, a file).
+    public init(parsing data: Data) throws(JSONSyntaxError) {
+        self = try JSONParser.parse(String(decoding: data, as: UTF8.self))
     }
 }

@@ -1,19 +1,20 @@
 /// A JSON syntax error at a 1-based line and column.
-struct JSONSyntaxError: Error {
-    var message: String
-    var line: Int
-    var column: Int
+public struct JSONSyntaxError: Error, Sendable {
+    public var message: String
+    public var line: Int
+    public var column: Int
 }
 
 /// A small strict JSON parser that reports where the first error is, so an invalid
 /// env file or HAR gets `file:line:col` instead of "the data couldn't be read".
-struct JSONParser {
+public struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
     private static let maxDepth = 512
 
-    static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+    /// Parses one JSON document (any value at the top level).
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: Array(text.utf8))
         parser.skipWhitespace()
         let value = try parser.parseValue()

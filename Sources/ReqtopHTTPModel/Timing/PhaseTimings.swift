@@ -22,7 +22,7 @@ public struct PhaseTimings: Sendable, Hashable, Codable {
     public static let unknown = PhaseTimings(dns: -1, connect: -1, tls: -1, send: -1, wait: -1, receive: -1, total: -1)
 
     /// Phases from libcurl's cumulative marks (microseconds since the transfer started).
-    init(nameLookup: Int64, connect: Int64, appConnect: Int64, preTransfer: Int64,
+    public init(nameLookup: Int64, connect: Int64, appConnect: Int64, preTransfer: Int64,
          startTransfer: Int64, total: Int64, reusedConnection: Bool) {
         func ms(_ us: Int64) -> Double { Double(max(us, 0)) / 1000 }
         let connected = appConnect > 0 ? appConnect : connect

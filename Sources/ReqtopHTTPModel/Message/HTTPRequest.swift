@@ -1,0 +1,86 @@
+import Foundation
+
+/// One HTTP request as reqtop sends it: the method exactly as written (any RFC 9110 token), the
+/// URL as written, the header fields in order with duplicates kept, the body, and the options of
+/// this one request. Request lists resolve to it, `SessionManager` sends it, the inspector keeps
+/// it, and replay, edit and every export start from it.
+public struct HTTPRequest: Sendable, Hashable {
+    public var method: String
+    public var url: HTTPURL
+    /// In the order they go on the wire; names keep their case.
+    public var headers: [HTTPHeader]
+    public var body: Body
+    public var options: Options
+
+    public init(method: String = "GET", url: HTTPURL, headers: [HTTPHeader] = [], body: Body = .none,
+                options: Options = Options()) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.options = options
+    }
+
+    /// Where the body comes from.
+    public enum Body: Sendable, Hashable {
+        case none
+        case data(Data)
+        /// Streamed from a file when sent.
+        case file(path: String)
+
+        /// The bytes in memory, or nil for none and for a file body.
+        public var data: Data? {
+            if case .data(let data) = self { return data }
+            return nil
+        }
+
+        public var isEmpty: Bool {
+            switch self {
+            case .none: true
+            case .data(let data): data.isEmpty
+            case .file: false
+            }
+        }
+    }
+
+    /// Settings of one request; nil means "the session's default".
+    public struct Options: Sendable, Hashable {
+        /// Whole-request timeout in seconds (`curl -m`, `# @timeout`).
+        public var timeout: Double?
+        /// Follow redirects (`curl -L`; `# @no-redirect` sets false).
+        public var followRedirects: Bool?
+        public var maxRedirects: Int?
+        /// Keep `Authorization` and `Cookie` when a redirect goes to another scheme, host or port
+        /// (`curl --location-trusted`, `# @trusted-redirects`).
+        public var trustedRedirects: Bool?
+        /// Skip TLS certificate and host name verification (`curl -k`, `# @insecure`).
+        public var insecure: Bool?
+        /// Ask for a compressed response and decode it (`curl --compressed`, `# @compressed`).
+        public var compressed: Bool?
+
+        public init(timeout: Double? = nil, followRedirects: Bool? = nil, maxRedirects: Int? = nil,
+                    trustedRedirects: Bool? = nil, insecure: Bool? = nil, compressed: Bool? = nil) {
+            self.timeout = timeout
+            self.followRedirects = followRedirects
+            self.maxRedirects = maxRedirects
+            self.trustedRedirects = trustedRedirects
+            self.insecure = insecure
+            self.compressed = compressed
+        }
+    }
+
+    /// Whether `method` is an RFC 9110 token (`tchar`s only), so it can go on the request line.
+    public static func isValidMethod(_ method: String) -> Bool {
+        !method.isEmpty && method.utf8.allSatisfy(isTokenByte)
+    }
+
+    /// RFC 9110 §5.6.2 `tchar`.
+    public static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+}

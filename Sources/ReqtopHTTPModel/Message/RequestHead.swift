@@ -1,0 +1,48 @@
+/// A request head exactly as it went on the wire: request line and header lines in order, as the
+/// client library wrote them (including the headers it added: Host, User-Agent, Accept,
+/// Content-Length, Cookie from the jar …).
+public struct RequestHead: Sendable, Hashable {
+    /// The URL this head was sent to (the request line has only the target).
+    public var url: HTTPURL
+    public var method: String
+    /// The request target of the request line, e.g. `/get?a=1`.
+    public var target: String
+    /// e.g. `HTTP/1.1`.
+    public var httpVersion: String
+    public var headers: [HTTPHeader]
+    /// Bytes of the head on the wire, CRLFs and the blank line included.
+    public var size: Int
+
+    public init(url: HTTPURL, method: String, target: String, httpVersion: String, headers: [HTTPHeader], size: Int) {
+        self.url = url
+        self.method = method
+        self.target = target
+        self.httpVersion = httpVersion
+        self.headers = headers
+        self.size = size
+    }
+
+    /// Parses a head as libcurl reports it (`CURLINFO_HEADER_OUT`): the request line, header lines,
+    /// a blank line, separated by CRLF. Nil if the first line is not `METHOD TARGET VERSION`.
+    public init?(wireText text: String, url: HTTPURL) {
+        // "\r\n" is one Character in Swift: split on any newline.
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        guard let first = lines.first else { return nil }
+        let parts = first.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 3 else { return nil }
+        var headers: [HTTPHeader] = []
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
+            headers.append(HTTPHeader(name: String(line[..<colon]), value: String(value)))
+        }
+        self.init(url: url, method: String(parts[0]), target: String(parts[1]), httpVersion: String(parts[2]),
+                  headers: headers, size: text.utf8.count)
+    }
+
+    /// The head as text lines: request line, then `Name: value` lines.
+    public var lines: [String] {
+        ["\(method) \(target) \(httpVersion)"] + headers.map(\.description)
+    }
+}

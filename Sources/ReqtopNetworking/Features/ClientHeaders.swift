@@ -1,0 +1,38 @@
+import Foundation
+
+/// The header fields of a request as libcurl writes them for HTTP/1.1: its own fields where it
+/// puts them, the request's in list order — what `--dry-run` shows (the added ones marked) and
+/// what the Request tab shows once sent.
+public enum ClientHeaders {
+    /// Every field `request` goes out with in a session with `configuration`, in wire order, each
+    /// with whether the client added it. A field the request sets itself replaces the client's
+    /// (a custom `Host` takes the Host position). Cookies from the session's jar are added at send
+    /// time when the jar holds cookies for the host, so they are not listed here.
+    public static func onTheWire(_ request: HTTPRequest, configuration: SessionConfiguration) -> [(header: HTTPHeader, added: Bool)] {
+        let transfer = TransferRequest(request, configuration: configuration)
+        var fields: [(header: HTTPHeader, added: Bool)] = []
+        func add(_ name: String, _ value: String?) {
+            guard let value, !request.headers.contains(name: name) else { return }
+            fields.append((HTTPHeader(name: name, value: value), true))
+        }
+        if let host = request.headers.first(where: { HTTPHeader.namesMatch($0.name, "Host") }) {
+            fields.append((host, false))
+        } else {
+            add("Host", request.url.authority)
+        }
+        if let userInfo = request.url.userInfo {
+            add("Authorization", "Basic " + Data((userInfo.removingPercentEncoding ?? userInfo).utf8).base64EncodedString())
+        }
+        add("User-Agent", transfer.userAgent)
+        add("Accept", "*/*")
+        if transfer.compression { add("Accept-Encoding", acceptEncoding) }
+        fields += request.headers.filter { !HTTPHeader.namesMatch($0.name, "Host") }.map { ($0, false) }
+        if request.body != .none {
+            if let size = transfer.bodySize { add("Content-Length", String(size)) } else { add("Transfer-Encoding", "chunked") }
+        }
+        return fields
+    }
+
+    /// What libcurl sends for `CURLOPT_ACCEPT_ENCODING ""`: every encoding this libcurl can decode.
+    static let acceptEncoding: String = CurlInfo.supportedEncodings.joined(separator: ", ")
+}

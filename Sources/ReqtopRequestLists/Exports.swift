@@ -1,0 +1,2 @@
+// Request lists resolve to the shared request model (HTTPRequest, HTTPHeader, HTTPURL, JSONValue).
+@_exported import ReqtopHTTPModel
