@@ -30,7 +30,7 @@ final class HARRecorderTests: RunnerTestCase {
         let entries = har.entries
         XCTAssertEqual(entries.map(\.request.method), ["GET", "POST"], "the refused request has no response and no entry")
         XCTAssertEqual(entries[0].request.url, server.baseURL.absoluteString + "/get?x=1")
-        XCTAssertTrue(entries[0].request.headers.contains(HeaderField(name: "X-Test", value: "yes")))
+        XCTAssertTrue(entries[0].request.headers.contains(HTTPHeader(name: "X-Test", value: "yes")))
         XCTAssertEqual(entries[1].request.body, Data("hello har".utf8))
         XCTAssertEqual(entries.map(\.response.status), [200, 200])
         XCTAssertEqual(entries[0].response.mimeType, "application/json")

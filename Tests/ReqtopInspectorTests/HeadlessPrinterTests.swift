@@ -10,11 +10,11 @@ final class TextEventFormatterTests: XCTestCase {
     }
 
     private func created(_ id: Int, _ url: String) -> TaskEvent {
-        event(id, .created(TaskDescription(kind: .data, method: "GET", url: URL(string: url)!, headers: [])))
+        event(id, .created(TaskDescription(kind: .data, request: HTTPRequest(url: HTTPURL(string: url)!))))
     }
 
     private func head(_ status: Int, reason: String) -> HTTPResponseHead {
-        HTTPResponseHead(url: URL(string: "http://h.test/")!, httpVersion: "1.1", status: status, reason: reason, headers: [])
+        HTTPResponseHead(url: HTTPURL(string: "http://h.test/")!, httpVersion: "1.1", status: status, reason: reason, headers: [])
     }
 
     func testCompletedLineShowsMethodURLStatusSizeAndDuration() {
@@ -38,7 +38,8 @@ final class TextEventFormatterTests: XCTestCase {
 
     func testRedirectLineShowsStatusAndTarget() {
         var formatter = TextEventFormatter()
-        let hop = RedirectHop(status: 302, from: URL(string: "http://h.test/a")!, to: URL(string: "http://h.test/b")!)
+        let hop = RedirectHop(status: 302, from: HTTPURL(string: "http://h.test/a")!, to: HTTPURL(string: "http://h.test/b")!,
+                              response: head(302, reason: "Found"))
         XCTAssertEqual(formatter.line(for: event(2, .redirected(hop))), "#2 redirect  302 → http://h.test/b")
     }
 

@@ -21,7 +21,7 @@ final class RequestListRunnerTests: RunnerTestCase {
         let firstEnd = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 1 && $0.isTerminal })
         let secondCreated = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 2 && $0.name == .created })
         XCTAssertLessThan(firstEnd, secondCreated, "the dependent is created only after its dependency finished")
-        let body = try XCTUnwrap(events[secondCreated].createdDescription?.body)
+        let body = try XCTUnwrap(events[secondCreated].createdDescription?.request.body.data)
         let expected = server.baseURL.absoluteString + "/delay/0.3?step=1"
         XCTAssertEqual(String(decoding: body, as: UTF8.self), "{\"previous\": \"\(expected)\"}")
     }

@@ -12,8 +12,8 @@ final class RecordingActions: InspectorActions {
     func suspendOrResume(_ id: TaskID) -> String { calls.append("suspendOrResume \(id)"); return "ok" }
     func cancel(_ id: TaskID) -> String { calls.append("cancel \(id)"); return "ok" }
     func replay(_ record: TaskRecord) -> String { calls.append("replay \(record.id)"); return "ok" }
-    func send(_ request: NewRequest) -> String {
-        calls.append("send \(request.method) \(request.url.absoluteString) \(request.headers.map { "\($0.name)=\($0.value)" }) \(request.body.map { String(decoding: $0, as: UTF8.self) } ?? "-")")
+    func send(_ request: HTTPRequest) -> String {
+        calls.append("send \(request.method) \(request.url.absoluteString) \(request.headers.map { "\($0.name)=\($0.value)" }) \(request.body.data.map { String(decoding: $0, as: UTF8.self) } ?? "-")")
         return "ok"
     }
     func saveHAR(to path: String) -> String { calls.append("saveHAR \(path)"); return "ok" }
@@ -72,8 +72,11 @@ final class ScreenTests: XCTestCase {
         var lines = draw(app, terminal)
         XCTAssertEqual(lines[0].trimmingCharacters(in: .whitespaces), "#7 GET http://api.test/items — completed 200 OK")
         XCTAssertTrue(lines[1].hasPrefix(" Request │ Response │ Body │ Timing │ Events"), lines[1])
-        XCTAssertEqual(lines[2].trimmingCharacters(in: .whitespaces), "GET http://api.test/items")
-        XCTAssertEqual(lines[4].trimmingCharacters(in: .whitespaces), "Accept: */*")
+        // The head as it went on the wire, with the fields the client added.
+        XCTAssertEqual(lines[2].trimmingCharacters(in: .whitespaces), "── sent to http://api.test/items ──")
+        XCTAssertEqual(lines[3].trimmingCharacters(in: .whitespaces), "GET /items HTTP/1.1")
+        XCTAssertEqual(lines[4].trimmingCharacters(in: .whitespaces), "Host: api.test")
+        XCTAssertEqual(lines[6].trimmingCharacters(in: .whitespaces), "Accept: */*")
 
         _ = app.handle(.tab)
         lines = draw(app, terminal)
@@ -132,7 +135,8 @@ final class ScreenTests: XCTestCase {
         type("X-Token: abc")
         type("")
         type("{\"a\":1}")
-        XCTAssertEqual(actions.calls, [#"send POST http://127.0.0.1:9/x ["X-Token=abc", "Content-Type=application/json"] {"a":1}"#])
+        XCTAssertEqual(actions.calls, [#"send post http://127.0.0.1:9/x ["X-Token=abc"] {"a":1}"#],
+                       "method as typed, no header invented")
     }
 
     func testQuitAsksWhileTasksRun() {

@@ -98,7 +98,7 @@ final class EventBusTests: XCTestCase {
         let gate = DispatchSemaphore(value: 0)
         manager.bus.subscribe { _ in gate.wait() } // never returns until the end of the test
         defer { gate.signal() }
-        let tasks = (0..<200).map { _ in manager.dataTask(with: URLRequest(url: nginx.appendingPathComponent("files/10k.bin"))) }
+        let tasks = (0..<200).map { _ in manager.dataTask(with: HTTPRequest(nginx.appendingPathComponent("files/10k.bin"))) }
         for task in tasks { try task.resume() }
         recorder.waitForEnd(of: tasks.map(\.id))
         XCTAssertEqual(recorder.events.filter { $0.name == .completed }.count, 200)
@@ -128,15 +128,15 @@ final class EventBusTests: XCTestCase {
                 && note.userInfo?[NotificationBridge.UserInfoKey.response] is HTTPURLResponse
         }
         let resume = expectation(forNotification: Notification.Name("reqtop.task.resume"), object: nil, notificationCenter: center)
-        try manager.dataTask(with: URLRequest(url: httpbin.appendingPathComponent("get"))).resume()
+        try manager.dataTask(with: HTTPRequest(httpbin.appendingPathComponent("get"))).resume()
         wait(for: [resume, complete], timeout: 20)
     }
 
     func testJSONLinesFollowTheSchema() throws {
-        let head = HTTPResponseHead(url: URL(string: "http://h/x")!, httpVersion: "1.1", status: 200, reason: "OK",
+        let head = HTTPResponseHead(url: HTTPURL(string: "http://h/x")!, httpVersion: "1.1", status: 200, reason: "OK",
                                     headers: [HTTPHeader(name: "Set-Cookie", value: "a=1"), HTTPHeader(name: "Set-Cookie", value: "b=2")])
         let events: [TaskEvent] = [
-            TaskEvent(task: TaskID(rawValue: 3), time: 1.5, kind: .created(TaskDescription(kind: .data, method: "GET", url: URL(string: "http://h/x")!, name: "login", headers: []))),
+            TaskEvent(task: TaskID(rawValue: 3), time: 1.5, kind: .created(TaskDescription(kind: .data, name: "login", request: HTTPRequest(url: HTTPURL(string: "http://h/x")!)))),
             TaskEvent(task: TaskID(rawValue: 3), time: 2, kind: .response(head)),
             TaskEvent(task: TaskID(rawValue: 3), time: 2, kind: .progress(TransferProgress(direction: .download, completed: 5, total: -1))),
             TaskEvent(task: TaskID(rawValue: 3), time: 3, kind: .failed(TaskFailure(error: TransferError(code: .timedOut, message: "slow"), response: nil, bytes: 0, timings: nil, redirects: []))),
@@ -151,7 +151,8 @@ final class EventBusTests: XCTestCase {
         XCTAssertEqual(objects[0]["time"] as? Double, 1.5)
         XCTAssertEqual(objects[0]["name"] as? String, "login")
         XCTAssertEqual(objects[0]["method"] as? String, "GET")
-        XCTAssertEqual((objects[1]["headers"] as? [String: String])?["Set-Cookie"], "a=1, b=2")
+        XCTAssertEqual(objects[1]["headers"] as? [[String]], [["Set-Cookie", "a=1"], ["Set-Cookie", "b=2"]],
+                       "repeated headers stay separate, in order")
         XCTAssertEqual(objects[2]["direction"] as? String, "download")
         XCTAssertEqual(objects[2]["total"] as? Int, -1)
         XCTAssertEqual((objects[3]["error"] as? [String: String])?["code"], "timedOut")

@@ -2,26 +2,32 @@ import Foundation
 import ReqtopNetworking
 import XCTest
 
-/// The hand-written JSON Lines encoder writes exactly what `JSONSerialization` wrote for the same schema.
+/// The hand-written JSON Lines encoder writes exactly what `JSONSerialization` writes for the same schema.
 final class JSONLinesEncoderTests: XCTestCase {
-    /// The encoder as it was: a `[String: Any]` through `JSONSerialization` with sorted keys.
+    /// The schema as a `[String: Any]` through `JSONSerialization` with sorted keys.
     private func reference(_ event: TaskEvent) -> String {
         var object: [String: Any] = ["event": event.name.rawValue, "task": event.task.rawValue, "time": event.time]
+        func pairs(_ headers: [HTTPHeader]) -> [[String]] { headers.map { [$0.name, $0.value] } }
         switch event.kind {
         case .created(let d):
             object["method"] = d.method
             object["url"] = d.url.absoluteString
+            object["headers"] = pairs(d.request.headers)
             if let name = d.name { object["name"] = name }
         case .resumed, .suspended, .cancelled: break
+        case .requestSent(let head):
+            object["method"] = head.method
+            object["url"] = head.url.absoluteString
+            object["version"] = head.httpVersion
+            object["headers"] = pairs(head.headers)
         case .redirected(let hop):
             object["status"] = hop.status
             object["from"] = hop.from.absoluteString
             object["to"] = hop.to.absoluteString
+            object["headers"] = pairs(hop.response.headers)
         case .response(let head):
             object["status"] = head.status
-            var headers: [String: String] = [:]
-            for h in head.headers { headers[h.name] = headers[h.name].map { $0 + ", " + h.value } ?? h.value }
-            object["headers"] = headers
+            object["headers"] = pairs(head.headers)
         case .progress(let p):
             object["direction"] = p.direction.rawValue
             object["completed"] = p.completed
@@ -41,7 +47,7 @@ final class JSONLinesEncoderTests: XCTestCase {
     }
 
     func testEveryEventKindMatchesJSONSerializationByteForByte() {
-        let url = URL(string: "http://127.0.0.1:8080/a/b?q=1&r=%20x")!
+        let url = HTTPURL(string: "http://127.0.0.1:8080/a/b?q=1&r=%20x&s=[1]")!
         let odd = "quote \" backslash \\ slash / tab \t nl \n cr \r bs \u{8} ff \u{c} nul \u{0} esc \u{1b} del \u{7f} é 😀 \u{2028}"
         let head = HTTPResponseHead(url: url, httpVersion: "1.1", status: 200, reason: "OK", headers: [
             HTTPHeader(name: "Set-Cookie", value: "a=1"), HTTPHeader(name: "Content-Type", value: "application/json"),
@@ -52,10 +58,13 @@ final class JSONLinesEncoderTests: XCTestCase {
         for (i, time) in [0, 1.5, 2, 1_764_443_000.123456, 1_764_443_000, 1e-7, 0.30000000000000004, 1e22].enumerated() {
             let id = TaskID(rawValue: i + 1)
             events += [
-                TaskEvent(task: id, time: time, kind: .created(TaskDescription(kind: .data, method: "POST", url: url, name: i % 2 == 0 ? odd : nil, headers: []))),
+                TaskEvent(task: id, time: time, kind: .created(TaskDescription(kind: .data, name: i % 2 == 0 ? odd : nil, request: HTTPRequest(
+                    method: "POST", url: url, headers: [HTTPHeader(name: "X-Dup", value: odd), HTTPHeader(name: "x-dup", value: "2")])))),
+                TaskEvent(task: id, time: time, kind: .requestSent(RequestHead(url: url, method: "wHat", target: url.requestTarget,
+                                                                               httpVersion: "HTTP/1.1", headers: head.headers, size: 99))),
                 TaskEvent(task: id, time: time, kind: .resumed), TaskEvent(task: id, time: time, kind: .suspended),
                 TaskEvent(task: id, time: time, kind: .cancelled),
-                TaskEvent(task: id, time: time, kind: .redirected(RedirectHop(status: 302, from: url, to: URL(string: "https://h.test/ö")!))),
+                TaskEvent(task: id, time: time, kind: .redirected(RedirectHop(status: 302, from: url, to: HTTPURL(string: "https://h.test/ö")!, response: head))),
                 TaskEvent(task: id, time: time, kind: .response(head)),
                 TaskEvent(task: id, time: time, kind: .progress(TransferProgress(direction: .download, completed: Int64(i) * 1000, total: -1))),
                 TaskEvent(task: id, time: time, kind: .completed(TaskCompletion(

@@ -13,7 +13,7 @@ final class LifecycleTests: XCTestCase {
         let nginx = try requireServer(TestEnvironment.nginxURL, "nginx")
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)
-        let task = manager.dataTask(with: URLRequest(url: nginx.appendingPathComponent("files/1m.bin")))
+        let task = manager.dataTask(with: HTTPRequest(nginx.appendingPathComponent("files/1m.bin")))
         try task.resume()
         recorder.waitForEnd(of: [task.id])
 
@@ -36,7 +36,7 @@ final class LifecycleTests: XCTestCase {
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)
         let paths = ["get", "status/404", "status/500", "bytes/2048", "headers"]
-        let tasks = paths.map { manager.dataTask(with: URLRequest(url: httpbin.appendingPathComponent($0))) }
+        let tasks = paths.map { manager.dataTask(with: HTTPRequest(httpbin.appendingPathComponent($0))) }
         for task in tasks { try task.resume() }
         recorder.waitForEnd(of: tasks.map(\.id))
         for task in tasks {
@@ -51,13 +51,13 @@ final class LifecycleTests: XCTestCase {
     func testIllegalTransitionsAreRefusedAndNotApplied() throws {
         let nginx = try requireServer(TestEnvironment.nginxURL, "nginx")
         let manager = SessionManager()
-        let task = manager.dataTask(with: URLRequest(url: nginx.appendingPathComponent("files/100b.bin")))
+        let task = manager.dataTask(with: HTTPRequest(nginx.appendingPathComponent("files/100b.bin")))
         XCTAssertThrowsError(try task.suspend()) { error in
             XCTAssertEqual((error as? IllegalTransition)?.from, .suspended)
         }
         let secondResumeRefused = Protected(false)
         let response: TaskResponse<Data>? = awaitCompletion { done in
-            let task = manager.dataTask(with: URLRequest(url: nginx.appendingPathComponent("files/100b.bin")), completionHandler: done)
+            let task = manager.dataTask(with: HTTPRequest(nginx.appendingPathComponent("files/100b.bin")), completionHandler: done)
             try? task.resume()
             do { try task.resume() } catch { secondResumeRefused.withLock { $0 = true } }
         }
@@ -74,7 +74,7 @@ final class LifecycleTests: XCTestCase {
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)
         let response: TaskResponse<Data>? = awaitCompletion { done in
-            let task = manager.dataTask(with: URLRequest(url: URL(string: "http://127.0.0.1:9/never")!), completionHandler: done)
+            let task = manager.dataTask(with: HTTPRequest(URL(string: "http://127.0.0.1:9/never")!), completionHandler: done)
             XCTAssertEqual(manager.registeredTaskCount, 1)
             try? task.cancel()
         }
@@ -91,7 +91,7 @@ final class LifecycleTests: XCTestCase {
         let manager = SessionManager(configuration: configuration)
         let recorder = EventRecorder(bus: manager.bus)
         let url = nginx.appendingPathComponent("files/100b.bin")
-        let tasks = (0..<1000).map { _ in manager.dataTask(with: URLRequest(url: url)) }
+        let tasks = (0..<1000).map { _ in manager.dataTask(with: HTTPRequest(url)) }
         for task in tasks { try task.resume() }
         recorder.waitForEnd(of: tasks.map(\.id), timeout: 60)
         let completed = recorder.events.filter { $0.name == .completed }
@@ -103,8 +103,7 @@ final class LifecycleTests: XCTestCase {
         let httpbin = try requireServer(TestEnvironment.httpbinURL, "httpbin")
         let manager = SessionManager()
         struct Echo: Decodable, Sendable { let url: String; let headers: [String: String] }
-        var request = URLRequest(url: httpbin.appendingPathComponent("get"))
-        request.setValue("reqtop-test", forHTTPHeaderField: "X-Probe")
+        let request = HTTPRequest(httpbin.appendingPathComponent("get"), headers: [HTTPHeader(name: "X-Probe", value: "reqtop-test")])
         let response = await manager.response(for: request, serializer: DecodableResponseSerializer<Echo>())
         XCTAssertEqual(response.head?.status, 200)
         XCTAssertEqual(response.value?.headers["X-Probe"], "reqtop-test")
@@ -117,7 +116,7 @@ final class LifecycleTests: XCTestCase {
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)
         let response: TaskResponse<JSONValue>? = awaitCompletion { done in
-            let task = manager.dataTask(with: URLRequest(url: nginx.appendingPathComponent("files/100b.bin")),
+            let task = manager.dataTask(with: HTTPRequest(nginx.appendingPathComponent("files/100b.bin")),
                                         serializer: JSONResponseSerializer(), completionHandler: done)
             try? task.resume()
         }
@@ -132,7 +131,7 @@ final class LifecycleTests: XCTestCase {
         let httpbin = try requireServer(TestEnvironment.httpbinURL, "httpbin")
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)
-        let task = manager.dataTask(with: URLRequest(url: httpbin.appendingPathComponent("status/418")),
+        let task = manager.dataTask(with: HTTPRequest(httpbin.appendingPathComponent("status/418")),
                                     options: TaskOptions(validation: .successfulStatus))
         try task.resume()
         recorder.waitForEnd(of: [task.id])

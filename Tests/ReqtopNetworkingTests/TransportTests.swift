@@ -13,7 +13,7 @@ final class TransportTests: XCTestCase {
         let httpbin = try requireServer(TestEnvironment.httpbinURL, "httpbin")
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)
-        let response = await manager.data(for: URLRequest(url: httpbin.appendingPathComponent("redirect/3")))
+        let response = await manager.data(for: HTTPRequest(httpbin.appendingPathComponent("redirect/3")))
         XCTAssertEqual(response.head?.status, 200)
         XCTAssertEqual(response.redirects.count, 3)
         XCTAssertEqual(response.redirects.map(\.status), [302, 302, 302])
@@ -27,16 +27,16 @@ final class TransportTests: XCTestCase {
     func testRedirectLimitFailsWithTypedError() async throws {
         let httpbin = try requireServer(TestEnvironment.httpbinURL, "httpbin")
         let manager = SessionManager()
-        let response = await manager.data(for: URLRequest(url: httpbin.appendingPathComponent("redirect/5")),
-                                          options: TaskOptions(maxRedirects: 2))
+        let response = await manager.data(for: HTTPRequest(httpbin.appendingPathComponent("redirect/5"),
+                                                           options: .init(maxRedirects: 2)))
         XCTAssertEqual(response.error?.code, .tooManyRedirects)
     }
 
     func testRedirectsAreNotFollowedWhenDisabled() async throws {
         let httpbin = try requireServer(TestEnvironment.httpbinURL, "httpbin")
         let manager = SessionManager()
-        let response = await manager.data(for: URLRequest(url: httpbin.appendingPathComponent("redirect/1")),
-                                          options: TaskOptions(followRedirects: false))
+        let response = await manager.data(for: HTTPRequest(httpbin.appendingPathComponent("redirect/1"),
+                                                           options: .init(followRedirects: false)))
         XCTAssertEqual(response.head?.status, 302)
         XCTAssertTrue(response.redirects.isEmpty)
     }
@@ -44,18 +44,18 @@ final class TransportTests: XCTestCase {
     func testSelfSignedTLSFailsByDefaultAndSucceedsWithInsecureOrCAFile() async throws {
         let tls = try requireServer(TestEnvironment.nginxTLSURL, "nginx (TLS)")
         let url = tls.appendingPathComponent("files/10k.bin")
-        let strict = await SessionManager().data(for: URLRequest(url: url))
+        let strict = await SessionManager().data(for: HTTPRequest(url))
         XCTAssertEqual(strict.error?.code, .tlsFailure, "\(String(describing: strict.error))")
 
         var insecure = SessionConfiguration()
         insecure.insecure = true
-        let lax = await SessionManager(configuration: insecure).data(for: URLRequest(url: url))
+        let lax = await SessionManager(configuration: insecure).data(for: HTTPRequest(url))
         XCTAssertEqual(lax.value?.count, 10_240)
         XCTAssertNotEqual(lax.timings?.tls, -1, "a TLS handshake was timed")
 
         var pinned = SessionConfiguration()
         pinned.caFile = try XCTUnwrap(TestEnvironment.nginxCAFile)
-        let trusted = await SessionManager(configuration: pinned).data(for: URLRequest(url: url))
+        let trusted = await SessionManager(configuration: pinned).data(for: HTTPRequest(url))
         XCTAssertEqual(trusted.value?.count, 10_240)
         XCTAssertEqual(trusted.head?.httpVersion, "2", "nginx offers HTTP/2 over TLS")
     }
@@ -68,7 +68,7 @@ final class TransportTests: XCTestCase {
         let baseline = residentBytes()
         let peak = Protected(baseline)
         let response: TaskResponse<URL>? = awaitCompletion(timeout: 120) { done in
-            let task = manager.downloadTask(with: URLRequest(url: nginx.appendingPathComponent("files/large.bin")),
+            let task = manager.downloadTask(with: HTTPRequest(nginx.appendingPathComponent("files/large.bin")),
                                             destination: destination,
                                             progress: { _ in peak.withLock { $0 = max($0, residentBytes()) } },
                                             completionHandler: done)
@@ -87,7 +87,7 @@ final class TransportTests: XCTestCase {
         configuration.maxBodyBytesInMemory = 64 << 10
         let manager = SessionManager(configuration: configuration)
         var response: TaskResponse<Data>? = awaitCompletion { done in
-            try? manager.dataTask(with: URLRequest(url: nginx.appendingPathComponent("files/1m.bin")), completionHandler: done).resume()
+            try? manager.dataTask(with: HTTPRequest(nginx.appendingPathComponent("files/1m.bin")), completionHandler: done).resume()
         }
         let spilledPath: String? = {
             guard case .file(let file)? = response?.body, file.isTemporary else { return nil }
@@ -110,9 +110,8 @@ final class TransportTests: XCTestCase {
         let body = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         let manager = SessionManager()
         let reports = Protected([Int64]())
-        var request = URLRequest(url: httpbin.appendingPathComponent("post"))
-        request.httpMethod = "POST"
-        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        let request = HTTPRequest(httpbin.appendingPathComponent("post"), method: "POST",
+                                  headers: [HTTPHeader(name: "Content-Type", value: "application/octet-stream")])
         let response: TaskResponse<Data>? = awaitCompletion(timeout: 60) { done in
             let task = manager.uploadTask(with: request, from: body, progress: { progress in
                 reports.withLock { $0.append(progress.completed) }

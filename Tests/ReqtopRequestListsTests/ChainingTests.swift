@@ -14,7 +14,7 @@ final class ChainingTests: XCTestCase {
     func testReferencesReadBodyJSONPathStatusAndHeadersCaseInsensitively() throws {
         let resolver = RequestResolver(list: try Fixtures.load("http/chaining.http"))
         resolver.record(response: jsonResponse(#"{"token": "t-1", "user": {"id": 42}}"#, status: 201,
-                                               headers: [HeaderField(name: "Location", value: "/users/42")]),
+                                               headers: [HTTPHeader(name: "Location", value: "/users/42")]),
                         forRequestNamed: "login")
         let profile = try resolver.resolve(1)
         XCTAssertEqual(profile.url.absoluteString, "https://api.example.org/users/42")
@@ -77,7 +77,7 @@ final class ChainingTests: XCTestCase {
         let resolver = RequestResolver(list: try Fixtures.load("http/chaining.http"))
         DispatchQueue.concurrentPerform(iterations: 200) { i in
             resolver.record(response: jsonResponse(#"{"token": "t\#(i)", "user": {"id": \#(i)}}"#,
-                                                   headers: [HeaderField(name: "Location", value: "/u/\(i)")]),
+                                                   headers: [HTTPHeader(name: "Location", value: "/u/\(i)")]),
                             forRequestNamed: "login")
             _ = try? resolver.resolve(1)
         }

@@ -28,7 +28,7 @@ final class ErrorReportingTests: XCTestCase {
 
     func testBadRequestLine() {
         let path = Fixtures.path("http/bad-request-line.http")
-        assertError(Fixtures.loadError("http/bad-request-line.http"), file: path, line: 2, column: 1, mentions: "unknown HTTP method 'FETCH'")
+        assertError(Fixtures.loadError("http/bad-request-line.http"), file: path, line: 2, column: 1, mentions: "'FETCH(1)' is not an HTTP method")
     }
 
     func testMissingBodyFile() {

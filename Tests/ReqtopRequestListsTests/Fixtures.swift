@@ -35,7 +35,13 @@ enum Fixtures {
 }
 
 /// A canned response for chaining tests.
-func jsonResponse(_ json: String, status: Int = 200, headers: [HeaderField] = []) -> RecordedResponse {
-    RecordedResponse(status: status, headers: headers + [HeaderField(name: "Content-Type", value: "application/json")],
+func jsonResponse(_ json: String, status: Int = 200, headers: [HTTPHeader] = []) -> RecordedResponse {
+    RecordedResponse(status: status, headers: headers + [HTTPHeader(name: "Content-Type", value: "application/json")],
                      body: Data(json.utf8))
+}
+
+/// A curl command for `spec` (body files, if any, are not written).
+func curlCommand(_ spec: RequestSpec) -> String {
+    var files = BodyFiles(prefix: "test")
+    return CurlWriter.command(for: spec, bodyFiles: &files)
 }

@@ -7,8 +7,8 @@ final class HARExportTests: XCTestCase {
         HARExportEntry(
             startedDateTime: Date(timeIntervalSince1970: 1_800_000_000.25),
             request: .init(method: "POST", url: "https://api.example.org/items?x=1",
-                           headers: [HeaderField(name: "Content-Type", value: "application/json")], body: Data(#"{"a":1}"#.utf8)),
-            response: .init(status: 201, statusText: "Created", headers: [HeaderField(name: "Location", value: "/items/9")],
+                           headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: Data(#"{"a":1}"#.utf8)),
+            response: .init(status: 201, statusText: "Created", headers: [HTTPHeader(name: "Location", value: "/items/9")],
                             bodySize: 3, mimeType: "application/octet-stream", body: Data([0xFF, 0x00, 0x7F])),
             timings: HARTimings(blocked: 2, dns: 10, connect: 40, ssl: 30, send: 1, wait: 100, receive: 20),
             serverIPAddress: "127.0.0.1")

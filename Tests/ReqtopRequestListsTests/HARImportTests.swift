@@ -14,7 +14,7 @@ final class HARImportTests: XCTestCase {
         XCTAssertEqual(graphql.headers.filter { $0.name.lowercased() == "cookie" }.map(\.value), ["sid=abc123; theme=dark"],
                        "the cookie header is kept and not duplicated from the cookies list")
         XCTAssertEqual(graphql.body, .text(#"{"query":"query Search { items { id } }","v":1}"#))
-        XCTAssertTrue(graphql.options.compressed)
+        XCTAssertEqual(graphql.options.compressed, true)
 
         let image = list.specs[1]
         XCTAssertEqual(image.header(named: "Cookie"), "cdn_pref=eu", "cookies become a Cookie header when none is present")
@@ -52,7 +52,7 @@ final class HARLenientImportTests: XCTestCase {
                               "response": "not an object", "cache": [], "timings": {"send": "fast"}}]}}
         """
         let list = try HARImporter.parse(text: text, path: "odd.har")
-        XCTAssertEqual(list.specs.map(\.method), ["GET"])
+        XCTAssertEqual(list.specs.map(\.method), ["get"], "the method is kept as written")
         XCTAssertEqual(list.specs.first?.location?.line, 1)
     }
 }

@@ -8,7 +8,7 @@ final class HTTPFileSyntaxTests: XCTestCase {
         XCTAssertEqual(list.specs.map(\.name), ["List users", "create", "Fetch without a method"])
         XCTAssertEqual(list.specs.map(\.method), ["GET", "POST", "GET"])
         XCTAssertEqual(list.specs[0].url, "https://api.example.org/users")
-        XCTAssertEqual(list.specs[0].headers, [HeaderField(name: "Accept", value: "application/json")])
+        XCTAssertEqual(list.specs[0].headers, [HTTPHeader(name: "Accept", value: "application/json")])
         XCTAssertNil(list.specs[0].body)
         XCTAssertEqual(list.specs[1].body, .text("{\"name\": \"Ada\"}"))
         XCTAssertEqual(list.specs[2].url, "https://api.example.org/health")
@@ -38,7 +38,7 @@ final class HTTPFileSyntaxTests: XCTestCase {
         XCTAssertEqual(path, "./payload.json")
         XCTAssertEqual(directory, Fixtures.path("http"))
         let resolved = try RequestResolver(list: list).resolve(0)
-        XCTAssertEqual(resolved.body, try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("http/payload.json"))))
+        XCTAssertEqual(resolved.body.data, try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("http/payload.json"))))
     }
 
     func testDirectivesSetOptions() throws {
@@ -46,7 +46,7 @@ final class HTTPFileSyntaxTests: XCTestCase {
         XCTAssertEqual(list.specs[0].name, "slow")
         XCTAssertEqual(list.specs[0].options.followRedirects, false)
         XCTAssertEqual(list.specs[0].options.timeout, 2.5)
-        XCTAssertEqual(try RequestResolver(list: list).resolve(0).urlRequest.timeoutInterval, 2.5)
+        XCTAssertEqual(try RequestResolver(list: list).resolve(0).options.timeout, 2.5)
     }
 
     func testResponseHandlerScriptIsRefusedNamingItsLine() {
@@ -76,9 +76,10 @@ final class HTTPFileSyntaxTests: XCTestCase {
         XCTAssertEqual(list.warnings.first?.location?.line, 1)
     }
 
-    func testLowercaseMethodIsAccepted() throws {
-        let list = try HTTPFileParser.parse(text: "post http://x.example/a\n", path: "l.http")
-        XCTAssertEqual(list.specs.first?.method, "POST")
+    func testAnyMethodTokenIsKeptExactlyAsWritten() throws {
+        let list = try HTTPFileParser.parse(text: "post http://x.example/a\n###\nPROPFIND http://x.example/b\n###\nwHat http://x.example/c\n",
+                                            path: "l.http")
+        XCTAssertEqual(list.specs.map(\.method), ["post", "PROPFIND", "wHat"])
     }
 
     func testRequestLineWithTrailingGarbageIsRejectedAtTheGarbage() {
@@ -90,7 +91,7 @@ final class HTTPFileSyntaxTests: XCTestCase {
     func testCRLFLineEndingsAreAccepted() throws {
         let text = "POST http://x.example/a\r\nContent-Type: text/plain\r\n\r\nhello\r\n"
         let list = try HTTPFileParser.parse(text: text, path: "crlf.http")
-        XCTAssertEqual(list.specs[0].headers, [HeaderField(name: "Content-Type", value: "text/plain")])
+        XCTAssertEqual(list.specs[0].headers, [HTTPHeader(name: "Content-Type", value: "text/plain")])
         XCTAssertEqual(list.specs[0].body, .text("hello"))
     }
 }

@@ -81,8 +81,9 @@ final class MutationTests: XCTestCase {
                     } catch {
                         XCTAssertGreaterThanOrEqual(error.line, 1)
                     }
-                    _ = HTTPFileWriter.text(for: list)
-                    _ = CurlWriter.commands(for: list.specs)
+                    var files = BodyFiles(prefix: "fuzz")
+                    _ = HTTPFileWriter.text(for: list, bodyFiles: &files)
+                    for spec in list.specs { _ = CurlWriter.command(for: spec, bodyFiles: &files) }
                     loaded += 1
                 } catch {
                     XCTAssertEqual(error.file, path)

@@ -2,64 +2,135 @@ import Foundation
 import ReqtopRequestLists
 import XCTest
 
-/// format → spec → format → spec gives the same specs.
+/// `convert` writes lists that read back into the same requests: method as written, URL, ordered
+/// headers (duplicates kept) and body bytes, through every chain of formats.
 final class RoundTripTests: XCTestCase {
-    private func specs(_ list: RequestList) -> [RequestSpec] { list.specs.map(\.withoutLocation) }
+    /// Every fixture that loads, with the variables it needs. (`chaining.http` is left out of the
+    /// cross-format chains: HAR and curl cannot carry a request that waits for another's response;
+    /// `testChainedRequestsAreWrittenWithTheirTemplatesAndAWarning` covers it.)
+    private let fixtures: [(path: String, environment: String?)] = [
+        ("http/separators-and-names.http", nil), ("http/query-continuation.http", nil), ("http/headers-and-body.http", nil),
+        ("http/file-body.http", nil), ("http/file-variables.http", nil), ("http/dynamic-variables.http", nil),
+        ("http/options.http", nil), ("http/wire-truth.http", nil), ("env/api.http", "dev"),
+        ("har/chrome.har", nil), ("har/mitmproxy.har", nil), ("har/binary-body.har", nil),
+        ("curl/chrome-copy-as-curl.curl", nil), ("curl/several-commands.sh", nil), ("curl/unknown-flags.curl", nil),
+    ]
 
-    func testHTTPRoundTrips() throws {
-        for fixture in ["separators-and-names", "query-continuation", "headers-and-body", "file-body", "file-variables",
-                        "dynamic-variables", "chaining", "options"] {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-roundtrip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// What a round trip must keep of one request.
+    private struct Sent: Equatable, CustomStringConvertible {
+        var method: String
+        var url: String
+        var headers: [HTTPHeader]
+        var body: Data?
+        var description: String { "\(method) \(url) \(headers) body=\(body.map { "\($0.count) B" } ?? "none")" }
+    }
+
+    /// The requests of `list` that do not wait for another's response, resolved.
+    private func sent(_ list: RequestList, variables: VariableContext) throws -> [Sent] {
+        let resolver = RequestResolver(list: list, variables: variables)
+        try resolver.validate()
+        return try list.specs.indices.filter { resolver.dependencies(of: $0).isEmpty }.map { index in
+            let request = try resolver.resolve(index)
+            return Sent(method: request.method, url: request.url.absoluteString, headers: request.headers, body: request.body.data)
+        }
+    }
+
+    /// Converts `list` to `format` through files in the temp folder (body files included) and reads it back.
+    private func convert(_ list: RequestList, variables: VariableContext, to format: RequestListFormat, step: Int) throws -> RequestList {
+        let file = directory.appendingPathComponent("step\(step).\(format == .curl ? "curl" : format.rawValue)")
+        let converted = try RequestListLoader.convert(list, variables: variables, to: format,
+                                                      bodyFilePrefix: file.lastPathComponent + ".body")
+        for body in converted.bodyFiles.files {
+            try body.data.write(to: directory.appendingPathComponent(body.name))
+        }
+        try converted.data.write(to: file)
+        return try RequestListLoader.load(path: file.path)
+    }
+
+    func testEveryFixtureSurvivesEveryRoundTrip() throws {
+        for fixture in fixtures {
+            let original = try Fixtures.load(fixture.path)
+            let variables = try VariableContext.load(besides: Fixtures.path(fixture.path), environmentName: fixture.environment,
+                                                     commandLine: [:])
+            let chains: [[RequestListFormat]] = switch original.format {
+            case .http: [[.har, .http, .har], [.curl, .http, .curl]]
+            case .har: [[.http, .har, .http]]
+            case .curl: [[.http, .curl, .http]]
+            }
+            // Dynamic variables ({{$uuid}}) resolve anew each time: compare from the first written copy on.
+            let isDynamic = ((try? Fixtures.text(fixture.path)) ?? "").contains("{{$")
+            let expected = try sent(original, variables: variables)
+            XCTAssertFalse(expected.isEmpty, fixture.path)
+            for chain in chains {
+                var list = original
+                var firstCopy: [Sent]?
+                for (step, format) in chain.enumerated() {
+                    // Variables are resolved once, by the first conversion away from `.http`.
+                    list = try convert(list, variables: list.format == .http ? variables : VariableContext(), to: format, step: step)
+                    let now = try sent(list, variables: list.format == .http ? variables : VariableContext())
+                    let reference = isDynamic ? (firstCopy ?? now) : expected
+                    firstCopy = firstCopy ?? now
+                    XCTAssertEqual(now.count, reference.count, "\(fixture.path) → \(chain[...step])")
+                    for (got, want) in zip(now, reference) {
+                        XCTAssertEqual(got, want, "\(fixture.path) → \(chain[...step].map(\.rawValue))")
+                    }
+                }
+            }
+        }
+    }
+
+    func testHTTPTextRoundTripsKeepTemplatesAndOptions() throws {
+        for fixture in ["separators-and-names", "query-continuation", "headers-and-body", "file-variables", "dynamic-variables",
+                        "chaining", "options", "wire-truth"] {
             let original = try Fixtures.load("http/\(fixture).http")
-            let written = HTTPFileWriter.text(for: original)
+            var files = BodyFiles(prefix: "unused")
+            let written = HTTPFileWriter.text(for: original, bodyFiles: &files)
             let reparsed = try HTTPFileParser.parse(text: written, path: Fixtures.path("http/\(fixture)-copy.http"))
-            XCTAssertEqual(specs(reparsed), specs(original), "\(fixture):\n\(written)")
+            XCTAssertEqual(reparsed.specs.map(\.withoutLocation), original.specs.map(\.withoutLocation), "\(fixture):\n\(written)")
             XCTAssertEqual(reparsed.fileVariables.map(\.value), original.fileVariables.map(\.value))
-            XCTAssertEqual(HTTPFileWriter.text(for: reparsed), written, "writing is stable")
+            XCTAssertTrue(files.files.isEmpty, "text bodies stay inline")
         }
     }
 
-    func testHARRoundTrips() throws {
-        for fixture in ["chrome", "mitmproxy"] {
-            let original = try Fixtures.load("har/\(fixture).har")
-            let data = try HARWriter.data(specs: original.specs, creator: ("reqtop", "test"))
-            let reparsed = try HARImporter.parse(text: String(decoding: data, as: UTF8.self), path: "copy.har")
-            XCTAssertEqual(specs(reparsed), specs(original), fixture)
-        }
+    func testMethodsAreKeptExactlyAsWritten() throws {
+        let list = try Fixtures.load("http/wire-truth.http")
+        XCTAssertEqual(list.specs.map(\.method), ["wHat", "PROPFIND", "QUERY", "POST", "MKCOL"])
+        let har = try convert(list, variables: VariableContext(), to: .har, step: 0)
+        XCTAssertEqual(har.specs.map(\.method), ["wHat", "PROPFIND", "QUERY", "POST", "MKCOL"])
     }
 
-    func testCurlRoundTrips() throws {
-        for fixture in ["chrome-copy-as-curl.curl", "several-commands.sh", "unknown-flags.curl"] {
-            let original = try Fixtures.load("curl/\(fixture)")
-            let written = CurlWriter.commands(for: original.specs)
-            let reparsed = try CurlImporter.parse(text: written, path: Fixtures.path("curl/copy.curl"))
-            XCTAssertEqual(specs(reparsed), specs(original), "\(fixture):\n\(written)")
-            XCTAssertTrue(reparsed.warnings.isEmpty, "\(reparsed.warnings)")
-        }
+    func testBinaryBodiesAreBase64InHARAndABodyFileInHTTP() throws {
+        let har = try Fixtures.load("har/binary-body.har")
+        guard case .bytes(let bytes)? = har.specs[0].body else { return XCTFail("expected bytes, got \(String(describing: har.specs[0].body))") }
+        XCTAssertEqual(Array(bytes), [0x00, 0xFF, 0x10, 0x80, 0x0A])
+        let converted = try RequestListLoader.convert(har, to: .http, bodyFilePrefix: "x")
+        XCTAssertEqual(converted.bodyFiles.files.map(\.name), ["x-1.bin"])
+        XCTAssertTrue(String(decoding: converted.data, as: UTF8.self).contains("\n< x-1.bin\n"))
+        let back = try RequestListLoader.convert(try convert(har, variables: VariableContext(), to: .http, step: 0),
+                                                  to: .har)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: back.data) as? [String: Any])
+        let post = ((((json["log"] as? [String: Any])?["entries"] as? [[String: Any]])?.first?["request"] as? [String: Any])?["postData"]
+            as? [String: Any])
+        XCTAssertEqual(post?["_encoding"] as? String, "base64")
+        XCTAssertEqual(post?["text"] as? String, Data([0x00, 0xFF, 0x10, 0x80, 0x0A]).base64EncodedString())
     }
 
-    func testCurlExportOfAResolvedRequestImportsToTheSameRequest() throws {
-        let list = try Fixtures.load("http/file-variables.http")
-        let resolved = try RequestResolver(list: list).resolve(1)
-        let spec = try XCTUnwrap(CurlImporter.parse(text: CurlWriter.command(for: resolved), path: "r.curl").specs.first)
-        XCTAssertEqual(spec.method, "POST")
-        XCTAssertEqual(spec.url, resolved.url.absoluteString)
-        XCTAssertEqual(spec.headers, resolved.headers)
-        XCTAssertEqual(spec.body, .text("note for api.example.org"))
-    }
-
-    func testConversionBetweenFormatsKeepsTheRequests() throws {
-        let har = try Fixtures.load("har/mitmproxy.har")
-        let asCurl = try RequestListLoader.convert(har, to: .curl)
-        let fromCurl = try RequestListLoader.load(text: String(decoding: asCurl, as: UTF8.self), path: "x.curl", format: .curl)
-        XCTAssertEqual(fromCurl.specs.map(\.url), har.specs.map(\.url))
-        XCTAssertEqual(fromCurl.specs.map(\.method), har.specs.map(\.method))
-        XCTAssertEqual(fromCurl.specs.map(\.body), har.specs.map(\.body))
-    }
-
-    func testDryRunDescribesResolvedRequestsAndWaitingOnes() throws {
-        let resolver = RequestResolver(list: try Fixtures.load("http/chaining.http"))
-        let text = resolver.dryRunDescription()
-        XCTAssertTrue(text.contains("POST https://api.example.org/login\n"), text)
-        XCTAssertTrue(text.contains("# waits for the response of: login"), text)
+    func testChainedRequestsAreWrittenWithTheirTemplatesAndAWarning() throws {
+        let list = try Fixtures.load("http/chaining.http")
+        let converted = try RequestListLoader.convert(list, to: .curl)
+        let text = String(decoding: converted.data, as: UTF8.self)
+        XCTAssertTrue(text.contains("{{login.response.body"), text)
+        XCTAssertTrue(converted.warnings.contains { $0.message.contains("uses the response of login") }, "\(converted.warnings)")
     }
 }

@@ -45,6 +45,12 @@ public indirect enum JSONValue: Sendable, Hashable {
         return members.first { $0.key == key }?.value
     }
 
+    /// The string, for `.string`; nil otherwise.
+    public var stringValue: String? {
+        if case let .string(s) = self { return s }
+        return nil
+    }
+
     /// Text for substitution: strings unquoted, everything else as compact JSON.
     public var substitutionText: String {
         if case let .string(s) = self { return s }

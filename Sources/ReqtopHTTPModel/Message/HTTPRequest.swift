@@ -21,6 +21,9 @@ public struct HTTPRequest: Sendable, Hashable {
         self.options = options
     }
 
+    /// The first value of the header named `name` (case-insensitive).
+    public func header(named name: String) -> String? { headers.value(for: name) }
+
     /// Where the body comes from.
     public enum Body: Sendable, Hashable {
         case none

@@ -29,6 +29,9 @@ struct RequestLine {
             index = 1
         } else if tokens.count == 1, methods.contains(first.text) {
             throw Invalid(message: "missing URL after \(first.text)", column: first.column + first.text.count)
+        } else if tokens.count > 1, !tokens[1].text.hasPrefix("HTTP/"), looksLikeURL(tokens[1].text) {
+            throw Invalid(message: "'\(first.text)' is not an HTTP method (a token of letters, digits and !#$%&'*+-.^_`|~)",
+                          column: first.column)
         }
         let url = tokens[index]
         guard looksLikeURL(url.text) else { throw Invalid(message: "'\(url.text)' is not a URL (\(usage))", column: url.column) }

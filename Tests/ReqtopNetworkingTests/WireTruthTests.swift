@@ -1,0 +1,139 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ReqtopNetworking
+import ReqtopTestServer
+import XCTest
+
+/// What goes on the wire is what the request says, and what the task reports as sent is what the
+/// server received — checked against the embedded server's `/echo/head`, which logs each head
+/// exactly as received.
+final class WireTruthTests: XCTestCase {
+    private var server: TestServer!
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+        server.start()
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    private func url(_ pathAndQuery: String) -> HTTPURL { HTTPURL(string: server.url(pathAndQuery).absoluteString)! }
+
+    private func send(_ request: HTTPRequest, configuration: SessionConfiguration = SessionConfiguration()) async -> TaskResponse<Data> {
+        await SessionManager(configuration: configuration).data(for: request)
+    }
+
+    /// The last head the server received, request line first.
+    private var received: [String] { server.requestLog.last?.rawHead ?? [] }
+
+    func testHeadersGoOutInListOrderWithDuplicatesAndCaseAsWritten() async throws {
+        let headers = [HTTPHeader(name: "Z-Last", value: "1"), HTTPHeader(name: "X-Dup", value: "a"),
+                       HTTPHeader(name: "A-First", value: "1"), HTTPHeader(name: "x-dup", value: "b"), HTTPHeader(name: "X-Empty", value: "")]
+        let response = await send(HTTPRequest(method: "GET", url: url("/echo/head"), headers: headers))
+        XCTAssertEqual(response.head?.status, 200)
+        let custom = received.dropFirst().filter { !["Host:", "User-Agent:", "Accept:", "Accept-Encoding:"].contains(where: $0.hasPrefix) }
+        XCTAssertEqual(Array(custom), ["Z-Last: 1", "X-Dup: a", "A-First: 1", "x-dup: b", "X-Empty:"])
+    }
+
+    func testTheMethodGoesOutExactlyAsWritten() async throws {
+        for method in ["wHat", "PROPFIND", "QUERY", "MKCOL", "get"] {
+            _ = await send(HTTPRequest(method: method, url: url("/echo/head")))
+            XCTAssertEqual(received.first, "\(method) /echo/head HTTP/1.1")
+        }
+    }
+
+    func testPercentEscapesAreNeverReencoded() async throws {
+        let request = HTTPRequest(url: HTTPURL(string: server.url("/echo/head").absoluteString + "?a=%3A&b=[1]&c=|x|&d=%zz")!)
+        _ = await send(request)
+        XCTAssertEqual(received.first, "GET /echo/head?a=%3A&b=[1]&c=|x|&d=%zz HTTP/1.1")
+        // Only what cannot be in a request target is escaped: space, controls, non-ASCII.
+        _ = await send(HTTPRequest(url: HTTPURL(string: server.url("/echo/head").absoluteString + "?q=a b&u=ü")!))
+        XCTAssertEqual(received.first, "GET /echo/head?q=a%20b&u=%C3%BC HTTP/1.1")
+    }
+
+    func testNoHeaderIsInventedForABody() async throws {
+        // libcurl would add Content-Type: application/x-www-form-urlencoded, and Expect: 100-continue past 1 MB.
+        let big = Data(repeating: 0x61, count: 2 << 20)
+        var plain = SessionConfiguration()
+        plain.compression = false
+        for body in [Data("hello".utf8), big] {
+            _ = await send(HTTPRequest(method: "POST", url: url("/echo/head"), body: .data(body)), configuration: plain)
+            XCTAssertEqual(received.dropFirst().map { $0.split(separator: ":")[0] }, ["Host", "User-Agent", "Accept", "Content-Length"])
+            XCTAssertEqual(server.requestLog.last?.bodySize, body.count)
+        }
+        // A Content-Type the request has is sent as written.
+        _ = await send(HTTPRequest(method: "PUT", url: url("/echo/head"), headers: [HTTPHeader(name: "content-type", value: "text/x-mine")],
+                                   body: .data(Data("x".utf8))))
+        XCTAssertTrue(received.contains("content-type: text/x-mine"), "\(received)")
+    }
+
+    func testTheReportedHeadIsWhatTheServerReceived() async throws {
+        let manager = SessionManager()
+        let recorder = EventRecorder(bus: manager.bus)
+        let request = HTTPRequest(method: "PATCH", url: url("/echo/head?x=1"),
+                                  headers: [HTTPHeader(name: "X-One", value: "1"), HTTPHeader(name: "X-One", value: "2")],
+                                  body: .data(Data("{}".utf8)))
+        let response = await manager.data(for: request)
+        let sent = try XCTUnwrap(response.sentHeads.first)
+        XCTAssertEqual(sent.lines, received, "the request event carries the head exactly as received")
+        XCTAssertEqual(sent.size, received.reduce(0) { $0 + $1.utf8.count + 2 } + 2, "headersSize counts every CRLF")
+        recorder.waitForEnd(of: [response.task])
+        let events = recorder.events(of: response.task)
+        XCTAssertEqual(events.map(\.name), [.created, .resumed, .request, .progress, .response, .progress, .completed])
+        guard case .requestSent(let head) = events[2].kind else { return XCTFail("expected the request event") }
+        XCTAssertEqual(head, sent)
+    }
+
+    func testDryRunHeadersMatchTheWire() async throws {
+        var configuration = SessionConfiguration()
+        configuration.compression = true
+        let requests = [
+            HTTPRequest(method: "POST", url: url("/echo/head"), headers: [HTTPHeader(name: "X-A", value: "1")], body: .data(Data("abc".utf8))),
+            HTTPRequest(method: "GET", url: url("/echo/head"), headers: [HTTPHeader(name: "Accept", value: "text/plain"),
+                                                                          HTTPHeader(name: "Host", value: "vhost.test")]),
+            HTTPRequest(method: "DELETE", url: HTTPURL(string: "http://user:p%40ss@127.0.0.1:\(server.port)/echo/head")!),
+        ]
+        for request in requests {
+            _ = await send(request, configuration: configuration)
+            let predicted = ClientHeaders.onTheWire(request, configuration: configuration).map(\.header.description)
+            XCTAssertEqual(predicted, Array(received.dropFirst()), "\(request.method) \(request.url)")
+        }
+    }
+
+    func testCompressionIsAskedForOnlyWhenTheRequestOrSessionSaysSo() async throws {
+        var plain = SessionConfiguration()
+        plain.compression = false
+        _ = await send(HTTPRequest(url: url("/echo/head")), configuration: plain)
+        XCTAssertFalse(received.contains { $0.hasPrefix("Accept-Encoding") })
+        _ = await send(HTTPRequest(url: url("/echo/head"), options: .init(compressed: true)), configuration: plain)
+        XCTAssertTrue(received.contains { $0.hasPrefix("Accept-Encoding: ") && $0.contains("gzip") }, "\(received)")
+        let gzip = await send(HTTPRequest(url: url("/gzip"), options: .init(compressed: true)), configuration: plain)
+        XCTAssertEqual(gzip.value.flatMap { try? JSONValue(parsing: $0) }?["gzipped"], .bool(true), "and the body is decoded")
+    }
+
+    func testCookiesFromTheJarAreShownAsSent() async throws {
+        let manager = SessionManager()
+        _ = await manager.data(for: HTTPRequest(url: url("/cookies/set?jar=1")))
+        let second = await manager.data(for: HTTPRequest(url: url("/echo/head")))
+        XCTAssertTrue(received.contains("Cookie: jar=1"), "\(received)")
+        XCTAssertEqual(second.sentHeads.first?.headers.value(for: "Cookie"), "jar=1", "the jar's cookie is in the reported head")
+    }
+
+    func testURLRequestAtTheEdgeKeepsMethodBodyAndTimeout() async throws {
+        var request = URLRequest(url: server.url("/delay/5"))
+        request.timeoutInterval = 0.3
+        let response = await SessionManager().data(for: request)
+        XCTAssertEqual(response.error?.code, .timedOut)
+        var post = URLRequest(url: server.url("/echo/head"))
+        post.httpMethod = "POST"
+        post.httpBody = Data("x".utf8)
+        post.setValue("text/plain", forHTTPHeaderField: "Content-Type")
+        _ = await SessionManager().data(for: post)
+        XCTAssertEqual(received.first, "POST /echo/head HTTP/1.1")
+        XCTAssertTrue(received.contains("Content-Type: text/plain"))
+    }
+}
