@@ -34,7 +34,7 @@ let package = Package(
         // Layer 3: the inspector app model (no curses import).
         .target(name: "ReqtopInspector", dependencies: ["ReqtopNetworking", "ReqtopRequestLists", "ReqtopTerminalUI", "ReqtopSync"]),
         // Embedded loopback HTTP/1.1 server: httpbin-like endpoints and fault injection.
-        .target(name: "ReqtopTestServer", dependencies: ["ReqtopSync", "CZlib"]),
+        .target(name: "ReqtopTestServer", dependencies: ["ReqtopSync", "ReqtopHTTPModel", "CZlib"]),
 
         .executableTarget(
             name: "reqtop",

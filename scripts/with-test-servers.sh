@@ -60,6 +60,12 @@ http {
     ssl_certificate $work/server.pem;
     ssl_certificate_key $work/server.key;
     root $work/www;
+    # What nginx saw of a request (wire-truth tests), and a 307 to it over TLS (another origin).
+    location = /seen {
+      default_type text/plain;
+      return 200 "\$request|auth=\$http_authorization|cookie=\$http_cookie|type=\$content_type|length=\$content_length\n";
+    }
+    location = /to-tls { return 307 https://127.0.0.1:$tls_port/seen; }
   }
 }
 CONF

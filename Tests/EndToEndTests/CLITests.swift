@@ -72,6 +72,14 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(created.count, 3)
         XCTAssertEqual(created.compactMap { $0["method"] as? String }.sorted(), ["GET", "GET", "POST"])
         XCTAssertEqual(created.compactMap { $0["url"] as? String }.count, 3)
+        // One `request` event per request sent (the redirect's hop too): the head as sent, headers as
+        // ordered [name, value] pairs.
+        let sent = objects.filter { $0["event"] as? String == "request" }
+        XCTAssertEqual(sent.compactMap { $0["url"] as? String }.filter { $0.contains("/redirect/1") || $0.hasSuffix("/get") }.count, 3)
+        XCTAssertEqual(sent.count, 4)
+        let postHead = try XCTUnwrap(sent.first { $0["method"] as? String == "POST" }?["headers"] as? [[String]])
+        XCTAssertEqual(postHead.map { $0[0] }, ["Host", "User-Agent", "Accept", "Content-Type", "Content-Length"])
+        XCTAssertEqual(postHead.first { $0[0] == "Content-Type" }?[1], "application/json")
         let completed = objects.filter { $0["event"] as? String == "completed" }
         XCTAssertEqual(completed.count, 3)
         for object in completed {
@@ -146,6 +154,32 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(result.stdoutText.contains("GET \(server.baseURL.absoluteString)/get?q=1"), result.stdoutText)
         XCTAssertTrue(result.stdoutText.contains("# waits for the response of: first"), result.stdoutText)
         XCTAssertEqual(server.requestLog.count, 0)
+    }
+
+    func testDryRunShowsEveryFieldAsItWillBeSentWithTheAddedOnesMarked() throws {
+        let list = try file("order.http", """
+            wHat {{base}}/echo/head?a=%3A&b=[1]
+            Z-Last: 1
+            X-Dup: a
+            A-First: 1
+            X-Dup: b
+
+            body
+            """)
+        let dry = try reqtop(["run", list, "--var", base, "--dry-run"])
+        XCTAssertEqual(dry.status, 0, dry.stderrText)
+        let lines = dry.stdoutText.split(separator: "\n").map(String.init)
+        XCTAssertEqual(Array(lines.dropFirst().prefix(9)), [
+            "wHat \(server.baseURL.absoluteString)/echo/head?a=%3A&b=[1]",
+            "Host: 127.0.0.1:\(server.port)   # added", "User-Agent: reqtop/0.1.0   # added", "Accept: */*   # added",
+            "Z-Last: 1", "X-Dup: a", "A-First: 1", "X-Dup: b", "Content-Length: 4   # added",
+        ])
+        // And that is what the server receives.
+        let sent = try reqtop(["run", list, "--var", base, "--headless"])
+        XCTAssertEqual(sent.status, 0, sent.stderrText)
+        let predicted = lines.dropFirst(2).prefix(8).map { $0.replacingOccurrences(of: "   # added", with: "") }
+        XCTAssertEqual(Array(server.requestLog.last?.rawHead.dropFirst() ?? []), predicted)
+        XCTAssertEqual(server.requestLog.last?.rawHead.first, "wHat /echo/head?a=%3A&b=[1] HTTP/1.1")
     }
 
     func testConvertHTTPToHARAndBackKeepsTheRequests() throws {

@@ -60,6 +60,36 @@ final class HARRecorderTests: RunnerTestCase {
         XCTAssertEqual(reimported.specs.map(\.url), [server.baseURL.absoluteString + "/get", server.baseURL.absoluteString + "/status/404"])
     }
 
+    func testEachRequestSentIsAnEntryWithItsWireHeadAndTheRedirectsSetCookies() throws {
+        let recorder = Protected<HARRecorder?>(nil)
+        _ = try run("""
+            POST {{base}}/redirect-to?status_code=307&url=/cookies/set%3Fa%3D1%26b%3D2
+            X-Dup: 1
+            X-Dup: 2
+            Content-Type: text/plain
+
+            body
+            """) { runner in
+            let har = HARRecorder(bus: runner.manager.bus)
+            har.start()
+            recorder.withLock { $0 = har }
+        }
+        let har = try XCTUnwrap(recorder.snapshot)
+        har.stop()
+        let entries = har.entries
+        XCTAssertEqual(entries.map(\.response.status), [307, 302, 200], "one entry per hop, as browsers export redirects")
+        XCTAssertEqual(entries.map(\.request.method), ["POST", "POST", "GET"], "307 keeps the method, 302 turns a POST into a GET")
+        XCTAssertEqual(entries[0].request.headers.map(\.name), ["Host", "User-Agent", "Accept", "Accept-Encoding", "X-Dup", "X-Dup",
+                                                                "Content-Type", "Content-Length"], "the head as sent")
+        XCTAssertGreaterThan(entries[0].request.headersSize, 0)
+        XCTAssertGreaterThan(entries[0].response.headersSize, 0)
+        XCTAssertEqual(entries[1].response.headers.values(for: "Set-Cookie").count, 2, "Set-Cookie fields stay separate")
+        XCTAssertEqual(entries[0].request.body, Data("body".utf8))
+        XCTAssertNil(entries[2].request.body, "the GET after a 302 went without the body")
+        let cookie = entries[2].request.headers.value(for: "Cookie") ?? ""
+        XCTAssertTrue(cookie.contains("a=1") && cookie.contains("b=2"), "the jar's cookies, as sent: \(entries[2].request.headers)")
+    }
+
     func testPhaseTimingsMapToHARWithSSLIncludedInConnect() {
         let timings = SessionExport.harTimings(PhaseTimings(dns: 2, connect: 3, tls: 4, send: 1, wait: 10, receive: 5, total: 25))
         XCTAssertEqual(timings, HARTimings(blocked: -1, dns: 2, connect: 7, ssl: 4, send: 1, wait: 10, receive: 5))

@@ -67,11 +67,13 @@ final class TaskStoreTests: XCTestCase {
         store.apply(Events.lifecycle(4, "GET", "http://h.test/x", status: 200, bytes: 2048, totalMs: 40))
         let record = store.record(TaskID(rawValue: 4))!
         let timeline = record.timeline
-        XCTAssertEqual(timeline.map(\.event), [.created, .resumed, .response, .progress, .completed])
-        XCTAssertEqual(timeline[2].payload(in: record).first, "HTTP/1.1 200 OK")
-        XCTAssertTrue(timeline[2].payload(in: record).contains("Content-Type: application/json"))
-        XCTAssertEqual(timeline[3].payload(in: record).first, "download 2.0 KB of 2.0 KB", "the latest progress wins")
-        XCTAssertTrue(timeline[4].payload(in: record).first?.hasPrefix("status 200, 2.0 KB, 40 ms") ?? false, "\(timeline[4].payload(in: record))")
+        XCTAssertEqual(timeline.map(\.event), [.created, .resumed, .request, .response, .progress, .completed])
+        XCTAssertEqual(timeline[2].payload(in: record), ["GET /x HTTP/1.1", "Host: h.test", "User-Agent: reqtop/0.1.0", "Accept: */*"],
+                       "the head as sent")
+        XCTAssertEqual(timeline[3].payload(in: record).first, "HTTP/1.1 200 OK")
+        XCTAssertTrue(timeline[3].payload(in: record).contains("Content-Type: application/json"))
+        XCTAssertEqual(timeline[4].payload(in: record).first, "download 2.0 KB of 2.0 KB", "the latest progress wins")
+        XCTAssertTrue(timeline[5].payload(in: record).first?.hasPrefix("status 200, 2.0 KB, 40 ms") ?? false, "\(timeline[5].payload(in: record))")
     }
 
     func testFiltersCombineWithAndAndNegation() throws {

@@ -9,7 +9,7 @@ import XCTest
 
 /// Event order, terminal events, the registry and the state machine, against nginx and httpbin.
 final class LifecycleTests: XCTestCase {
-    func testEventOrderIsCreatedResumedResponseProgressCompleted() throws {
+    func testEventOrderIsCreatedResumedRequestResponseProgressCompleted() throws {
         let nginx = try requireServer(TestEnvironment.nginxURL, "nginx")
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)
@@ -18,9 +18,9 @@ final class LifecycleTests: XCTestCase {
         recorder.waitForEnd(of: [task.id])
 
         let names = recorder.names(of: task.id)
-        XCTAssertEqual(Array(names.prefix(3)), [.created, .resumed, .response])
+        XCTAssertEqual(Array(names.prefix(4)), [.created, .resumed, .request, .response])
         XCTAssertEqual(names.last, .completed)
-        XCTAssertTrue(names.dropFirst(3).dropLast().allSatisfy { $0 == .progress }, "\(names)")
+        XCTAssertTrue(names.dropFirst(4).dropLast().allSatisfy { $0 == .progress }, "\(names)")
         XCTAssertGreaterThan(names.filter { $0 == .progress }.count, 0)
         guard case .completed(let completion) = recorder.terminalEvent(of: task.id)?.kind else { return XCTFail() }
         XCTAssertEqual(completion.response.status, 200)

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import ReqtopNetworking
 import ReqtopTestServer
+import ReqtopTestSupport
 import XCTest
 
 /// What goes on the wire is what the request says, and what the task reports as sent is what the
@@ -135,5 +136,39 @@ final class WireTruthTests: XCTestCase {
         _ = await SessionManager().data(for: post)
         XCTAssertEqual(received.first, "POST /echo/head HTTP/1.1")
         XCTAssertTrue(received.contains("Content-Type: text/plain"))
+    }
+
+    // MARK: Against nginx
+
+    func testNginxSeesTheMethodAsWrittenAndNoInventedHeaders() async throws {
+        let nginx = try requireServer(TestEnvironment.nginxURL, "nginx")
+        let seen = HTTPURL(string: nginx.absoluteString + "/seen")!
+        let post = await SessionManager().data(for: HTTPRequest(method: "POST", url: seen, body: .data(Data("abc".utf8))))
+        let text = String(decoding: post.value ?? Data(), as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix("POST /seen HTTP/1.1|"), text)
+        XCTAssertTrue(text.contains("|type=|length=3"), "no Content-Type invented: \(text)")
+        let odd = await SessionManager().data(for: HTTPRequest(method: "wHat", url: seen))
+        XCTAssertEqual(odd.sentHeads.first?.method, "wHat")
+        XCTAssertNotNil(odd.head, "nginx answered the method as written")
+    }
+
+    func testRedirectToTLSDropsCredentialsAtNginx() async throws {
+        let nginx = try requireServer(TestEnvironment.nginxURL, "nginx")
+        var configuration = SessionConfiguration()
+        configuration.caFile = try XCTUnwrap(TestEnvironment.nginxCAFile)
+        let manager = SessionManager(configuration: configuration)
+        let request = HTTPRequest(method: "PUT", url: HTTPURL(string: nginx.absoluteString + "/to-tls")!,
+                                  headers: [HTTPHeader(name: "Authorization", value: "Bearer secret"), HTTPHeader(name: "Cookie", value: "a=1")],
+                                  body: .data(Data("body".utf8)))
+        let response = await manager.data(for: request)
+        XCTAssertEqual(response.redirects.map(\.status), [307])
+        let text = String(decoding: response.value ?? Data(), as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix("PUT /seen HTTP/"), "307 keeps the method over TLS: \(text)")
+        XCTAssertTrue(text.contains("|auth=|cookie=|"), "credentials are not sent to another scheme and port: \(text)")
+        XCTAssertTrue(text.contains("length=4"), "the body followed: \(text)")
+        var trusted = request
+        trusted.options.trustedRedirects = true
+        let kept = String(decoding: await manager.data(for: trusted).value ?? Data(), as: UTF8.self)
+        XCTAssertTrue(kept.contains("|auth=Bearer secret|cookie=a=1|"), kept)
     }
 }

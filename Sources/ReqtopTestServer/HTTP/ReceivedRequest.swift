@@ -1,3 +1,4 @@
+import ReqtopHTTPModel
 import Foundation
 
 /// A parsed request: head and complete (de-chunked) body.
@@ -7,7 +8,7 @@ struct ReceivedRequest {
     let target: String
     /// `HTTP/1.0` or `HTTP/1.1`.
     let version: String
-    let headers: [RequestHeader]
+    let headers: [HTTPHeader]
     /// The head exactly as received: the request line, then each header line, without CRLFs.
     var rawHead: [String] = []
     var body: [UInt8] = []
@@ -34,8 +35,7 @@ struct ReceivedRequest {
 
     /// The first value of header `name` (case-insensitive).
     func header(_ name: String) -> String? {
-        let lower = name.lowercased()
-        return headers.first { $0.name.lowercased() == lower }?.value
+        headers.value(for: name)
     }
 
     /// Whether the client wants the connection kept open after this exchange.

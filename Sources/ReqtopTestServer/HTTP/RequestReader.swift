@@ -1,3 +1,4 @@
+import ReqtopHTTPModel
 /// Why a request could not be read; each maps to a 4xx response before the connection closes.
 enum RequestError: Error, Equatable {
     case malformedRequestLine
@@ -113,13 +114,13 @@ struct RequestReader {
               parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0"
         else { throw RequestError.malformedRequestLine }
 
-        var headers: [RequestHeader] = []
+        var headers: [HTTPHeader] = []
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { throw RequestError.malformedHeader }
             let name = line[..<colon]
             guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else { throw RequestError.malformedHeader }
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            headers.append(RequestHeader(name: String(name), value: value))
+            headers.append(HTTPHeader(name: String(name), value: value))
         }
         var target = String(parts[1])
         if target.hasPrefix("http://"), let slash = target.dropFirst(7).firstIndex(of: "/") {

@@ -1,3 +1,5 @@
+import ReqtopHTTPModel
+
 /// One request the ``TestServer`` parsed completely, as recorded in ``TestServer/requestLog``.
 public struct LoggedRequest: Sendable, Equatable {
     /// The request method, e.g. `GET`.
@@ -7,7 +9,7 @@ public struct LoggedRequest: Sendable, Equatable {
     /// The path without the query, e.g. `/get`.
     public let path: String
     /// The header fields in the order they arrived (names as sent).
-    public let headers: [RequestHeader]
+    public let headers: [HTTPHeader]
     /// The head exactly as received: request line, then each header line (order, case and
     /// duplicates as sent), without CRLFs.
     public let rawHead: [String]
@@ -18,17 +20,6 @@ public struct LoggedRequest: Sendable, Equatable {
 
     /// The first value of the header `name` (case-insensitive), if present.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
-    }
-}
-
-/// One header field.
-public struct RequestHeader: Sendable, Equatable {
-    public let name: String
-    public let value: String
-
-    public init(name: String, value: String) {
-        self.name = name
-        self.value = value
+        headers.value(for: name)
     }
 }

@@ -1,8 +1,5 @@
 import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import ReqtopNetworking
 import ReqtopSync
 
@@ -10,7 +7,7 @@ import ReqtopSync
 /// Prints `bytes seconds peakRSSBytes` and exits 0 on success.
 enum DownloadChild {
     static func main(url: String, destination: String) -> Int32 {
-        guard let url = URL(string: url) else {
+        guard let url = HTTPURL(string: url) else {
             log("download: \(url) is not a URL")
             return 2
         }
@@ -18,7 +15,7 @@ enum DownloadChild {
         let done = DispatchSemaphore(value: 0)
         let outcome = Protected<(bytes: Int64, error: String?)>((0, nil))
         let start = Clock.now()
-        let task = manager.downloadTask(with: URLRequest(url: url), destination: URL(fileURLWithPath: destination)) { response in
+        let task = manager.downloadTask(with: HTTPRequest(url: url), destination: URL(fileURLWithPath: destination)) { response in
             outcome.withLock { $0 = (response.bytes, response.error.map { "\($0)" }) }
             done.signal()
         }

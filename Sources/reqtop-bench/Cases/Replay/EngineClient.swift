@@ -1,8 +1,5 @@
 import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import ReqtopNetworking
 import ReqtopSync
 
@@ -29,7 +26,7 @@ enum EngineClient {
             }
             if all { done.signal() }
         }
-        let request = URLRequest(url: url)
+        let request = HTTPRequest(url: HTTPURL(string: url.absoluteString)!)
         let cpu0 = Clock.selfCPU()
         let start = Clock.now()
         for _ in 0..<count {
