@@ -50,6 +50,7 @@ let package = Package(
         // Tests.
         .target(name: "ReqtopTestSupport", dependencies: ["ReqtopSync"], path: "Tests/ReqtopTestSupport"),
         .testTarget(name: "ReqtopSyncTests", dependencies: ["ReqtopSync"]),
+        .testTarget(name: "ReqtopHTTPModelTests", dependencies: ["ReqtopHTTPModel"]),
         .testTarget(name: "ReqtopTestServerTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopNetworkingTests", dependencies: ["ReqtopNetworking", "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"], exclude: ["Fixtures"]),

@@ -37,17 +37,16 @@ func runConvertCommand(_ arguments: [String]) -> Int32 {
         }
         let inputs = try loadInputs(files: [input], environment: parsed.value("env"), variables: variables)
         let output = parsed.value("output")
-        // Body files go beside the output (or into the current directory when writing to stdout).
-        let directory = output.map { ($0 as NSString).deletingLastPathComponent } ?? ""
-        let stem = ((output ?? input) as NSString).lastPathComponent
+        // Body files go beside the output (into the current directory when writing to stdout), named
+        // by absolute path so the list reads back from anywhere.
+        let prefix = RequestBody.absolutePath((output ?? (input as NSString).lastPathComponent) + ".body", relativeTo: "")
         let converted = try RequestListLoader.convert(inputs[0].list, variables: inputs[0].variables, to: format,
                                                       creator: (name: "reqtop", version: ReqtopVersion.string),
-                                                      bodyFilePrefix: stem + ".body")
+                                                      bodyFilePrefix: prefix)
         for warning in converted.warnings { printToStandardError(warning.description) }
         for file in converted.bodyFiles.files {
-            let path = directory.isEmpty ? file.name : (directory as NSString).appendingPathComponent(file.name)
-            try file.data.write(to: URL(fileURLWithPath: path))
-            printToStandardError("wrote a request body to \(path)")
+            try file.data.write(to: URL(fileURLWithPath: file.name))
+            printToStandardError("wrote a request body to \(file.name)")
         }
         if let output {
             try converted.data.write(to: URL(fileURLWithPath: output), options: .atomic)

@@ -110,4 +110,27 @@ final class InspectorSessionTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderrText)
         XCTAssertEqual(server.requestLog.filter { $0.target == "/get?from=reqtop" }.count, 2, "curl sent the same request")
     }
+
+    func testCurlExportSendsWhatReqtopSent() throws {
+        // Method as written, a URL curl would glob, headers in order with duplicates, a body without Content-Type.
+        let request = HTTPRequest(method: "wHat", url: url("/echo/head?a=%3A&b=[1]"),
+                                  headers: [HTTPHeader(name: "Z-Last", value: "1"), HTTPHeader(name: "X-Dup", value: "a"),
+                                            HTTPHeader(name: "x-dup", value: "b"), HTTPHeader(name: "X-Empty", value: "")],
+                                  body: .data(Data("raw body".utf8)))
+        let id = session.start(request, name: nil)
+        waitFor("done") { store.record(id)?.state == .completed }
+        let byReqtop = try XCTUnwrap(server.requestLog.last)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(UUID().uuidString).sh").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = session.exportCurl(try XCTUnwrap(store.record(id)), to: path)
+        let run = try Subprocess.run(path, [], timeout: 30)
+        XCTAssertEqual(run.status, 0, run.stderrText)
+        let byCurl = try XCTUnwrap(server.requestLog.last)
+        // Only the client's own User-Agent (and reqtop's Accept-Encoding) differ.
+        func significant(_ head: [String]) -> [String] {
+            head.filter { !$0.hasPrefix("User-Agent:") && !$0.hasPrefix("Accept-Encoding:") }
+        }
+        XCTAssertEqual(significant(byCurl.rawHead), significant(byReqtop.rawHead))
+        XCTAssertEqual(byCurl.bodySize, byReqtop.bodySize)
+    }
 }

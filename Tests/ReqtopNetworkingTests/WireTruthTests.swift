@@ -105,6 +105,26 @@ final class WireTruthTests: XCTestCase {
         }
     }
 
+    func testABodyOfUnknownSizeIsSentChunkedWhereDryRunSaysSo() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-fifo-\(UUID().uuidString)").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        defer { unlink(fifo) }
+        let writer = Thread { try? Data("streamed".utf8).write(to: URL(fileURLWithPath: fifo)) }
+        writer.start()
+        let request = HTTPRequest(method: "PUT", url: url("/echo/head"), headers: [HTTPHeader(name: "X-A", value: "1")])
+        let manager = SessionManager()
+        let response: TaskResponse<Data>? = awaitCompletion { done in
+            try? manager.uploadTask(with: request, fromFile: URL(fileURLWithPath: fifo), completionHandler: done).resume()
+        }
+        XCTAssertEqual(response?.head?.status, 200)
+        XCTAssertEqual(server.requestLog.last?.bodySize, 8)
+        var streamed = request
+        streamed.body = .file(path: fifo)
+        let predicted = ClientHeaders.onTheWire(streamed, configuration: SessionConfiguration()).map(\.header.description)
+        XCTAssertEqual(predicted, Array(received.dropFirst()))
+        XCTAssertTrue(received.contains("Transfer-Encoding: chunked"), "\(received)")
+    }
+
     func testCompressionIsAskedForOnlyWhenTheRequestOrSessionSaysSo() async throws {
         var plain = SessionConfiguration()
         plain.compression = false

@@ -40,8 +40,9 @@ func jsonResponse(_ json: String, status: Int = 200, headers: [HTTPHeader] = [])
                      body: Data(json.utf8))
 }
 
-/// A curl command for `spec` (body files, if any, are not written).
-func curlCommand(_ spec: RequestSpec) -> String {
+/// The curl command for `spec` taken literally (body files, if any, are not written); nil when it does not resolve.
+func curlCommand(_ spec: RequestSpec) -> String? {
     var files = BodyFiles(prefix: "test")
-    return CurlWriter.command(for: spec, bodyFiles: &files)
+    let list = RequestList(specs: [spec], sourcePath: "spec.curl", format: .curl)
+    return (try? RequestResolver(list: list).resolve(0)).map { CurlWriter.command(for: $0, bodyFiles: &files) }
 }

@@ -83,7 +83,7 @@ final class MutationTests: XCTestCase {
                     }
                     var files = BodyFiles(prefix: "fuzz")
                     _ = HTTPFileWriter.text(for: list, bodyFiles: &files)
-                    for spec in list.specs { _ = CurlWriter.command(for: spec, bodyFiles: &files) }
+                    for spec in list.specs { _ = curlCommand(spec) }
                     loaded += 1
                 } catch {
                     XCTAssertEqual(error.file, path)

@@ -9,8 +9,8 @@ public struct HTTPHeader: Sendable, Hashable, Codable, CustomStringConvertible {
         self.value = value
     }
 
-    /// `Name: value`, as on the wire.
-    public var description: String { "\(name): \(value)" }
+    /// `Name: value` as on the wire (`Name:` when the value is empty).
+    public var description: String { value.isEmpty ? "\(name):" : "\(name): \(value)" }
 
     /// Header names are ASCII tokens (RFC 9110 §5.1): compare them with ASCII case folding, byte by byte.
     /// (Foundation's `caseInsensitiveCompare` was 14 % of the engine's instructions, called on every progress callback.)

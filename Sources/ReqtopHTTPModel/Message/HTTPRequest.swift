@@ -37,13 +37,6 @@ public struct HTTPRequest: Sendable, Hashable {
             return nil
         }
 
-        public var isEmpty: Bool {
-            switch self {
-            case .none: true
-            case .data(let data): data.isEmpty
-            case .file: false
-            }
-        }
     }
 
     /// Settings of one request; nil means "the session's default".

@@ -12,21 +12,27 @@ public struct RequestHead: Sendable, Hashable {
     public var headers: [HTTPHeader]
     /// Bytes of the head on the wire, CRLFs and the blank line included.
     public var size: Int
+    /// Which request of its task this is: 0 for the first, n after n redirects.
+    public var hop: Int
 
-    public init(url: HTTPURL, method: String, target: String, httpVersion: String, headers: [HTTPHeader], size: Int) {
+    public init(url: HTTPURL, method: String, target: String, httpVersion: String, headers: [HTTPHeader], size: Int, hop: Int = 0) {
         self.url = url
         self.method = method
         self.target = target
         self.httpVersion = httpVersion
         self.headers = headers
         self.size = size
+        self.hop = hop
     }
 
     /// Parses a head as libcurl reports it (`CURLINFO_HEADER_OUT`): the request line, header lines,
     /// a blank line, separated by CRLF. Nil if the first line is not `METHOD TARGET VERSION`.
-    public init?(wireText text: String, url: HTTPURL) {
-        // "\r\n" is one Character in Swift: split on any newline.
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    public init?(wireText text: String, url: HTTPURL, hop: Int = 0) {
+        // Lines end in CRLF (LF accepted); a header value may hold other Unicode line separators.
+        // Split on bytes: "\r\n" is one Character, and Unicode line separators are not line ends here.
+        var lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+            Substring(String(decoding: line.last == 0x0D ? line.dropLast() : line[...], as: UTF8.self))
+        }
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard let first = lines.first else { return nil }
         let parts = first.split(separator: " ", omittingEmptySubsequences: true)
@@ -38,7 +44,7 @@ public struct RequestHead: Sendable, Hashable {
             headers.append(HTTPHeader(name: String(line[..<colon]), value: String(value)))
         }
         self.init(url: url, method: String(parts[0]), target: String(parts[1]), httpVersion: String(parts[2]),
-                  headers: headers, size: text.utf8.count)
+                  headers: headers, size: text.utf8.count, hop: hop)
     }
 
     /// The head as text lines: request line, then `Name: value` lines.

@@ -43,11 +43,14 @@ public struct TaskRecord: Sendable {
     /// Path and query, as shown in the table.
     public var pathAndQuery: String { url.requestTarget }
 
-    /// The exchanges of the task in order: each request head as sent with the response it got
-    /// (a redirect's, then the final one; nil while it is awaited or when none came).
+    /// The exchanges of the task, one per hop: the request head as sent (the last one, if libcurl
+    /// sent it again on a fresh connection) with the response it got — a redirect's, then the
+    /// final one; nil while it is awaited or when none came.
     public var exchanges: [(request: RequestHead, response: HTTPResponseHead?)] {
-        sentHeads.enumerated().map { index, head in
-            (head, index < redirects.count ? redirects[index].response : (index == redirects.count ? response : nil))
+        var lastHead: [Int: RequestHead] = [:]
+        for head in sentHeads { lastHead[head.hop] = head }
+        return lastHead.keys.sorted().map { hop in
+            (lastHead[hop]!, hop < redirects.count ? redirects[hop].response : (hop == redirects.count ? response : nil))
         }
     }
 

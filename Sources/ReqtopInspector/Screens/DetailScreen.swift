@@ -68,29 +68,40 @@ enum DetailText {
     }
 
     /// The request heads exactly as they went on the wire (every hop of a redirect chain, with the
-    /// headers the client added), then the body; before anything was sent, the request as given.
+    /// headers the client added), each followed by the body when that hop sent one (a 303 drops
+    /// it); before anything was sent, the request as given.
     static func request(_ r: TaskRecord) -> [String] {
         var lines: [String] = []
         if r.sentHeads.isEmpty {
             lines += [r.state.isTerminal ? "not sent; the request as given:" : "not sent yet; the request as given:", ""]
             lines.append("\(r.method) \(r.url.absoluteString)")
             lines += r.request.headers.map(\.description)
+            lines += requestBody(r.request.body, repeated: false)
         }
+        var bodyShown = false
         for (index, head) in r.sentHeads.enumerated() {
             if index > 0 { lines.append("") }
-            let hop = r.sentHeads.count > 1 ? " — hop \(index + 1) of \(r.sentHeads.count)" : ""
+            let hop = r.redirects.isEmpty ? "" : " — hop \(head.hop + 1) of \(r.redirects.count + 1)"
             lines.append("── sent to \(head.url.absoluteString)\(hop) ──")
             lines += head.lines
-        }
-        switch r.request.body {
-        case .none: break
-        case .data(let body):
-            lines += ["", "── body (\(ByteCount.format(Int64(body.count)))) ──"]
-            lines += plainText(body.prefix(64 << 10)).map { Sanitizer.lines($0) } ?? ["(binary)"]
-        case .file(let path):
-            lines += ["", "── body streamed from \(path) ──"]
+            if head.headers.contains(name: "Content-Length") || head.headers.contains(name: "Transfer-Encoding") {
+                lines += requestBody(r.request.body, repeated: bodyShown)
+                bodyShown = true
+            }
         }
         return lines
+    }
+
+    private static func requestBody(_ body: HTTPRequest.Body, repeated: Bool) -> [String] {
+        switch body {
+        case .none: return []
+        case .data(let data):
+            let size = ByteCount.format(Int64(data.count))
+            if repeated { return ["", "── the same body (\(size)) ──"] }
+            return ["", "── body (\(size)) ──"] + (plainText(data.prefix(64 << 10)).map { Sanitizer.lines($0) } ?? ["(binary)"])
+        case .file(let path):
+            return ["", "── body streamed from \(path) ──"]
+        }
     }
 
     /// Every response head as received: each redirect's (with its Set-Cookie fields), then the final one.

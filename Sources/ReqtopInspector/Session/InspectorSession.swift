@@ -81,13 +81,10 @@ public final class InspectorSession: InspectorActions {
     }
 
     public func exportCurl(_ record: TaskRecord, to path: String) -> String {
-        var bodyFiles = BodyFiles(prefix: (path as NSString).lastPathComponent + ".body")
+        var bodyFiles = BodyFiles(prefix: RequestBody.absolutePath(path + ".body", relativeTo: ""))
         let command = "#!/bin/sh\n" + CurlWriter.command(for: record.request, bodyFiles: &bodyFiles) + "\n"
         do {
-            let directory = (path as NSString).deletingLastPathComponent
-            for file in bodyFiles.files {
-                try file.data.write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent(file.name)))
-            }
+            for file in bodyFiles.files { try file.data.write(to: URL(fileURLWithPath: file.name)) }
             try Data(command.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
             return "wrote the curl command of \(record.id) to \(path)"

@@ -20,10 +20,11 @@ public enum SessionExport {
             var start = record.startedAt ?? record.createdAt
             let exchanges = record.exchanges
             guard !exchanges.isEmpty else { return [entry(record, head: nil, response: final, timings: record.timings, start: start)] }
-            return exchanges.enumerated().compactMap { index, exchange in
+            return exchanges.compactMap { exchange in
                 guard let response = exchange.response else { return nil }
-                let isRedirect = index < record.redirects.count
-                let timings = isRedirect ? record.redirects[index].timings : record.timings
+                let hop = exchange.request.hop
+                let isRedirect = hop < record.redirects.count
+                let timings = isRedirect ? record.redirects[hop].timings : record.timings
                 defer { start += max(0, timings?.total ?? 0) / 1000 }
                 return entry(record, head: exchange.request, response: response, timings: timings, start: start,
                              isFinal: !isRedirect)

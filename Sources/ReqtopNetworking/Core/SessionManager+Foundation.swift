@@ -7,16 +7,32 @@ import FoundationNetworking
 /// `HTTPRequest`: `URLRequest` keeps headers in a dictionary, which reorders and merges them.
 extension HTTPRequest {
     /// The same request from Foundation's type: method, URL, headers (in name order: a
-    /// `URLRequest` does not keep the order they were set in), body and `timeoutInterval`.
-    /// Nil when the URL is missing or not absolute.
+    /// `URLRequest` does not keep the order they were set in), body (`httpBody`, or `httpBodyStream`
+    /// read to its end) and `timeoutInterval` — unless it is `URLRequest`'s default of 60 s, which
+    /// leaves the session's timeout in charge. Nil when the URL is missing or not absolute.
     public init?(_ request: URLRequest) {
         guard let text = request.url?.absoluteString, let url = HTTPURL(string: text) else { return nil }
         let headers = (request.allHTTPHeaderFields ?? [:])
             .sorted { $0.key.lowercased() < $1.key.lowercased() }
             .map { HTTPHeader(name: $0.key, value: $0.value) }
-        self.init(method: request.httpMethod ?? "GET", url: url, headers: headers,
-                  body: request.httpBody.map { .data($0) } ?? .none,
-                  options: Options(timeout: request.timeoutInterval > 0 ? request.timeoutInterval : nil))
+        var body = request.httpBody
+        if body == nil, let stream = request.httpBodyStream { body = Self.readAll(stream) }
+        let timeout = request.timeoutInterval
+        self.init(method: request.httpMethod ?? "GET", url: url, headers: headers, body: body.map { .data($0) } ?? .none,
+                  options: Options(timeout: timeout > 0 && timeout != 60 ? timeout : nil))
+    }
+
+    private static func readAll(_ stream: InputStream) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        stream.open()
+        defer { stream.close() }
+        while true {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            guard count > 0 else { break }
+            data.append(buffer, count: count)
+        }
+        return data
     }
 }
 

@@ -110,7 +110,9 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
 
     /// The request head of the current hop exactly as libcurl wrote it to the connection.
     func didSendHead(_ bytes: UnsafeRawBufferPointer, emit: (TaskEvent.Kind) -> Void) {
-        guard let head = RequestHead(wireText: String(decoding: bytes, as: UTF8.self), url: current.url) else { return }
+        guard let head = RequestHead(wireText: String(decoding: bytes, as: UTF8.self), url: current.url, hop: hops.count) else {
+            return
+        }
         sentHeads.append(head)
         emit(.requestSent(head))
     }
@@ -204,11 +206,20 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
     }
 
     /// After a transfer that ended on a redirect to follow: the next hop's request (the finished
-    /// hop keeps `timings`), or nil when the transfer was not a redirect.
+    /// hop keeps `timings`), or nil when the transfer was not a redirect — or when the task's
+    /// timeout, which covers every hop, has run out (then it fails with `timedOut`).
     func takeRedirect(timings: PhaseTimings) -> TransferRequest? {
-        guard let next = pendingRedirect else { return nil }
+        guard var next = pendingRedirect else { return nil }
         pendingRedirect = nil
         hops[hops.count - 1].timings = timings
+        if let timeout = request.timeout {
+            let spent = hops.reduce(0) { $0 + max(0, $1.timings?.total ?? 0) } / 1000
+            guard spent < timeout else {
+                failure = TransferError(code: .timedOut, message: "timed out after \(hops.count) redirects (\(timeout) s for the whole task)")
+                return nil
+            }
+            next.timeout = timeout - spent
+        }
         current = next
         uploadOffset = 0
         if uploadFD >= 0 {

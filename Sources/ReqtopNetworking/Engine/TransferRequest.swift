@@ -35,8 +35,10 @@ struct TransferRequest: Sendable {
         cookies = configuration.cookies
         userAgent = configuration.userAgent
         if case .file(let path) = request.body {
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
-            fileSize = size ?? -1
+            // Only a regular file has a size to announce; a pipe or device is sent chunked.
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            let isRegular = attributes?[.type] as? FileAttributeType == .typeRegular
+            fileSize = isRegular ? (attributes?[.size] as? Int64 ?? -1) : -1
         } else {
             fileSize = -1
         }

@@ -12,7 +12,7 @@ import Foundation
 /// completed: `status`, `bytes`, `timings` {dns, connect, tls, send, wait, receive, total} in ms (−1 n/a);
 /// failed: `error` {`code`, `message`}.
 ///
-/// Keys are written in sorted order and numbers and strings exactly as `JSONSerialization` with
+/// Keys are written in sorted order, and numbers, strings and arrays exactly as `JSONSerialization` with
 /// `[.sortedKeys, .withoutEscapingSlashes]` writes them; the writer is hand-made because going through
 /// `JSONSerialization` and `[String: Any]` was 86 % of a `reqtop run --events jsonl` process's instructions.
 public enum JSONLinesEncoder {

@@ -7,7 +7,10 @@ public final class NotificationBridge: Sendable {
     public enum UserInfoKey {
         public static let taskID = "reqtop.task.id"
         public static let event = "reqtop.task.event"
+        /// Foundation's `HTTPURLResponse` (its header dictionary joins repeated fields with ", ").
         public static let response = "reqtop.task.response"
+        /// The response head as received (`HTTPResponseHead`: repeated fields such as Set-Cookie kept apart).
+        public static let responseHead = "reqtop.task.responseHead"
         public static let progress = "reqtop.task.progress"
         public static let redirect = "reqtop.task.redirect"
         public static let bodySize = "reqtop.task.bodySize"
@@ -60,10 +63,13 @@ public final class NotificationBridge: Sendable {
         case .created, .resumed, .suspended, .cancelled: break
         case .requestSent(let head): info[UserInfoKey.requestHead] = head
         case .redirected(let hop): info[UserInfoKey.redirect] = hop
-        case .response(let head): info[UserInfoKey.response] = head.httpURLResponse as Any
+        case .response(let head):
+            info[UserInfoKey.response] = head.httpURLResponse as Any
+            info[UserInfoKey.responseHead] = head
         case .progress(let progress): info[UserInfoKey.progress] = progress
         case .completed(let completion):
             info[UserInfoKey.response] = completion.response.httpURLResponse as Any
+            info[UserInfoKey.responseHead] = completion.response
             info[UserInfoKey.bodySize] = completion.bytes
             if case .file(let file) = completion.body { info[UserInfoKey.bodyFile] = file.url }
             info[UserInfoKey.serializer] = completion.serializer

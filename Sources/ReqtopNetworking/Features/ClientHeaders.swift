@@ -26,10 +26,11 @@ public enum ClientHeaders {
         add("User-Agent", transfer.userAgent)
         add("Accept", "*/*")
         if transfer.compression { add("Accept-Encoding", acceptEncoding) }
+        // libcurl writes Transfer-Encoding before the request's own fields, Content-Length after them.
+        let size = transfer.bodySize
+        if request.body != .none, size == nil { add("Transfer-Encoding", "chunked") }
         fields += request.headers.filter { !HTTPHeader.namesMatch($0.name, "Host") }.map { ($0, false) }
-        if request.body != .none {
-            if let size = transfer.bodySize { add("Content-Length", String(size)) } else { add("Transfer-Encoding", "chunked") }
-        }
+        if request.body != .none, let size { add("Content-Length", String(size)) }
         return fields
     }
 

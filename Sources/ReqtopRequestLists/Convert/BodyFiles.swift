@@ -1,10 +1,11 @@
 import Foundation
 
 /// Bodies that a written list cannot hold inline (binary bytes, text a parser would change, a NUL
-/// in a shell argument). Each gets a file beside the output, named `<prefix>-<n>.bin`; the list
-/// refers to it (`< file` in `.http`, `--data-binary @file` in curl).
+/// in a shell argument). Each gets a file named `<prefix>-<n>.bin`; the list refers to it by that
+/// name (`< file` in `.http`, `--data-binary @file` in curl), so an absolute prefix reads back from
+/// anywhere.
 public struct BodyFiles: Sendable {
-    /// Names relative to the output's directory, with their contents, in order.
+    /// The names the list refers to, with their contents, in order.
     public private(set) var files: [(name: String, data: Data)] = []
     let prefix: String
 

@@ -104,6 +104,7 @@ struct CurlCommand {
             if !referer.isEmpty { headers.append(HTTPHeader(name: "Referer", value: referer)) }
         case "compressed": options.compressed = true
         case "insecure": options.insecure = true
+        case "globoff": break // reqtop never globs: the URL is sent as written
         case "location": options.followRedirects = true
         case "location-trusted":
             options.followRedirects = true

@@ -21,6 +21,6 @@ enum CurlOptions {
     /// Short option letters and their long names, for the options reqtop applies.
     static let longNameOfShort: [Character: String] = [
         "X": "request", "H": "header", "d": "data", "u": "user", "b": "cookie", "A": "user-agent", "e": "referer",
-        "k": "insecure", "L": "location", "I": "head", "G": "get", "m": "max-time",
+        "k": "insecure", "L": "location", "I": "head", "G": "get", "m": "max-time", "g": "globoff",
     ]
 }

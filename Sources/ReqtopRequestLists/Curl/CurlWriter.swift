@@ -4,41 +4,34 @@ import Foundation
 /// reads back to the same requests.
 ///
 /// curl adds `Content-Type: application/x-www-form-urlencoded` to a body without one; reqtop does
-/// not, so such a command carries `-H 'Content-Type:'`. A body that is not UTF-8 text or holds a
-/// NUL byte (which no shell argument can) goes to a body file sent with `--data-binary @file`.
+/// not, so such a command carries `-H 'Content-Type:'` (and `-H 'Expect:'` past 1 MB). A body that
+/// is not UTF-8 text or holds a NUL byte (which no shell argument can) goes to a body file sent
+/// with `--data-binary @file`.
 public enum CurlWriter {
     /// A command for a request: URL, method as written, headers in order, body bytes, options.
     public static func command(for request: HTTPRequest, bodyFiles: inout BodyFiles) -> String {
-        var args = methodArguments(request.method, hasBody: request.body != .none)
+        // curl would read `[1]` or `{a,b}` in a URL as a glob pattern: -g sends them as written.
+        var args = request.url.absoluteString.contains(where: { "[]{}".contains($0) }) ? ["-g"] : []
+        args += methodArguments(request.method, hasBody: request.body != .none)
         args += headerArguments(request.headers, hasBody: request.body != .none)
+        var bodySize = 0
         switch request.body {
         case .none: break
         case .data(let data):
+            bodySize = data.count
             if let text = String(data: data, encoding: .utf8), !text.contains("\0") {
                 args += ["--data-raw", quote(text)]
             } else {
                 args += ["--data-binary", quote("@" + bodyFiles.add(data))]
             }
-        case .file(let path): args += ["--data-binary", quote("@" + path)]
+        case .file(let path):
+            bodySize = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
+            args += ["--data-binary", quote("@" + path)]
         }
+        // Past 1 MB curl adds `Expect: 100-continue`; reqtop does not.
+        if bodySize > 1 << 20, !request.headers.contains(name: "Expect") { args += ["-H", quote("Expect:")] }
         args += optionArguments(request.options)
         return join(url: request.url.absoluteString, args)
-    }
-
-    /// A command for a spec whose `{{variables}}` cannot be resolved yet (written as they are).
-    public static func command(for spec: RequestSpec, bodyFiles: inout BodyFiles) -> String {
-        var args = methodArguments(spec.method, hasBody: spec.body != nil)
-        args += headerArguments(spec.headers, hasBody: spec.body != nil)
-        switch spec.body {
-        case nil: break
-        case let .text(text): args += ["--data-raw", quote(text)]
-        case let .bytes(data): args += ["--data-binary", quote("@" + bodyFiles.add(data))]
-        case let .file(path, directory):
-            args += ["--data-binary", quote("@" + (path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)))]
-        case let .form(fields): args += ["--data-raw", quote(FormEncoding.encode(fields))]
-        }
-        args += optionArguments(spec.options)
-        return join(url: spec.url, args)
     }
 
     static func methodArguments(_ method: String, hasBody: Bool) -> [String] {

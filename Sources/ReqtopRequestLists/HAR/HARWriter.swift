@@ -8,21 +8,9 @@ public enum HARWriter {
     }
 
     /// A HAR of requests that were never sent (`reqtop convert --to har`): each response is empty
-    /// with status 0. HAR has no variables: a spec still holding `{{…}}` (it waits for another
-    /// request's response) is written as its template.
-    public static func data(requests: [Either], creator: (name: String, version: String), date: Date = Date()) throws -> Data {
-        try encode(requests.map { item in
-            switch item {
-            case .request(let request): model(of: HARExportEntry(unsent: request, at: date))
-            case .template(let spec): model(of: spec, date: date)
-            }
-        }, creator: creator)
-    }
-
-    /// A resolved request, or a spec that could not be resolved before sending.
-    public enum Either: Sendable {
-        case request(HTTPRequest)
-        case template(RequestSpec)
+    /// with status 0.
+    public static func data(requests: [HTTPRequest], creator: (name: String, version: String), date: Date = Date()) throws -> Data {
+        try encode(requests.map { model(of: HARExportEntry(unsent: $0, at: date)) }, creator: creator)
     }
 
     static func encode(_ entries: [HAREntry], creator: (name: String, version: String)) throws -> Data {
@@ -85,37 +73,4 @@ public enum HARWriter {
         return HAREntry(startedDateTime: isoDate(entry.startedDateTime), time: entry.time, request: request, response: response,
                         cache: HARCache(), timings: timings, serverIPAddress: entry.serverIPAddress)
     }
-
-    static func model(of spec: RequestSpec, date: Date) -> HAREntry {
-        var postData: HARPostData?
-        var bodySize = 0
-        switch spec.body {
-        case nil: break
-        case let .text(text):
-            postData = HARPostData(mimeType: spec.headers.value(for: "Content-Type") ?? "", text: text, params: nil)
-            bodySize = text.utf8.count
-        case let .bytes(data):
-            postData = self.postData(data, headers: spec.headers)
-            bodySize = data.count
-        case let .file(path, directory):
-            let full = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
-            let data = FileManager.default.contents(atPath: full) ?? Data()
-            postData = self.postData(data, headers: spec.headers)
-            bodySize = data.count
-        case let .form(fields):
-            postData = HARPostData(mimeType: spec.headers.value(for: "Content-Type") ?? "", text: FormEncoding.encode(fields),
-                                   params: fields.map { HARParam(name: $0.name, value: $0.value) })
-            bodySize = FormEncoding.encode(fields).utf8.count
-        }
-        let request = HARRequest(
-            method: spec.method, url: spec.url, httpVersion: "HTTP/1.1", cookies: [], headers: spec.headers,
-            queryString: queryString(of: spec.url), postData: postData, headersSize: -1, bodySize: bodySize)
-        return HAREntry(startedDateTime: isoDate(date), time: 0, request: request, response: unsentResponse, cache: HARCache(),
-                        timings: HARTimingsModel(blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 0, receive: 0),
-                        serverIPAddress: nil)
-    }
-
-    static let unsentResponse = HARResponse(status: 0, statusText: "", httpVersion: "", cookies: [], headers: [],
-                                            content: HARContent(size: 0, mimeType: "x-unknown", text: nil, encoding: nil),
-                                            redirectURL: "", headersSize: -1, bodySize: -1)
 }

@@ -200,7 +200,7 @@ struct HTTPFileParseState {
         let file = rest.trimmingWhitespaceSubstring()
         let column = line.distance(from: line.startIndex, to: lt) + 1 + (rest.count - rest.drop(while: { $0 == " " || $0 == "\t" }).count)
         if checkBodyFiles, !file.contains("{{") {
-            let full = ((file.hasPrefix("/") ? file : (directory as NSString).appendingPathComponent(file)) as NSString).standardizingPath
+            let full = RequestBody.absolutePath(file, relativeTo: directory)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else {
                 throw error("body file '\(file)' not found (looked for \(full)); paths are relative to the .http file",

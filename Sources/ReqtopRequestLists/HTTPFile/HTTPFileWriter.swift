@@ -41,7 +41,8 @@ public enum HTTPFileWriter {
                 out += "\n< \(bodyFiles.add(data))\n"
             }
         case let .file(path, directory):
-            out += "\n< \(path.hasPrefix("/") || path.contains("{{") ? path : (directory as NSString).appendingPathComponent(path))\n"
+            // Made absolute, so the list reads back wherever it is written (a template path stays as written).
+            out += "\n< \(path.contains("{{") ? path : RequestBody.absolutePath(path, relativeTo: directory))\n"
         case let .form(fields):
             out += "\n\(FormEncoding.encode(fields))\n"
         }

@@ -25,43 +25,48 @@ public enum RequestListLoader {
     }
 
     /// The list written in `format` (for `reqtop convert`). `.http` output keeps `{{variables}}`;
-    /// HAR and curl cannot carry them, so each request is resolved with `variables` first (a request
-    /// that waits for another's response is written as its template, with a warning). Bodies that
-    /// cannot be written inline go to `bodyFiles` (named `<bodyFilePrefix>-<n>.bin`).
+    /// HAR and curl cannot carry them, so each request is resolved with `variables` first — except
+    /// references to another request's response, which stay as `{{login.response…}}` text (with a
+    /// warning: the written request would send that text). Bodies that cannot be written inline go
+    /// to `bodyFiles`, named `<bodyFilePrefix>-<n>.bin` (give an absolute prefix for lists that
+    /// must read back from anywhere).
     public static func convert(_ list: RequestList, variables: VariableContext = VariableContext(), to format: RequestListFormat,
                                creator: (name: String, version: String) = ("reqtop", "0"),
                                bodyFilePrefix: String = "body") throws -> ConvertedList {
         var bodyFiles = BodyFiles(prefix: bodyFilePrefix)
         var warnings: [RequestListWarning] = []
         if format == .http {
+            if list.format != .http {
+                // `.http` has no way to write a literal "{{" outside a body: it would read back as a variable.
+                for spec in list.specs where spec.url.contains("{{") || spec.headers.contains(where: { "\($0)".contains("{{") }) {
+                    warnings.append(RequestListWarning(location: spec.location,
+                                                       message: "'{{' in the URL or a header is read back as a {{variable}} by .http"))
+                }
+            }
             let text = HTTPFileWriter.text(for: list, bodyFiles: &bodyFiles)
             return ConvertedList(data: Data(text.utf8), bodyFiles: bodyFiles, warnings: warnings)
         }
         let resolver = RequestResolver(list: list, variables: variables)
         try resolver.validate()
-        var items: [HARWriter.Either] = []
+        var requests: [HTTPRequest] = []
         for index in list.specs.indices {
             let dependencies = resolver.dependencies(of: index)
             if dependencies.isEmpty {
-                items.append(.request(try resolver.resolve(index)))
+                requests.append(try resolver.resolve(index))
             } else {
                 let spec = list.specs[index]
                 warnings.append(RequestListWarning(
                     location: spec.location,
-                    message: "request \(spec.name ?? "#\(index + 1)") uses the response of \(dependencies.sorted().joined(separator: ", ")); written with its {{variables}}"))
-                items.append(.template(spec))
+                    message: "request \(spec.name ?? "#\(index + 1)") uses the response of \(dependencies.sorted().joined(separator: ", ")); "
+                        + "\(format.rawValue) cannot wait for it, so its {{…response…}} references are written as text"))
+                requests.append(try resolver.resolveKeepingResponseReferences(index))
             }
         }
         switch format {
         case .har:
-            return ConvertedList(data: try HARWriter.data(requests: items, creator: creator), bodyFiles: bodyFiles, warnings: warnings)
+            return ConvertedList(data: try HARWriter.data(requests: requests, creator: creator), bodyFiles: bodyFiles, warnings: warnings)
         default:
-            let commands = items.map { item in
-                switch item {
-                case .request(let request): CurlWriter.command(for: request, bodyFiles: &bodyFiles)
-                case .template(let spec): CurlWriter.command(for: spec, bodyFiles: &bodyFiles)
-                }
-            }
+            let commands = requests.map { CurlWriter.command(for: $0, bodyFiles: &bodyFiles) }
             return ConvertedList(data: Data((commands.joined(separator: "\n\n") + "\n").utf8), bodyFiles: bodyFiles,
                                  warnings: warnings)
         }

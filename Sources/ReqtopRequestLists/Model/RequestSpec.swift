@@ -20,6 +20,15 @@ public enum RequestBody: Sendable, Hashable {
     case file(path: String, resolvedAgainst: String)
     /// URL-encoded form fields (`application/x-www-form-urlencoded`).
     case form([FormField])
+
+    /// `path` made absolute: relative paths are relative to `directory`, itself relative to the
+    /// current directory when it is not absolute.
+    public static func absolutePath(_ path: String, relativeTo directory: String) -> String {
+        if path.hasPrefix("/") { return path }
+        let base = directory.hasPrefix("/") ? directory
+            : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(directory)
+        return ((base as NSString).appendingPathComponent(path) as NSString).standardizingPath
+    }
 }
 
 /// One request of a list, before variables are substituted.

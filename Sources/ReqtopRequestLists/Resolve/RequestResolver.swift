@@ -23,9 +23,13 @@ public final class RequestResolver: Sendable {
 
     private var substitutesVariables: Bool { list.format == .http }
 
-    private func substitution(spec index: Int?, outcomes: [String: RecordedOutcome]?) -> Substitution {
-        Substitution(list: list, variables: variables, fileVariables: fileVariables, locator: VariableLocator(list: list),
-                     outcomes: outcomes, specIndex: index, requestNames: requestNames)
+    private func substitution(spec index: Int?, outcomes: [String: RecordedOutcome]?,
+                              keepingResponseReferences: Bool = false) -> Substitution {
+        var substitution = Substitution(list: list, variables: variables, fileVariables: fileVariables,
+                                        locator: VariableLocator(list: list), outcomes: outcomes, specIndex: index,
+                                        requestNames: requestNames)
+        substitution.keepsResponseReferences = keepingResponseReferences
+        return substitution
     }
 
     /// Checks every variable before anything is sent: unknown variables, unknown dynamic
@@ -92,9 +96,20 @@ public final class RequestResolver: Sendable {
     /// Resolves the spec at `index` with the responses recorded so far: the request exactly as it
     /// will be sent — method as written, headers in order with duplicates, body bytes, options.
     public func resolve(_ index: Int) throws(RequestListError) -> HTTPRequest {
+        try resolve(index, keepingResponseReferences: false)
+    }
+
+    /// Resolves every variable of the spec at `index` except references to other requests'
+    /// responses, which stay as `{{login.response…}}` text (for `convert` to HAR and curl, which
+    /// cannot wait for a response).
+    public func resolveKeepingResponseReferences(_ index: Int) throws(RequestListError) -> HTTPRequest {
+        try resolve(index, keepingResponseReferences: true)
+    }
+
+    private func resolve(_ index: Int, keepingResponseReferences: Bool) throws(RequestListError) -> HTTPRequest {
         let spec = list.specs[index]
         let locator = VariableLocator(list: list)
-        let sub = substitution(spec: index, outcomes: outcomes.snapshot)
+        let sub = substitution(spec: index, outcomes: outcomes.snapshot, keepingResponseReferences: keepingResponseReferences)
         func apply(_ text: String) throws(RequestListError) -> String {
             substitutesVariables ? try sub.substitute(text) : text
         }
@@ -121,7 +136,7 @@ public final class RequestResolver: Sendable {
         case let .bytes(data): body = .data(data)
         case let .file(path, directory):
             let resolvedPath = try apply(path)
-            let full = resolvedPath.hasPrefix("/") ? resolvedPath : (directory as NSString).appendingPathComponent(resolvedPath)
+            let full = RequestBody.absolutePath(resolvedPath, relativeTo: directory)
             guard let data = FileManager.default.contents(atPath: full) else {
                 throw locator.error("cannot read body file '\(resolvedPath)' (looked for \(full))", spec: index)
             }

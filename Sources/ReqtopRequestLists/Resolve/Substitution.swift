@@ -16,6 +16,8 @@ struct Substitution {
     let outcomes: [String: RecordedOutcome]?
     let specIndex: Int?
     let requestNames: Set<String>
+    /// Leave `{{name.response…}}` references as they are (for writing a list that cannot run them).
+    var keepsResponseReferences = false
 
     func substitute(_ text: String) throws(RequestListError) -> String {
         try substitute(text, variable: nil, stack: [])
@@ -50,6 +52,7 @@ struct Substitution {
         case let .dynamic(dynamic):
             return dynamic.generate()
         case let .response(ref):
+            if keepsResponseReferences { return "{{\(name)}}" }
             return try responseValue(ref, name: name, variable: variable)
         case let .named(key):
             if let value = variables.commandLine[key] { return value }
