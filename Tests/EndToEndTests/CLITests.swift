@@ -86,8 +86,15 @@ final class CLITests: XCTestCase {
             XCTAssertEqual(object["status"] as? Int, 200)
             XCTAssertNotNil(object["bytes"] as? Int)
             let timings = try XCTUnwrap(object["timings"] as? [String: Double])
-            XCTAssertEqual(Set(timings.keys), ["dns", "connect", "tls", "send", "wait", "receive", "total"])
+            XCTAssertEqual(Set(timings.keys), ["redirect", "dns", "connect", "tls", "send", "wait", "receive", "total"])
         }
+        // The redirected task's timings cover the whole chain: the earlier hop is `redirect`, inside `total`.
+        let redirectedTask = try XCTUnwrap(objects.first { $0["event"] as? String == "redirected" }?["task"] as? Int)
+        let chain = try XCTUnwrap(completed.first { $0["task"] as? Int == redirectedTask }?["timings"] as? [String: Double])
+        XCTAssertGreaterThanOrEqual(chain["redirect"] ?? -1, 0)
+        XCTAssertGreaterThanOrEqual(chain["total"] ?? 0, chain["redirect"] ?? .infinity)
+        XCTAssertTrue(completed.filter { $0["task"] as? Int != redirectedTask }
+            .allSatisfy { ($0["timings"] as? [String: Double])?["redirect"] == -1 }, "−1: no redirect")
         XCTAssertTrue(objects.contains { $0["event"] as? String == "redirected" })
         XCTAssertTrue(result.stderrText.contains("3 requests: 3 completed, 0 failed"), "summary goes to stderr: \(result.stderrText)")
     }

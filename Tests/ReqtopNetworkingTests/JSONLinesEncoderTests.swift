@@ -37,7 +37,7 @@ final class JSONLinesEncoderTests: XCTestCase {
             let t = c.timings
             object["status"] = c.response.status
             object["bytes"] = c.bytes
-            object["timings"] = ["dns": round(t.dns), "connect": round(t.connect), "tls": round(t.tls), "send": round(t.send),
+            object["timings"] = ["redirect": round(t.redirect), "dns": round(t.dns), "connect": round(t.connect), "tls": round(t.tls), "send": round(t.send),
                                  "wait": round(t.wait), "receive": round(t.receive), "total": round(t.total)]
         case .failed(let f):
             object["error"] = ["code": f.error.code.rawValue, "message": f.error.message]

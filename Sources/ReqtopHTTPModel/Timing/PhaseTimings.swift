@@ -1,6 +1,10 @@
 /// Where a request's time went, in milliseconds; −1 where a phase did not happen
-/// (no DNS or connect on a reused connection, no TLS on plain HTTP). Same phases as HAR and `curl -w`.
+/// (no DNS or connect on a reused connection, no TLS on plain HTTP, no redirect). Same phases as
+/// HAR and `curl -w`: the phases are those of the last exchange, `redirect` is the time spent on
+/// the redirects before it (curl's `time_redirect`), and `total` includes it.
 public struct PhaseTimings: Sendable, Hashable, Codable {
+    /// Time spent on earlier hops of a redirect chain, or −1 when there were none.
+    public var redirect: Double
     public var dns: Double
     public var connect: Double
     public var tls: Double
@@ -10,6 +14,7 @@ public struct PhaseTimings: Sendable, Hashable, Codable {
     public var total: Double
 
     public init(dns: Double, connect: Double, tls: Double, send: Double, wait: Double, receive: Double, total: Double) {
+        self.redirect = -1
         self.dns = dns
         self.connect = connect
         self.tls = tls
@@ -20,6 +25,24 @@ public struct PhaseTimings: Sendable, Hashable, Codable {
     }
 
     public static let unknown = PhaseTimings(dns: -1, connect: -1, tls: -1, send: -1, wait: -1, receive: -1, total: -1)
+
+    /// These timings with `earlier` milliseconds of redirects before them (added to `total`).
+    public func afterRedirects(taking earlier: Double) -> PhaseTimings {
+        guard earlier > 0 || redirect >= 0 else { return self }
+        var copy = self
+        copy.redirect = max(0, redirect) + earlier
+        if copy.total >= 0 { copy.total += earlier }
+        return copy
+    }
+
+    /// The last exchange alone: without the redirects before it.
+    public var lastExchange: PhaseTimings {
+        guard redirect > 0 else { return self }
+        var copy = self
+        if copy.total >= 0 { copy.total = max(0, total - redirect) }
+        copy.redirect = -1
+        return copy
+    }
 
     /// Phases from libcurl's cumulative marks (microseconds since the transfer started).
     public init(nameLookup: Int64, connect: Int64, appConnect: Int64, preTransfer: Int64,
@@ -33,5 +56,6 @@ public struct PhaseTimings: Sendable, Hashable, Codable {
         self.wait = ms(startTransfer - preTransfer)
         self.receive = ms(total - startTransfer)
         self.total = ms(total)
+        self.redirect = -1
     }
 }

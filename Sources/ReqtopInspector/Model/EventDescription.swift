@@ -110,7 +110,7 @@ enum EventDescription {
     }
 
     static func timingLine(_ t: PhaseTimings) -> String {
-        "dns \(Milliseconds.format(t.dns)) connect \(Milliseconds.format(t.connect)) tls \(Milliseconds.format(t.tls)) "
+        (t.redirect >= 0 ? "redirect \(Milliseconds.format(t.redirect)) " : "") + "dns \(Milliseconds.format(t.dns)) connect \(Milliseconds.format(t.connect)) tls \(Milliseconds.format(t.tls)) "
             + "send \(Milliseconds.format(t.send)) wait \(Milliseconds.format(t.wait)) receive \(Milliseconds.format(t.receive))"
     }
 }

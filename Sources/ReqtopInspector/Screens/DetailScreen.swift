@@ -154,8 +154,9 @@ enum DetailText {
         guard let t = r.timings, t.total > 0 else {
             return [r.state.isTerminal ? "no timings for this task" : "timings appear when the task completes"]
         }
-        let phases: [(String, Double)] = [("dns", t.dns), ("connect", t.connect), ("tls", t.tls), ("send", t.send),
+        var phases: [(String, Double)] = [("dns", t.dns), ("connect", t.connect), ("tls", t.tls), ("send", t.send),
                                           ("wait", t.wait), ("receive", t.receive)]
+        if t.redirect >= 0 { phases.insert(("redirect", t.redirect), at: 0) } // earlier hops of the chain
         let barWidth = max(10, width - 24)
         var lines = ["Waterfall (total \(Milliseconds.format(t.total)))", ""]
         var start = 0.0
@@ -168,7 +169,7 @@ enum DetailText {
                          + Milliseconds.format(ms).leftPadded(to: 10) + "  " + bar)
             start += value
         }
-        lines += ["", "−/– means the phase did not happen (reused connection, no TLS)."]
+        lines += ["", "−/– means the phase did not happen (reused connection, no TLS, no redirect)."]
         return lines
     }
 

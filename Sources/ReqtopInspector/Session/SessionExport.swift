@@ -24,7 +24,7 @@ public enum SessionExport {
                 guard let response = exchange.response else { return nil }
                 let hop = exchange.request.hop
                 let isRedirect = hop < record.redirects.count
-                let timings = isRedirect ? record.redirects[hop].timings : record.timings
+                let timings = isRedirect ? record.redirects[hop].timings : record.timings?.lastExchange
                 defer { start += max(0, timings?.total ?? 0) / 1000 }
                 return entry(record, head: exchange.request, response: response, timings: timings, start: start,
                              isFinal: !isRedirect)

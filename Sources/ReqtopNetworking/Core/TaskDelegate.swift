@@ -273,8 +273,10 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
             if let head { error = validation.validate(head) }
             else { error = TransferError(code: .badServerResponse, message: "the server sent no HTTP response") }
         }
-        return FinishedTransfer(head: head, body: body, bytes: received, redirects: hops, sentHeads: sentHeads, timings: timings,
-                                error: error)
+        // The task's timings cover the whole chain: the last exchange's phases plus the redirects before it.
+        let redirectTime = hops.reduce(0) { $0 + max(0, $1.timings?.total ?? 0) }
+        return FinishedTransfer(head: head, body: body, bytes: received, redirects: hops, sentHeads: sentHeads,
+                                timings: hops.isEmpty ? timings : timings?.afterRedirects(taking: redirectTime), error: error)
     }
 
     /// The result of a task that was cancelled before it finished.

@@ -9,7 +9,7 @@ import Foundation
 /// request: `method`, `url`, `version`, `headers` — the head exactly as sent, one per hop;
 /// redirected: `status`, `from`, `to`, `headers` (of the redirect response);
 /// response: `status`, `headers`; progress: `direction`, `completed`, `total` (−1 unknown);
-/// completed: `status`, `bytes`, `timings` {dns, connect, tls, send, wait, receive, total} in ms (−1 n/a);
+/// completed: `status`, `bytes`, `timings` {redirect, dns, connect, tls, send, wait, receive, total} in ms (−1 n/a);
 /// failed: `error` {`code`, `message`}.
 ///
 /// Keys are written in sorted order, and numbers, strings and arrays exactly as `JSONSerialization` with
@@ -136,6 +136,7 @@ struct JSONObjectWriter {
         inner.number("connect", round(t.connect))
         inner.number("dns", round(t.dns))
         inner.number("receive", round(t.receive))
+        inner.number("redirect", round(t.redirect))
         inner.number("send", round(t.send))
         inner.number("tls", round(t.tls))
         inner.number("total", round(t.total))
