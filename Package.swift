@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "reqtop", targets: ["reqtop"]),
         .library(name: "ReqtopHTTPModel", targets: ["ReqtopHTTPModel"]),
         .library(name: "ReqtopNetworking", targets: ["ReqtopNetworking"]),
+        .library(name: "ReqtopNetworkingTesting", targets: ["ReqtopNetworkingTesting"]),
         .library(name: "ReqtopRequestLists", targets: ["ReqtopRequestLists"]),
         .library(name: "ReqtopTerminalUI", targets: ["ReqtopTerminalUI"]),
     ],
@@ -26,6 +27,8 @@ let package = Package(
         .target(name: "ReqtopHTTPModel"),
         // Layer 1: the networking core.
         .target(name: "ReqtopNetworking", dependencies: ["CCurl", "ReqtopSync", "ReqtopHTTPModel"]),
+        // Test support for code that embeds the networking core: records bus events and awaits them.
+        .target(name: "ReqtopNetworkingTesting", dependencies: ["ReqtopNetworking", "ReqtopSync"]),
         // Layer 2: request lists.
         .target(name: "ReqtopRequestLists", dependencies: ["ReqtopSync", "ReqtopHTTPModel"]),
         // Terminal UI kit: pure Swift cells, buffers, widgets; ncurses backend and event loop.
@@ -52,7 +55,8 @@ let package = Package(
         .testTarget(name: "ReqtopSyncTests", dependencies: ["ReqtopSync"]),
         .testTarget(name: "ReqtopHTTPModelTests", dependencies: ["ReqtopHTTPModel"]),
         .testTarget(name: "ReqtopTestServerTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport"]),
-        .testTarget(name: "ReqtopNetworkingTests", dependencies: ["ReqtopNetworking", "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"]),
+        .testTarget(name: "ReqtopNetworkingTests", dependencies: ["ReqtopNetworking", "ReqtopNetworkingTesting", "ReqtopSync", "ReqtopTestServer",
+                                                              "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopTerminalUITests", dependencies: ["ReqtopTerminalUI", "ReqtopNcurses", "ReqtopTestSupport"], exclude: ["Screens/__Snapshots__"]),
         .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopInspector", "ReqtopNetworking", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
