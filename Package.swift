@@ -31,24 +31,30 @@ let package = Package(
         .target(name: "ReqtopNetworkingTesting", dependencies: ["ReqtopNetworking", "ReqtopSync"]),
         // Layer 2: request lists.
         .target(name: "ReqtopRequestLists", dependencies: ["ReqtopSync", "ReqtopHTTPModel"]),
+        // Text a terminal can show safely: the sanitizer for untrusted text, display widths.
+        .target(name: "ReqtopTerminalText", dependencies: ["CTextWidth"]),
         // Terminal UI kit: pure Swift cells, buffers, widgets; ncurses backend and event loop.
-        .target(name: "ReqtopTerminalUI", dependencies: ["CTextWidth"]),
+        .target(name: "ReqtopTerminalUI", dependencies: ["ReqtopTerminalText"]),
         .target(name: "ReqtopNcurses", dependencies: ["ReqtopTerminalUI", "CNcursesw", "ReqtopSync"]),
-        // Layer 3: the inspector app model (no curses import).
-        .target(name: "ReqtopInspector", dependencies: ["ReqtopNetworking", "ReqtopRequestLists", "ReqtopTerminalUI", "ReqtopSync"]),
+        // Layer 3a: a session without any UI — the task store fed by the bus, the request-list runner,
+        // headless printers (text, JSON Lines), HAR recording and export, dry runs.
+        .target(name: "ReqtopSession", dependencies: ["ReqtopNetworking", "ReqtopRequestLists", "ReqtopTerminalText", "ReqtopSync"]),
+        // Layer 3b: the inspector's screens over a session: table, detail, prompts, keymap (no curses import).
+        .target(name: "ReqtopInspector", dependencies: ["ReqtopSession", "ReqtopNetworking", "ReqtopRequestLists", "ReqtopTerminalUI",
+                                                        "ReqtopSync"]),
         // Embedded loopback HTTP/1.1 server: httpbin-like endpoints and fault injection.
         .target(name: "ReqtopTestServer", dependencies: ["ReqtopSync", "ReqtopHTTPModel", "CZlib"]),
 
         .executableTarget(
             name: "reqtop",
-            dependencies: ["ReqtopInspector", "ReqtopNcurses", "ReqtopTestServer", "ReqtopNetworking", "ReqtopRequestLists"]
+            dependencies: ["ReqtopSession", "ReqtopInspector", "ReqtopNcurses", "ReqtopTestServer", "ReqtopNetworking", "ReqtopRequestLists"]
         ),
 
         // A small screen of the terminal kit, driven by the tmux end-to-end tests.
         .executableTarget(name: "reqtop-kit-demo", dependencies: ["ReqtopTerminalUI", "ReqtopNcurses", "ReqtopSync"]),
 
         // Benchmarks side by side with curl and URLSession (`make bench`, release build).
-        .executableTarget(name: "reqtop-bench", dependencies: ["ReqtopNetworking", "ReqtopInspector", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopSync"]),
+        .executableTarget(name: "reqtop-bench", dependencies: ["ReqtopNetworking", "ReqtopSession", "ReqtopInspector", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopSync"]),
 
         // Tests.
         .target(name: "ReqtopTestSupport", dependencies: ["ReqtopSync"], path: "Tests/ReqtopTestSupport"),
@@ -59,7 +65,7 @@ let package = Package(
                                                               "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopTerminalUITests", dependencies: ["ReqtopTerminalUI", "ReqtopNcurses", "ReqtopTestSupport"], exclude: ["Screens/__Snapshots__"]),
-        .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopInspector", "ReqtopNetworking", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
+        .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopSession", "ReqtopInspector", "ReqtopNetworking", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport"], exclude: ["README.md"]),
     ],
     swiftLanguageModes: [.v6]

@@ -37,7 +37,7 @@ public final class Lock: @unchecked Sendable { // the pthread mutex is the synch
 }
 
 /// A value that is only reached with its lock held.
-public final class Protected<Value>: @unchecked Sendable { // every access goes through `lock`
+public final class Protected<Value> {
     @usableFromInline let lock = Lock()
     @usableFromInline var value: Value
 
@@ -52,3 +52,7 @@ public final class Protected<Value>: @unchecked Sendable { // every access goes 
     /// A copy of the current value.
     public var snapshot: Value { withLock { $0 } }
 }
+
+/// Sendable only for Sendable values: every access goes through `lock`, and what leaves the lock
+/// (a snapshot, a closure's result) may then cross threads.
+extension Protected: @unchecked Sendable where Value: Sendable {}

@@ -43,7 +43,7 @@ enum BenchRun {
     /// Whether the reqtop binary next to this one has the `run` command (`reqtop run --help` succeeds and mentions it).
     static func reqtopRunAvailable() -> Bool {
         guard FileManager.default.isExecutableFile(atPath: Binaries.reqtop),
-              let outcome = try? Subprocess.run([Binaries.reqtop, "run", "--help"], captureOutput: true, timeout: 10)
+              let outcome = try? BenchProcess.run([Binaries.reqtop, "run", "--help"], captureOutput: true, timeout: 10)
         else { return false }
         return outcome.status == 0 && outcome.output.contains("--concurrency")
     }

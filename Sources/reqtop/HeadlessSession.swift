@@ -5,6 +5,7 @@ import Glibc
 import ReqtopInspector
 import ReqtopNetworking
 import ReqtopSync
+import ReqtopSession
 
 /// Headless output formats (`--events`).
 enum EventFormat: String {

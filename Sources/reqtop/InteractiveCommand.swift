@@ -5,6 +5,7 @@ import ReqtopNcurses
 import ReqtopNetworking
 import ReqtopSync
 import ReqtopTerminalUI
+import ReqtopSession
 
 /// How an interactive session ended.
 struct InteractiveOutcome {
@@ -30,13 +31,7 @@ func runInteractive(manager: SessionManager, title: String, begin: (InspectorSes
     begin(session)
 
     let reason = loop.run(
-        onKey: { key in
-            switch app.handle(key) {
-            case .redraw: .redraw
-            case .ignore: .ignore
-            case .quit: .quit
-            }
-        },
+        onKey: { key in app.handle(key) },
         onSignal: { _ in .quit },
         render: { frame in app.render(&frame) })
     stop()

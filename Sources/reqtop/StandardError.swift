@@ -1,4 +1,5 @@
 import ReqtopInspector
+import ReqtopSession
 
 /// Writes `text` to standard error (unbuffered).
 func printToStandardError(_ text: String) {
@@ -9,9 +10,4 @@ func printToStandardError(_ text: String) {
 func usageFailure(_ command: String, _ error: UsageError) -> Int32 {
     printToStandardError("reqtop \(command): \(error.message)\nRun 'reqtop \(command) --help' for usage.")
     return 2
-}
-
-/// True for an argument meant as a URL (`https://…`, `example.org/x`, `localhost:8080`), not a misspelt command.
-func looksLikeURL(_ argument: String) -> Bool {
-    argument.contains("://") || argument.contains(".") || argument.contains(":") || argument.contains("/")
 }

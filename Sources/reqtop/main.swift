@@ -1,21 +1,20 @@
 import Foundation
 import ReqtopInspector
 import ReqtopNetworking
+import ReqtopSession
 
 // Wiring only: pick the subcommand, run it, exit with its code.
+let commands: [any Command.Type] = [RunCommand.self, ConvertCommand.self, DemoCommand.self, ServeCommand.self]
 let arguments = Array(CommandLine.arguments.dropFirst())
-let rest = Array(arguments.dropFirst())
 let code: Int32
 switch arguments.first {
-case "run": code = runRunCommand(rest)
-case "convert": code = runConvertCommand(rest)
-case "demo": code = runDemoCommand(rest)
-case "serve": code = runServe(rest)
+case let name? where commands.contains { $0.name == name }:
+    code = commands.first { $0.name == name }!.main(Array(arguments.dropFirst()))
 case "--version", "-V":
     print("reqtop \(ReqtopVersion.string)")
     code = 0
 case "--help", "-h", "help":
-    print(HelpText.main)
+    print(mainHelp(commands))
     code = 0
 case let other? where other.hasPrefix("-") || !looksLikeURL(other):
     printToStandardError("reqtop: unknown command '\(other)'\nRun 'reqtop --help' for usage.")

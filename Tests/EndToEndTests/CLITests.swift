@@ -44,6 +44,32 @@ final class CLITests: XCTestCase {
         }
     }
 
+    // MARK: Help
+
+    func testEveryOptionOfEveryCommandIsInItsHelpAndInTheREADME() throws {
+        let readme = try String(contentsOfFile: ((#filePath as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent("../../README.md"), encoding: .utf8)
+        let section = try XCTUnwrap(readme.range(of: "### Command line").map { readme[$0.upperBound...] }?
+            .components(separatedBy: "```")[1])
+        let main = try reqtop(["--help"])
+        for command in ["run", "convert", "demo", "serve"] {
+            XCTAssertTrue(main.stdoutText.contains("reqtop \(command) "), "reqtop --help lists \(command)")
+            let help = try reqtop([command, "--help"])
+            XCTAssertEqual(help.status, 0)
+            XCTAssertTrue(section.contains("reqtop \(command)"), "the README lists \(command)")
+            let options = help.stdoutText.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("  -") else { return nil }
+                return line.split(separator: " ").first { $0.hasPrefix("--") }.map(String.init)
+            }
+            XCTAssertFalse(options.isEmpty, command)
+            for option in options where option != "--help" {
+                XCTAssertTrue(section.contains(option), "README's command line section documents \(command) \(option)")
+                let unknown = try reqtop([command, option + "-typo"])
+                XCTAssertEqual(unknown.status, 2, "a misspelt option is refused")
+            }
+        }
+    }
+
     // MARK: JSON Lines
 
     func testJSONLinesOutputParsesLineByLineAndMatchesTheSchema() throws {

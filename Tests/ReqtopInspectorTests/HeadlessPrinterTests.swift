@@ -3,6 +3,7 @@ import ReqtopInspector
 import ReqtopNetworking
 import ReqtopSync
 import XCTest
+import ReqtopSession
 
 final class TextEventFormatterTests: XCTestCase {
     private func event(_ id: Int, _ kind: TaskEvent.Kind, at time: Double = 100) -> TaskEvent {

@@ -5,6 +5,7 @@ import ReqtopRequestLists
 import ReqtopTestServer
 import ReqtopTestSupport
 import XCTest
+import ReqtopSession
 
 /// The inspector's actions on a real session against the embedded server, observed through the store.
 final class InspectorSessionTests: XCTestCase {

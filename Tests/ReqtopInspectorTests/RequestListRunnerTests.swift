@@ -4,6 +4,7 @@ import ReqtopNetworking
 import ReqtopRequestLists
 import ReqtopSync
 import XCTest
+import ReqtopSession
 
 final class RequestListRunnerTests: RunnerTestCase {
     func testChainedRequestWaitsForItsDependencyAndSendsValueFromItsResponse() throws {

@@ -5,6 +5,7 @@ import ReqtopRequestLists
 import ReqtopSync
 import ReqtopTestServer
 import XCTest
+import ReqtopSession
 
 /// A test case with the embedded server running and helpers to run `.http` text through a runner.
 class RunnerTestCase: XCTestCase {

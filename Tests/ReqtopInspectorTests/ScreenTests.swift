@@ -3,6 +3,7 @@ import Foundation
 import ReqtopNetworking
 import ReqtopTerminalUI
 import XCTest
+import ReqtopSession
 
 /// Actions that only record what was asked: the screens' key handling, without a network.
 final class RecordingActions: InspectorActions {

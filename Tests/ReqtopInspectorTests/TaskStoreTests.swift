@@ -2,6 +2,7 @@ import Foundation
 import ReqtopInspector
 import ReqtopNetworking
 import XCTest
+import ReqtopSession
 
 /// Builds bus events the way the networking core posts them.
 enum Events {

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ReqtopNetworking
+import ReqtopNetworkingTesting
 import ReqtopSync
 import ReqtopTestServer
 import XCTest
@@ -25,12 +26,12 @@ final class EmbeddedServerTests: XCTestCase {
         let recorder = EventRecorder(bus: manager.bus)
         let task = manager.dataTask(with: HTTPRequest(server.url("/drip?numbytes=4000&duration=2")))
         try task.resume()
-        recorder.wait { events in events.contains { event in
+        try recorder.wait { events in events.contains { event in
             if case .progress(let p) = event.kind { return p.completed >= 400 }
             return false
         } }
         try task.suspend()
-        recorder.wait { $0.contains { $0.name == .suspended } }
+        try recorder.wait { $0.contains { $0.name == .suspended } }
         let progressAtSuspend = recorder.events.filter { $0.name == .progress }.count
         // While suspended nothing may arrive: the drip keeps sending, curl is paused.
         let quietUntil = Date().addingTimeInterval(0.6)
@@ -38,7 +39,7 @@ final class EmbeddedServerTests: XCTestCase {
         XCTAssertEqual(recorder.events.filter { $0.name == .progress }.count, progressAtSuspend, "no progress while suspended")
         XCTAssertEqual(task.state, .suspended)
         try task.resume()
-        recorder.waitForEnd(of: [task.id])
+        try recorder.waitForEnd(of: [task.id])
         guard case .completed(let completion) = recorder.terminalEvent(of: task.id)?.kind else { return XCTFail() }
         XCTAssertEqual(try completion.body?.loadData(), Data(repeating: UInt8(ascii: "*"), count: 4000))
         XCTAssertEqual(server.requestCount(path: "/drip"), 1, "the request was sent exactly once")
@@ -54,9 +55,9 @@ final class EmbeddedServerTests: XCTestCase {
             handled.withLock { $0 = response.error?.code }
         }
         try task.resume()
-        recorder.wait { $0.contains { $0.name == .response } }
+        try recorder.wait { $0.contains { $0.name == .response } }
         try task.cancel()
-        recorder.waitForEnd(of: [task.id])
+        try recorder.waitForEnd(of: [task.id])
         XCTAssertEqual(recorder.terminalEvent(of: task.id)?.name, .cancelled)
         XCTAssertFalse(recorder.names(of: task.id).contains(.completed))
         XCTAssertEqual(handled.snapshot, .cancelled, "the completion handler ran before the event")
@@ -122,7 +123,7 @@ final class EmbeddedServerTests: XCTestCase {
         let start = Date()
         let tasks = (0..<6).map { i in manager.dataTask(with: HTTPRequest(server.url("/delay/0.3?i=\(i)"))) }
         for task in tasks { try task.resume() }
-        recorder.waitForEnd(of: tasks.map(\.id))
+        try recorder.waitForEnd(of: tasks.map(\.id))
         // Three rounds of two: the limit held (a lower bound, so a slow machine cannot fail it).
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.85)
         XCTAssertEqual(recorder.events.filter { $0.name == .completed }.count, 6)
@@ -159,13 +160,13 @@ final class EmbeddedServerTests: XCTestCase {
 
     func testUploadFromAMissingFileFailsInsteadOfSendingNothing() async throws {
         let manager = SessionManager()
-        let response: TaskResponse<Data>? = awaitCompletion { done in
+        let response: TaskResponse<Data> = try awaitCompletion { done in
             let task = manager.uploadTask(with: request("POST", "/post"), fromFile: URL(fileURLWithPath: "/nonexistent/body.json"),
                                           completionHandler: done)
             try? task.resume()
         }
-        XCTAssertEqual(response?.error?.code, .fileIO, "\(String(describing: response?.error))")
-        XCTAssertTrue(response?.error?.message.contains("/nonexistent/body.json") ?? false)
+        XCTAssertEqual(response.error?.code, .fileIO, "\(String(describing: response.error))")
+        XCTAssertTrue(response.error?.message.contains("/nonexistent/body.json") ?? false)
     }
 
     func testResumeAfterInvalidateEndsTheTaskAsCancelled() throws {
@@ -176,7 +177,7 @@ final class EmbeddedServerTests: XCTestCase {
         XCTAssertEqual(task.state, .cancelled, "invalidate cancels tasks that were never started")
         let late = manager.dataTask(with: HTTPRequest(server.url("/get")))
         try late.resume()
-        recorder.waitForEnd(of: [late.id])
+        try recorder.waitForEnd(of: [late.id])
         XCTAssertEqual(recorder.terminalEvent(of: late.id)?.name, .cancelled)
         XCTAssertEqual(manager.registeredTaskCount, 0)
     }

@@ -3,8 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 @testable import ReqtopNetworking
+import ReqtopNetworkingTesting
 import ReqtopSync
-import ReqtopTestSupport
+import ReqtopTestServer
 import XCTest
 
 final class EventBusTests: XCTestCase {
@@ -92,15 +93,17 @@ final class EventBusTests: XCTestCase {
     }
 
     func testSlowObserverDoesNotSlowTransfers() throws {
-        let nginx = try requireServer(TestEnvironment.nginxURL, "nginx")
+        let server = try TestServer()
+        server.start()
+        defer { server.stop() }
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)
         let gate = DispatchSemaphore(value: 0)
         manager.bus.subscribe { _ in gate.wait() } // never returns until the end of the test
         defer { gate.signal() }
-        let tasks = (0..<200).map { _ in manager.dataTask(with: HTTPRequest(nginx.appendingPathComponent("files/10k.bin"))) }
+        let tasks = (0..<200).map { _ in manager.dataTask(with: HTTPRequest(server.url("/bytes/10240"))) }
         for task in tasks { try task.resume() }
-        recorder.waitForEnd(of: tasks.map(\.id))
+        try recorder.waitForEnd(of: tasks.map(\.id))
         XCTAssertEqual(recorder.events.filter { $0.name == .completed }.count, 200)
     }
 
@@ -118,7 +121,9 @@ final class EventBusTests: XCTestCase {
     }
 
     func testNotificationBridgePostsNamedNotificationsWithUserInfo() throws {
-        let httpbin = try requireServer(TestEnvironment.httpbinURL, "httpbin")
+        let server = try TestServer()
+        server.start()
+        defer { server.stop() }
         let manager = SessionManager()
         let center = NotificationCenter()
         let bridge = NotificationBridge(bus: manager.bus, center: center)
@@ -128,7 +133,7 @@ final class EventBusTests: XCTestCase {
                 && note.userInfo?[NotificationBridge.UserInfoKey.response] is HTTPURLResponse
         }
         let resume = expectation(forNotification: Notification.Name("reqtop.task.resume"), object: nil, notificationCenter: center)
-        try manager.dataTask(with: HTTPRequest(httpbin.appendingPathComponent("get"))).resume()
+        try manager.dataTask(with: HTTPRequest(server.url("/get"))).resume()
         wait(for: [resume, complete], timeout: 20)
     }
 

@@ -3,19 +3,30 @@ import Foundation
 import FoundationNetworking
 #endif
 import ReqtopNetworking
+import ReqtopNetworkingTesting
 import ReqtopSync
-import ReqtopTestSupport
+import ReqtopTestServer
 import XCTest
 
-/// Event order, terminal events, the registry and the state machine, against nginx and httpbin.
+/// Event order, terminal events, the registry and the state machine, against the embedded server.
 final class LifecycleTests: XCTestCase {
+    private var server: TestServer!
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+        server.start()
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
     func testEventOrderIsCreatedResumedRequestResponseProgressCompleted() throws {
-        let nginx = try requireServer(TestEnvironment.nginxURL, "nginx")
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)
-        let task = manager.dataTask(with: HTTPRequest(nginx.appendingPathComponent("files/1m.bin")))
+        let task = manager.dataTask(with: HTTPRequest(server.url("/bytes/1048576")))
         try task.resume()
-        recorder.waitForEnd(of: [task.id])
+        try recorder.waitForEnd(of: [task.id])
 
         let names = recorder.names(of: task.id)
         XCTAssertEqual(Array(names.prefix(4)), [.created, .resumed, .request, .response])
@@ -32,13 +43,12 @@ final class LifecycleTests: XCTestCase {
     }
 
     func testEveryTaskEndsInExactlyOneTerminalEvent() throws {
-        let httpbin = try requireServer(TestEnvironment.httpbinURL, "httpbin")
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)
-        let paths = ["get", "status/404", "status/500", "bytes/2048", "headers"]
-        let tasks = paths.map { manager.dataTask(with: HTTPRequest(httpbin.appendingPathComponent($0))) }
+        let paths = ["/get", "/status/404", "/status/500", "/bytes/2048", "/headers"]
+        let tasks = paths.map { manager.dataTask(with: HTTPRequest(server.url($0))) }
         for task in tasks { try task.resume() }
-        recorder.waitForEnd(of: tasks.map(\.id))
+        try recorder.waitForEnd(of: tasks.map(\.id))
         for task in tasks {
             XCTAssertEqual(recorder.events(of: task.id).filter(\.isTerminal).count, 1, "\(task)")
             XCTAssertEqual(task.state, .completed, "any HTTP status completes: \(task)")
@@ -49,20 +59,19 @@ final class LifecycleTests: XCTestCase {
     }
 
     func testIllegalTransitionsAreRefusedAndNotApplied() throws {
-        let nginx = try requireServer(TestEnvironment.nginxURL, "nginx")
         let manager = SessionManager()
-        let task = manager.dataTask(with: HTTPRequest(nginx.appendingPathComponent("files/100b.bin")))
+        let task = manager.dataTask(with: HTTPRequest(server.url("/bytes/100")))
         XCTAssertThrowsError(try task.suspend()) { error in
             XCTAssertEqual((error as? IllegalTransition)?.from, .suspended)
         }
         let secondResumeRefused = Protected(false)
-        let response: TaskResponse<Data>? = awaitCompletion { done in
-            let task = manager.dataTask(with: HTTPRequest(nginx.appendingPathComponent("files/100b.bin")), completionHandler: done)
+        let response: TaskResponse<Data> = try awaitCompletion { done in
+            let task = manager.dataTask(with: HTTPRequest(server.url("/bytes/100")), completionHandler: done)
             try? task.resume()
             do { try task.resume() } catch { secondResumeRefused.withLock { $0 = true } }
         }
         XCTAssertTrue(secondResumeRefused.snapshot, "a running task cannot be resumed again")
-        XCTAssertEqual(response?.value?.count, 100)
+        XCTAssertEqual(response.value?.count, 100)
         try task.cancel()
         XCTAssertEqual(task.state, .cancelled)
         XCTAssertThrowsError(try task.resume())
@@ -73,37 +82,35 @@ final class LifecycleTests: XCTestCase {
     func testCancelBeforeResumeCallsHandlerWithCancelledAndEmptiesRegistry() throws {
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)
-        let response: TaskResponse<Data>? = awaitCompletion { done in
+        let response: TaskResponse<Data> = try awaitCompletion { done in
             let task = manager.dataTask(with: HTTPRequest(URL(string: "http://127.0.0.1:9/never")!), completionHandler: done)
             XCTAssertEqual(manager.registeredTaskCount, 1)
             try? task.cancel()
         }
-        XCTAssertEqual(response?.error?.code, .cancelled)
-        recorder.wait { $0.contains { $0.name == .cancelled } }
+        XCTAssertEqual(response.error?.code, .cancelled)
+        try recorder.wait { $0.contains { $0.name == .cancelled } }
         XCTAssertEqual(recorder.events.map(\.name), [.created, .cancelled])
         XCTAssertEqual(manager.registeredTaskCount, 0)
     }
 
     func testThousandConcurrentTasksAllCompleteAndRegistryEmpties() throws {
-        let nginx = try requireServer(TestEnvironment.nginxURL, "nginx")
         var configuration = SessionConfiguration()
         configuration.maxConcurrentTasks = 64
         let manager = SessionManager(configuration: configuration)
         let recorder = EventRecorder(bus: manager.bus)
-        let url = nginx.appendingPathComponent("files/100b.bin")
+        let url = server.url("/bytes/100")
         let tasks = (0..<1000).map { _ in manager.dataTask(with: HTTPRequest(url)) }
         for task in tasks { try task.resume() }
-        recorder.waitForEnd(of: tasks.map(\.id), timeout: 60)
+        try recorder.waitForEnd(of: tasks.map(\.id), timeout: 60)
         let completed = recorder.events.filter { $0.name == .completed }
         XCTAssertEqual(completed.count, 1000)
         XCTAssertEqual(manager.registeredTaskCount, 0)
     }
 
     func testAsyncResponseCarriesTypedValue() async throws {
-        let httpbin = try requireServer(TestEnvironment.httpbinURL, "httpbin")
         let manager = SessionManager()
         struct Echo: Decodable, Sendable { let url: String; let headers: [String: String] }
-        let request = HTTPRequest(httpbin.appendingPathComponent("get"), headers: [HTTPHeader(name: "X-Probe", value: "reqtop-test")])
+        let request = HTTPRequest(server.url("/get"), headers: [HTTPHeader(name: "X-Probe", value: "reqtop-test")])
         let response = await manager.response(for: request, serializer: DecodableResponseSerializer<Echo>())
         XCTAssertEqual(response.head?.status, 200)
         XCTAssertEqual(response.value?.headers["X-Probe"], "reqtop-test")
@@ -112,29 +119,27 @@ final class LifecycleTests: XCTestCase {
     }
 
     func testJSONSerializerRunsAndSerializationErrorIsReported() throws {
-        let nginx = try requireServer(TestEnvironment.nginxURL, "nginx")
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)
-        let response: TaskResponse<JSONValue>? = awaitCompletion { done in
-            let task = manager.dataTask(with: HTTPRequest(nginx.appendingPathComponent("files/100b.bin")),
+        let response: TaskResponse<JSONValue> = try awaitCompletion { done in
+            let task = manager.dataTask(with: HTTPRequest(server.url("/bytes/100")),
                                         serializer: JSONResponseSerializer(), completionHandler: done)
             try? task.resume()
         }
-        XCTAssertEqual(response?.error?.code, .serializationFailed)
-        recorder.wait { $0.contains(where: \.isTerminal) }
+        XCTAssertEqual(response.error?.code, .serializationFailed)
+        try recorder.wait { $0.contains(where: \.isTerminal) }
         guard case .completed(let completion) = recorder.events.last?.kind else { return XCTFail("transfer itself completed") }
         XCTAssertEqual(completion.serializer, "json")
         XCTAssertNotNil(completion.serializationError)
     }
 
     func testValidationFailureIsTypedFailedEvent() throws {
-        let httpbin = try requireServer(TestEnvironment.httpbinURL, "httpbin")
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)
-        let task = manager.dataTask(with: HTTPRequest(httpbin.appendingPathComponent("status/418")),
+        let task = manager.dataTask(with: HTTPRequest(server.url("/status/418")),
                                     options: TaskOptions(validation: .successfulStatus))
         try task.resume()
-        recorder.waitForEnd(of: [task.id])
+        try recorder.waitForEnd(of: [task.id])
         guard case .failed(let failure) = recorder.terminalEvent(of: task.id)?.kind else { return XCTFail() }
         XCTAssertEqual(failure.error.code, .validationFailed)
         XCTAssertEqual(failure.response?.status, 418)

@@ -1,3 +1,4 @@
+import Foundation
 import ReqtopRequestLists
 import XCTest
 
@@ -54,5 +55,77 @@ final class HARLenientImportTests: XCTestCase {
         let list = try HARImporter.parse(text: text, path: "odd.har")
         XCTAssertEqual(list.specs.map(\.method), ["get"], "the method is kept as written")
         XCTAssertEqual(list.specs.first?.location?.line, 1)
+    }
+}
+
+/// The importer parses each HAR once, keeping positions, so a minified archive (one line) still
+/// gets exact columns for its specs and its errors.
+final class HARSingleParseTests: XCTestCase {
+    /// A one-line HAR whose entries have the given request members.
+    private func minified(_ requests: [String]) -> String {
+        #"{"log":{"version":"1.2","creator":{"name":"é","version":"1"},"entries":["#
+            + requests.map { #"{"startedDateTime":"x","request":{\#($0)},"response":{}}"# }.joined(separator: ",") + "]}}"
+    }
+
+    private func request(_ n: Int) -> String { #""method":"GET","url":"http://x.example/\#(n)","headers":[]"# }
+
+    /// 1-based column, in characters, of the `occurrence`-th match of `needle`.
+    private func column(of needle: String, occurrence: Int = 1, in text: String) -> Int {
+        var searchStart = text.startIndex
+        var found = text.startIndex
+        for _ in 0..<occurrence {
+            let range = text.range(of: needle, range: searchStart..<text.endIndex)!
+            found = range.lowerBound
+            searchStart = range.upperBound
+        }
+        return text.distance(from: text.startIndex, to: found) + 1
+    }
+
+    func testSpecsOfAMinifiedHARPointAtEachRequest() throws {
+        let text = minified((1...4).map(request))
+        let list = try HARImporter.parse(text: text, path: "min.har")
+        XCTAssertEqual(list.specs.map(\.url), (1...4).map { "http://x.example/\($0)" })
+        XCTAssertEqual(list.specs.map { $0.location?.line }, [1, 1, 1, 1])
+        XCTAssertEqual(list.specs.map { $0.location?.column }, (1...4).map { column(of: #""request""#, occurrence: $0, in: text) })
+    }
+
+    func testAWrongTypeInEntryThreeIsReportedAtItsMember() {
+        let text = minified([request(1), request(2), #""method":5,"url":"http://x.example/3""#, request(4)])
+        XCTAssertThrowsError(try HARImporter.parse(text: text, path: "min.har")) { error in
+            let error = error as? RequestListError
+            XCTAssertEqual(error?.line, 1)
+            XCTAssertEqual(error?.column, column(of: #""method":5"#, in: text))
+            XCTAssertEqual(error?.message,
+                           "not a HAR 1.2 archive: unexpected value at log.entries[2].request.method: expected a string, found a number")
+        }
+    }
+
+    func testAMissingFieldInEntryThreeIsReportedAtItsRequest() {
+        let text = minified([request(1), request(2), #""method":"GET""#, request(4)])
+        XCTAssertThrowsError(try HARImporter.parse(text: text, path: "min.har")) { error in
+            let error = error as? RequestListError
+            XCTAssertEqual(error?.column, column(of: #""request""#, occurrence: 3, in: text))
+            XCTAssertEqual(error?.message, "not a HAR 1.2 archive: missing field 'url' at log.entries[2].request")
+        }
+    }
+
+    func testAnEntryWithoutARequestIsReportedAtTheEntry() {
+        let text = minified([request(1), request(2)]).replacingOccurrences(of: "]}}", with: #",{"response":{}}]}}"#)
+        XCTAssertThrowsError(try HARImporter.parse(text: text, path: "min.har")) { error in
+            let error = error as? RequestListError
+            XCTAssertEqual(error?.column, column(of: #"{"response":{}}]"#, in: text))
+            XCTAssertEqual(error?.message, "not a HAR 1.2 archive: missing field 'request' at log.entries[2]")
+        }
+    }
+
+    func testALargeOneLineHARImportsInLinearTime() throws {
+        let count = 40_000
+        let text = minified((1...count).map(request))
+        let start = Date()
+        let list = try HARImporter.parse(text: text, path: "big.har")
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertLessThan(elapsed, 30, "\(text.utf8.count) bytes: rescanning the line for each value takes hours")
+        XCTAssertEqual(list.specs.count, count)
+        XCTAssertEqual(list.specs.last?.location?.column, column(of: #""request""#, occurrence: count, in: text))
     }
 }

@@ -12,10 +12,25 @@ public struct JSONParser {
     private var index = 0
     private var depth = 0
     private static let maxDepth = 512
+    /// Whether to record where each value starts (`parseLocated`).
+    private let locating: Bool
+    /// The line and column of byte `counted`, advanced only forward so positions cost linear time.
+    private var counted = 0
+    private var line = 1
+    private var column = 1
 
     /// Parses one JSON document (any value at the top level).
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
-        var parser = JSONParser(bytes: Array(text.utf8))
+        try parseDocument(text, locating: false).value
+    }
+
+    /// Parses one JSON document, recording where each value inside it starts.
+    public static func parseLocated(_ text: String) throws(JSONSyntaxError) -> LocatedJSON {
+        try parseDocument(text, locating: true)
+    }
+
+    private static func parseDocument(_ text: String, locating: Bool) throws(JSONSyntaxError) -> LocatedJSON {
+        var parser = JSONParser(bytes: Array(text.utf8), locating: locating)
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()
@@ -23,24 +38,34 @@ public struct JSONParser {
         return value
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: [UInt8], locating: Bool) {
+        self.bytes = bytes
+        self.locating = locating
+    }
 
-    private func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
-        let (line, column) = JSONParser.lineAndColumn(of: offset ?? index, in: bytes)
+    private mutating func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
+        (counted, line, column) = (0, 1, 1) // once per parse: count from the start
+        let (line, column) = position(of: offset ?? index)
         return JSONSyntaxError(message: message, line: line, column: column)
     }
 
-    /// Line and column (in characters) of a byte offset.
-    static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (Int, Int) {
-        var line = 1
-        var lineStart = 0
+    /// Where the current value starts, when locating.
+    private mutating func here() -> (line: Int, column: Int) {
+        locating ? position(of: index) : (0, 0)
+    }
+
+    /// Line and column (in characters) of a byte offset at or after `counted`.
+    private mutating func position(of offset: Int) -> (line: Int, column: Int) {
         let end = min(offset, bytes.count)
-        for i in 0..<end where bytes[i] == UInt8(ascii: "\n") {
+        var segmentStart = counted
+        for i in counted..<end where bytes[i] == UInt8(ascii: "\n") {
             line += 1
-            lineStart = i + 1
+            column = 1
+            segmentStart = i + 1
         }
-        let prefix = bytes[lineStart..<end]
-        let column = String(decoding: prefix, as: UTF8.self).count + 1
+        let segment = bytes[segmentStart..<end]
+        column += segment.allSatisfy { $0 < 0x80 } ? segment.count : String(decoding: segment, as: UTF8.self).count
+        counted = end
         return (line, column)
     }
 
@@ -50,16 +75,18 @@ public struct JSONParser {
         while let c = current, c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { index += 1 }
     }
 
-    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseValue() throws(JSONSyntaxError) -> LocatedJSON {
         guard let c = current else { throw error("unexpected end of JSON: expected a value") }
+        let (line, column) = here()
+        func leaf(_ value: JSONValue) -> LocatedJSON { LocatedJSON(value: value, line: line, column: column, children: []) }
         switch c {
-        case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        case UInt8(ascii: "{"): return try parseObject(line: line, column: column)
+        case UInt8(ascii: "["): return try parseArray(line: line, column: column)
+        case UInt8(ascii: "\""): return leaf(.string(try parseString()))
+        case UInt8(ascii: "t"): try literal("true"); return leaf(.bool(true))
+        case UInt8(ascii: "f"): try literal("false"); return leaf(.bool(false))
+        case UInt8(ascii: "n"): try literal("null"); return leaf(.null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return leaf(try parseNumber())
         default: throw error("unexpected character '\(Character(Unicode.Scalar(c)))': expected a JSON value")
         }
     }
@@ -76,46 +103,60 @@ public struct JSONParser {
         if depth > JSONParser.maxDepth { throw error("JSON nested deeper than \(JSONParser.maxDepth) levels") }
     }
 
-    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+    /// An object; each member is located at its key.
+    private mutating func parseObject(line: Int, column: Int) throws(JSONSyntaxError) -> LocatedJSON {
         try enter()
         defer { depth -= 1 }
         index += 1
         var members: [(key: String, value: JSONValue)] = []
+        var located: [LocatedJSON] = []
         skipWhitespace()
-        if current == UInt8(ascii: "}") { index += 1; return .object(members) }
+        if current == UInt8(ascii: "}") { index += 1; return LocatedJSON(value: .object([]), line: line, column: column, children: []) }
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("expected a quoted member name") }
+            let keyStart = here()
             let key = try parseString()
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after member name") }
             index += 1
             skipWhitespace()
-            members.append((key, try parseValue()))
+            let value = try parseValue()
+            members.append((key, value.value))
+            if locating {
+                located.append(LocatedJSON(value: value.value, line: keyStart.line, column: keyStart.column, children: value.children))
+            }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(members)
+            case UInt8(ascii: "}"):
+                index += 1
+                return LocatedJSON(value: .object(members), line: line, column: column, children: located)
             case nil: throw error("unexpected end of JSON: unterminated object")
             default: throw error("expected ',' or '}' in object")
             }
         }
     }
 
-    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseArray(line: Int, column: Int) throws(JSONSyntaxError) -> LocatedJSON {
         try enter()
         defer { depth -= 1 }
         index += 1
         var items: [JSONValue] = []
+        var located: [LocatedJSON] = []
         skipWhitespace()
-        if current == UInt8(ascii: "]") { index += 1; return .array(items) }
+        if current == UInt8(ascii: "]") { index += 1; return LocatedJSON(value: .array([]), line: line, column: column, children: []) }
         while true {
             skipWhitespace()
-            items.append(try parseValue())
+            let item = try parseValue()
+            items.append(item.value)
+            if locating { located.append(item) }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return .array(items)
+            case UInt8(ascii: "]"):
+                index += 1
+                return LocatedJSON(value: .array(items), line: line, column: column, children: located)
             case nil: throw error("unexpected end of JSON: unterminated array")
             default: throw error("expected ',' or ']' in array")
             }

@@ -63,32 +63,10 @@ public indirect enum JSONValue: Sendable, Hashable {
         case .null: return "null"
         case let .bool(b): return b ? "true" : "false"
         case let .number(n): return n
-        case let .string(s): return JSONValue.quote(s)
+        case let .string(s): return JSONEscaping.quoted(s)
         case let .array(a): return "[" + a.map(\.jsonText).joined(separator: ",") + "]"
-        case let .object(o): return "{" + o.map { JSONValue.quote($0.key) + ":" + $0.value.jsonText }.joined(separator: ",") + "}"
+        case let .object(o): return "{" + o.map { JSONEscaping.quoted($0.key) + ":" + $0.value.jsonText }.joined(separator: ",") + "}"
         }
-    }
-
-    /// `s` as a JSON string literal, quotes included.
-    public static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }
 

@@ -1,5 +1,5 @@
 /// Everything a key can do in the inspector. Keys map to these through `Keymap`.
-public enum Command: String, Sendable, CaseIterable {
+package enum Command: String, Sendable, CaseIterable {
     case moveUp, moveDown, pageUp, pageDown, top, bottom
     case openDetail, back, nextTab, previousTab
     case suspendResume, cancel, replay, replayFailed
@@ -9,7 +9,7 @@ public enum Command: String, Sendable, CaseIterable {
 }
 
 /// Where a binding applies.
-public enum KeyContext: String, Sendable, CaseIterable {
+package enum KeyContext: String, Sendable, CaseIterable {
     /// Everywhere outside prompts.
     case global
     /// The task table.

@@ -1,16 +1,17 @@
 import ReqtopTerminalUI
+import ReqtopSession
 
 /// One key binding: the key, the command it runs, where, and the help text `?` shows.
-public struct KeyBinding: Sendable {
-    public var key: Key
-    public var command: Command
-    public var context: KeyContext
-    public var help: String
+package struct KeyBinding: Sendable {
+    package var key: Key
+    package var command: Command
+    package var context: KeyContext
+    package var help: String
 }
 
 /// The inspector's keys, as data. The help screen and the hint line are generated from it.
-public enum Keymap {
-    public static let bindings: [KeyBinding] = [
+package enum Keymap {
+    package static let bindings: [KeyBinding] = [
         KeyBinding(key: .up, command: .moveUp, context: .global, help: "move up / scroll up"),
         KeyBinding(key: .char("k"), command: .moveUp, context: .global, help: "move up / scroll up"),
         KeyBinding(key: .down, command: .moveDown, context: .global, help: "move down / scroll down"),
@@ -45,13 +46,13 @@ public enum Keymap {
     ]
 
     /// The command `key` runs in `context` (context bindings first, then global ones).
-    public static func command(for key: Key, in context: KeyContext) -> Command? {
+    package static func command(for key: Key, in context: KeyContext) -> Command? {
         bindings.first { $0.key == key && $0.context == context }?.command
             ?? bindings.first { $0.key == key && $0.context == .global }?.command
     }
 
     /// A short name for a key, as help and hints show it.
-    public static func label(_ key: Key) -> String {
+    package static func label(_ key: Key) -> String {
         switch key {
         case .char(" "): "space"
         case .char(let c): String(c)
@@ -76,7 +77,7 @@ public enum Keymap {
     }
 
     /// Help lines: every command with all its keys, grouped by context.
-    public static func helpLines() -> [String] {
+    package static func helpLines() -> [String] {
         var lines: [String] = []
         for context in KeyContext.allCases {
             let inContext = bindings.filter { $0.context == context }

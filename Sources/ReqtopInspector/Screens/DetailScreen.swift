@@ -1,9 +1,10 @@
 import Foundation
 import ReqtopNetworking
 import ReqtopTerminalUI
+import ReqtopSession
 
 /// The tabs of the task detail screen.
-public enum DetailTab: String, CaseIterable, Sendable {
+package enum DetailTab: String, CaseIterable, Sendable {
     case request = "Request"
     case response = "Response"
     case body = "Body"

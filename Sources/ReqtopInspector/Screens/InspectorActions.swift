@@ -1,7 +1,8 @@
 import ReqtopNetworking
+import ReqtopSession
 
 /// What the inspector asks of the session it shows. Each call returns a short message for the status line.
-public protocol InspectorActions: AnyObject {
+package protocol InspectorActions: AnyObject {
     /// Suspends a running task or resumes a suspended one.
     func suspendOrResume(_ id: TaskID) -> String
     func cancel(_ id: TaskID) -> String

@@ -1,25 +1,22 @@
 import Foundation
 import ReqtopNetworking
 import ReqtopTerminalUI
+import ReqtopSession
 
 /// What the loop should do after a key.
-public enum KeyResult: Sendable, Equatable {
-    case redraw, ignore, quit
-}
-
 /// The inspector's screens and their state, over a `TaskStore`. Confined to the UI thread:
 /// background work only changes the store and asks the loop for a redraw.
-public final class InspectorApp {
+package final class InspectorApp {
     enum Screen: Equatable {
         case main
         case detail(TaskID)
         case help
     }
 
-    public let store: TaskStore
+    package let store: TaskStore
     let actions: InspectorActions
     /// Shown in the header: the list being replayed, or "interactive session".
-    public var title: String
+    package var title: String
 
     var screen = Screen.main
     var detailTab = DetailTab.request
@@ -33,13 +30,13 @@ public final class InspectorApp {
     var promptHistory: [PromptKind: [String]] = [:]
     var message: (text: String, time: Double)?
     /// What the table showed last frame, so keys act on the row the user sees.
-    var listing = TaskListing(rows: .all(count: 0))
+    var listing = TaskListing.empty
     /// The task the selection is on: it stays on that task when rows move (sort, filter, new tasks).
     var anchor: TaskID?
     var pageSize = 10
     var detailLines = DetailLinesCache()
 
-    public init(store: TaskStore, actions: InspectorActions, title: String) {
+    package init(store: TaskStore, actions: InspectorActions, title: String) {
         self.store = store
         self.actions = actions
         self.title = title
@@ -57,7 +54,7 @@ public final class InspectorApp {
     // MARK: Keys
 
     /// Handles one key press.
-    public func handle(_ key: Key) -> KeyResult {
+    package func handle(_ key: Key) -> LoopAction {
         if key == .resize { return .redraw }
         if prompt != nil { return handlePromptKey(key) }
         let context: KeyContext = if case .detail = screen { .detail } else { .table }
@@ -66,7 +63,7 @@ public final class InspectorApp {
     }
 
     /// Runs a command as if its key had been pressed.
-    public func run(_ command: Command) -> KeyResult {
+    package func run(_ command: Command) -> LoopAction {
         switch command {
         case .moveUp: move(by: -1)
         case .moveDown: move(by: 1)

@@ -1,10 +1,11 @@
 import Foundation
 import ReqtopNetworking
 import ReqtopTerminalUI
+import ReqtopSession
 
 extension InspectorApp {
     /// Draws the current screen into `frame`.
-    public func render(_ frame: inout Frame, now: Double = Date().timeIntervalSince1970) {
+    package func render(_ frame: inout Frame, now: Double = Date().timeIntervalSince1970) {
         let area = frame.area
         guard area.width > 0, area.height > 0 else { return }
         let rows = Layout.vertical([.fill(1), .fixed(1)]).split(area)

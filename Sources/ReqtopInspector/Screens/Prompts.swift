@@ -1,6 +1,7 @@
 import Foundation
 import ReqtopNetworking
 import ReqtopTerminalUI
+import ReqtopSession
 
 /// What the bottom-line prompt is asking for.
 enum PromptKind: Hashable {
@@ -48,7 +49,7 @@ extension InspectorApp {
                               draft: draft, note: note)
     }
 
-    func handlePromptKey(_ key: Key) -> KeyResult {
+    func handlePromptKey(_ key: Key) -> LoopAction {
         guard var active = prompt else { return .ignore }
         if case .confirmQuit = active.kind {
             prompt = nil

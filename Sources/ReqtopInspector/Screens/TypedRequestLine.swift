@@ -1,4 +1,5 @@
 import ReqtopNetworking
+import ReqtopSession
 
 /// The first line typed at the `n` prompt: `METHOD URL`, or just `URL` for a GET. The method is
 /// kept exactly as typed (any RFC 9110 token); the URL must be http(s) with a host.

@@ -1,31 +1,32 @@
 import Foundation
 import ReqtopNetworking
 import ReqtopRequestLists
+import ReqtopSession
 
 /// The inspector's actions carried out on a real `SessionManager`: suspend, resume, cancel,
 /// replay, new requests, and saving what the `TaskStore` recorded.
-public final class InspectorSession: InspectorActions {
-    public let manager: SessionManager
-    public let store: TaskStore
+package final class InspectorSession: InspectorActions {
+    package let manager: SessionManager
+    package let store: TaskStore
     /// Runs a program with the terminal handed over to it (curses suspended); returns its exit status.
     /// Without it, `e` (edit in $EDITOR) is unavailable.
-    public var runInTerminal: ((_ arguments: [String]) -> Int32)?
+    package var runInTerminal: ((_ arguments: [String]) -> Int32)?
     /// How many requests of a replayed list wait to be sent (shown in the header, counted when quitting).
-    public var queued: () -> Int = { 0 }
+    package var queued: () -> Int = { 0 }
 
-    public var queuedCount: Int { queued() }
+    package var queuedCount: Int { queued() }
 
-    public init(manager: SessionManager, store: TaskStore) {
+    package init(manager: SessionManager, store: TaskStore) {
         self.manager = manager
         self.store = store
     }
 
-    public var unfinishedCount: Int {
+    package var unfinishedCount: Int {
         let a = store.aggregates()
         return a.count(.running) + a.count(.suspended)
     }
 
-    public func suspendOrResume(_ id: TaskID) -> String {
+    package func suspendOrResume(_ id: TaskID) -> String {
         guard let task = manager.task(withID: id) else { return "task \(id) has already ended" }
         do {
             if task.state == .running {
@@ -39,7 +40,7 @@ public final class InspectorSession: InspectorActions {
         }
     }
 
-    public func cancel(_ id: TaskID) -> String {
+    package func cancel(_ id: TaskID) -> String {
         guard let task = manager.task(withID: id) else { return "task \(id) has already ended" }
         do {
             try task.cancel()
@@ -50,24 +51,24 @@ public final class InspectorSession: InspectorActions {
     }
 
     /// Sends the task's request again, unchanged: same method, URL, headers in order, body, options.
-    public func replay(_ record: TaskRecord) -> String {
+    package func replay(_ record: TaskRecord) -> String {
         let id = start(record.request, name: record.name)
         return "replaying \(record.id) as \(id)"
     }
 
-    public func send(_ request: HTTPRequest) -> String {
+    package func send(_ request: HTTPRequest) -> String {
         "sent \(start(request, name: nil)): \(request.method) \(request.url.absoluteString)"
     }
 
     /// Creates and resumes a task; the store sees it through the bus.
     @discardableResult
-    public func start(_ request: HTTPRequest, name: String?) -> TaskID {
+    package func start(_ request: HTTPRequest, name: String?) -> TaskID {
         let task = manager.dataTask(with: request, options: TaskOptions(name: name))
         try? task.resume()
         return task.id
     }
 
-    public func saveHAR(to path: String) -> String {
+    package func saveHAR(to path: String) -> String {
         let marks = store.marks
         let records = store.allRecords.filter { marks.isEmpty || marks.contains($0.id) }
         do {
@@ -80,7 +81,7 @@ public final class InspectorSession: InspectorActions {
         }
     }
 
-    public func exportCurl(_ record: TaskRecord, to path: String) -> String {
+    package func exportCurl(_ record: TaskRecord, to path: String) -> String {
         var bodyFiles = BodyFiles(prefix: RequestBody.absolutePath(path + ".body", relativeTo: ""))
         let command = "#!/bin/sh\n" + CurlWriter.command(for: record.request, bodyFiles: &bodyFiles) + "\n"
         do {
@@ -93,7 +94,7 @@ public final class InspectorSession: InspectorActions {
         }
     }
 
-    public func edit(_ record: TaskRecord) -> String {
+    package func edit(_ record: TaskRecord) -> String {
         guard let runInTerminal else { return "editing needs the interactive terminal" }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-edit-\(record.id.rawValue)-\(UUID().uuidString.prefix(8)).http")
         var bodyFiles = BodyFiles(prefix: file.deletingPathExtension().path + ".body")

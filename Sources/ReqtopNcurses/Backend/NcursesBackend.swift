@@ -3,23 +3,23 @@ import ReqtopTerminalUI
 
 /// The `Backend` over ncurses' standard screen. Create it after curses has started (see `EventLoop`);
 /// use it only from the loop's thread.
-public final class NcursesBackend: Backend {
+package final class NcursesBackend: Backend {
     private let colorPairs: ColorPairs
     private var text: [wchar_t] = []
 
     /// - Parameter colors: false to draw without colours (e.g. `NO_COLOR` is set).
-    public init(colors: Bool) {
+    package init(colors: Bool) {
         colorPairs = ColorPairs(enabled: colors)
     }
 
-    public func size() -> (width: Int, height: Int) {
+    package func size() -> (width: Int, height: Int) {
         var rows: Int32 = 0, cols: Int32 = 0
         cncurses_getmaxyx(cncurses_stdscr(), &rows, &cols)
         return (max(0, Int(cols)), max(0, Int(rows)))
     }
 
     /// Draws runs of same-styled neighbouring cells with one call each.
-    public func draw(_ changes: [CellChange]) {
+    package func draw(_ changes: [CellChange]) {
         var i = 0
         while i < changes.count {
             let first = changes[i]
@@ -45,16 +45,16 @@ public final class NcursesBackend: Backend {
         }
     }
 
-    public func clear() { wclear(cncurses_stdscr()) }
+    package func clear() { wclear(cncurses_stdscr()) }
 
-    public func flush() {
+    package func flush() {
         wnoutrefresh(cncurses_stdscr())
         doupdate()
     }
 
-    public func hideCursor() { curs_set(0) }
-    public func showCursor() { curs_set(1) }
-    public func setCursor(x: Int, y: Int) { wmove(cncurses_stdscr(), Int32(y), Int32(x)) }
+    package func hideCursor() { curs_set(0) }
+    package func showCursor() { curs_set(1) }
+    package func setCursor(x: Int, y: Int) { wmove(cncurses_stdscr(), Int32(y), Int32(x)) }
 
     private func attributes(_ modifiers: Modifiers) -> attr_t {
         var attrs = cncurses_a_normal()

@@ -2,12 +2,12 @@ import CNcursesw
 import ReqtopTerminalUI
 
 /// Turns `wget_wch` results into `Key`s.
-public enum KeyDecoder {
+package enum KeyDecoder {
     /// The key for one `wget_wch` result, or `nil` for input reqtop ignores.
     /// - Parameters:
     ///   - isFunctionKey: true when `wget_wch` returned `KEY_CODE_YES`.
     ///   - code: the character or `KEY_*` code.
-    public static func decode(isFunctionKey: Bool, code: UInt32) -> Key? {
+    package static func decode(isFunctionKey: Bool, code: UInt32) -> Key? {
         if isFunctionKey { return functionKey(Int32(bitPattern: code)) }
         switch code {
         case 10, 13: return .enter

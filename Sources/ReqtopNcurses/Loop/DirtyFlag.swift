@@ -4,7 +4,7 @@ import ReqtopSync
 /// Wakes the event loop to redraw; callable from any thread.
 ///
 /// Calls made before the loop draws again are coalesced into one wake-up byte on the self-pipe.
-public final class DirtyFlag: Sendable {
+package final class DirtyFlag: Sendable {
     private let pending = Protected(false)
 
     init() {
@@ -12,7 +12,7 @@ public final class DirtyFlag: Sendable {
     }
 
     /// Asks for a redraw at the loop's next frame slot.
-    public func markDirty() {
+    package func markDirty() {
         let shouldWake = pending.withLock { flag -> Bool in
             if flag { return false }
             flag = true

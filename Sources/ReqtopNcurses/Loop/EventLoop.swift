@@ -11,29 +11,29 @@ import ReqtopTerminalUI
 /// `dirtyFlag.markDirty()`; frames are drawn at most `maxFramesPerSecond` times a second.
 /// SIGWINCH resizes and repaints; SIGINT, SIGTERM and SIGHUP end the loop (see `ExitReason.exitCode`);
 /// crash signals restore the tty before the previous handler runs. The terminal is restored on every exit path.
-public final class EventLoop {
+package final class EventLoop {
     /// Hand this to background work: `markDirty()` wakes the loop from any thread.
-    public let dirtyFlag = DirtyFlag()
-    public let maxFramesPerSecond: Int
+    package let dirtyFlag = DirtyFlag()
+    package let maxFramesPerSecond: Int
     private let colors: Bool
 
     /// - Parameters:
     ///   - maxFramesPerSecond: the redraw rate limit (default 30).
     ///   - colors: draw colours; by default true unless `NO_COLOR` is set.
-    public init(maxFramesPerSecond: Int = 30, colors: Bool? = nil) {
+    package init(maxFramesPerSecond: Int = 30, colors: Bool? = nil) {
         self.maxFramesPerSecond = max(1, maxFramesPerSecond)
         self.colors = colors ?? TerminalSession.colorsAllowed
     }
 
     /// Asks for a redraw (from any thread; same as `dirtyFlag.markDirty()`).
-    public func markDirty() { dirtyFlag.markDirty() }
+    package func markDirty() { dirtyFlag.markDirty() }
 
     /// Set when `runProgram` gave the terminal away; the loop repaints after the key handler returns.
     private var handedOver = false
 
     /// Hands the terminal to another program (an editor, a pager) until it exits, then takes it back.
     /// Call it from a key handler. Returns the program's exit status (127 when it could not start).
-    public func runProgram(_ arguments: [String]) -> Int32 {
+    package func runProgram(_ arguments: [String]) -> Int32 {
         TerminalSession.end()
         defer {
             _ = TerminalSession.start(colors: colors) // it worked before the program ran
@@ -47,7 +47,7 @@ public final class EventLoop {
     ///   - onKey: called for each key; `.resize` is also reported after a size change.
     ///   - onSignal: called for SIGINT/SIGTERM/SIGHUP; `.quit` (the default) ends the loop with `.signal`.
     ///   - render: draws one frame; called only when something marked the screen dirty.
-    public func run(
+    package func run(
         onKey: (Key) -> LoopAction,
         onSignal: (Int32) -> LoopAction = { _ in .quit },
         render: (inout Frame) -> Void

@@ -3,7 +3,7 @@ import Dispatch
 /// The session-level delegate. It owns nothing of a task: for every engine callback it looks the
 /// task delegate up in the registry by task identifier and forwards the call. It also batches the
 /// events of one engine pass so that observers get one hop per pass, not one per event.
-final class SessionDelegate: @unchecked Sendable { // `pending` and `completions` are confined to the engine thread
+final class SessionDelegate { // created and used on the engine thread (by `EngineLoop`) only
     let registry: TaskDelegateRegistry
     let bus: EventBus
     private let serializationQueue = DispatchQueue(label: "reqtop.serialization", attributes: .concurrent)
@@ -16,6 +16,7 @@ final class SessionDelegate: @unchecked Sendable { // `pending` and `completions
     }
 
     private func emit(_ kind: TaskEvent.Kind, for task: TaskID) {
+        EngineThread.check()
         pending.append(TaskEvent(task: task, kind: kind))
     }
 
@@ -54,12 +55,14 @@ final class SessionDelegate: @unchecked Sendable { // `pending` and `completions
 
     /// The next hop's request when the transfer that just ended was a redirect to follow.
     func redirect(afterFinishing task: TaskID, transportError: TransferError?, timings: PhaseTimings) -> TransferRequest? {
+        EngineThread.check()
         guard transportError == nil, let delegate = registry.peek(task), delegate.task.state == .running else { return nil }
         return delegate.takeRedirect(timings: timings)
     }
 
     /// libcurl finished the transfer, successfully or not.
     func transferDidFinish(_ task: TaskID, transportError: TransferError?, timings: PhaseTimings?) {
+        EngineThread.check()
         guard let delegate = registry.remove(task) else { return }
         let finished = delegate.finish(transportError: transportError, timings: timings) { emit($0, for: task) }
         let outcome: TaskState = finished.error == nil ? .completed : .failed
@@ -74,6 +77,7 @@ final class SessionDelegate: @unchecked Sendable { // `pending` and `completions
 
     /// The transfer was removed before it finished (the task is already in the cancelled state).
     func transferWasCancelled(_ task: TaskID) {
+        EngineThread.check()
         guard let delegate = registry.remove(task) else { return }
         schedule(delegate.finishCancelled(), of: delegate)
     }
@@ -93,6 +97,7 @@ final class SessionDelegate: @unchecked Sendable { // `pending` and `completions
 
     /// End of one engine pass: hand the batch to the bus, then start serialization of what finished.
     func endOfPass() {
+        EngineThread.check()
         if !pending.isEmpty { bus.post(pending.takeAll()) }
         if !completions.isEmpty {
             for completion in completions { serializationQueue.async(execute: completion) }

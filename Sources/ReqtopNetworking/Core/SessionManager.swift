@@ -24,8 +24,7 @@ public final class SessionManager: Sendable {
     public init(configuration: SessionConfiguration = SessionConfiguration(), bus: EventBus = EventBus()) {
         self.configuration = configuration
         self.bus = bus
-        let delegate = SessionDelegate(registry: registry, bus: bus)
-        engine = CurlEngine(delegate: delegate, maxConcurrent: configuration.maxConcurrentTasks,
+        engine = CurlEngine(registry: registry, bus: bus, maxConcurrent: configuration.maxConcurrentTasks,
                             maxPerHost: configuration.maxConcurrentTasksPerHost)
     }
 

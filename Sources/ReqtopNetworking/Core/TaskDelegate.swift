@@ -22,8 +22,10 @@ public typealias ProgressHandler = @Sendable (TransferProgress) -> Void
 /// upload and download progress, the download file, redirect hops and timings of one task, and how
 /// to turn them into a response for the completion handler.
 ///
-/// Its transfer state is touched only on the engine thread, through the session delegate.
-final class TaskDelegate: @unchecked Sendable { // mutable state below is confined to the engine thread
+/// Its transfer state is touched only on the engine thread, through the session delegate (debug
+/// builds check it with `EngineThread.check()`); the exception is `finishCancelled()` for a task
+/// the engine never had.
+final class TaskDelegate: @unchecked Sendable { // mutable state below is confined to the engine thread (checked)
     let task: HTTPTask
     /// The request as created; `current` is the one being sent (it changes with every redirect hop).
     let request: TransferRequest
@@ -79,6 +81,7 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
 
     /// One raw header line of any response of the transfer (including redirects and 1xx).
     func didReceiveHeaderLine(_ bytes: UnsafeRawBufferPointer, emit: (TaskEvent.Kind) -> Void) -> Bool {
+        EngineThread.check()
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
         let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
@@ -110,6 +113,7 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
 
     /// The request head of the current hop exactly as libcurl wrote it to the connection.
     func didSendHead(_ bytes: UnsafeRawBufferPointer, emit: (TaskEvent.Kind) -> Void) {
+        EngineThread.check()
         guard let head = RequestHead(wireText: String(decoding: bytes, as: UTF8.self), url: current.url, hop: hops.count) else {
             return
         }
@@ -141,6 +145,7 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
     // MARK: Body
 
     func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        EngineThread.check()
         if pendingRedirect != nil { return true } // the body of a redirect the engine follows
         received += Int64(bytes.count)
         if let file { return file.write(bytes) }
@@ -167,6 +172,7 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
 
     /// Fills `buffer` with the next request body bytes; returns the count, 0 at the end, nil on error.
     func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        EngineThread.check()
         switch current.request.body {
         case .none:
             return 0
@@ -209,6 +215,7 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
     /// hop keeps `timings`), or nil when the transfer was not a redirect — or when the task's
     /// timeout, which covers every hop, has run out (then it fails with `timedOut`).
     func takeRedirect(timings: PhaseTimings) -> TransferRequest? {
+        EngineThread.check()
         guard var next = pendingRedirect else { return nil }
         pendingRedirect = nil
         hops[hops.count - 1].timings = timings
@@ -258,6 +265,7 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
 
     /// Closes files and gathers the result. `transportError` is nil when libcurl reported success.
     func finish(transportError: TransferError?, timings: PhaseTimings?, emit: (TaskEvent.Kind) -> Void) -> FinishedTransfer {
+        EngineThread.check()
         if received > reportedDownload, head != nil {
             reportedDownload = received
             report(TransferProgress(direction: .download, completed: received, total: expectedLength(-1)), emit: emit)

@@ -2,14 +2,13 @@ import CCurl
 import Foundation
 import ReqtopSync
 
-/// libcurl's multi interface on a thread of its own.
+/// libcurl's multi interface on a thread of its own: the handle other threads hold.
 ///
-/// The thread owns the multi handle and every easy handle; other threads only enqueue commands and
-/// wake it with `curl_multi_wakeup`. Idle means blocked in `curl_multi_poll`. At most
-/// `maxConcurrent` transfers are in the multi handle; the rest wait here in order (libcurl
-/// slows down badly when handed a large backlog).
-final class CurlEngine: @unchecked Sendable { // multi, transfers and queues are confined to the engine thread; `inbox` is locked
-    enum Command {
+/// Other threads only enqueue commands and wake the loop with `curl_multi_wakeup`. The loop
+/// (`EngineLoop`) is created on the engine thread and owns the multi handle, every easy handle,
+/// the waiting queue and the session-level delegate; idle means blocked in `curl_multi_poll`.
+final class CurlEngine: Sendable {
+    enum Command: Sendable {
         case start(TaskID, TransferRequest)
         case suspend(TaskID)
         case resume(TaskID)
@@ -17,52 +16,30 @@ final class CurlEngine: @unchecked Sendable { // multi, transfers and queues are
         case shutdown
     }
 
-    private let multi: OpaquePointer
-    private let share: OpaquePointer
-    private let delegate: SessionDelegate
-    private let maxConcurrent: Int
-    private let maxPerHost: Int
+    /// The engine thread's name (debuggers and crash reports show it).
+    static let threadName = "reqtop.engine"
+
     /// Commands for the engine thread, and whether it still takes any: one lock, so nothing is
     /// enqueued (or wakes the multi handle) once shutdown has been requested.
-    private let inbox = Protected(Inbox())
+    private let inbox = Protected(EngineInbox())
+    private let wakeup: MultiWakeup
     private let threadEnded = DispatchSemaphore(value: 0)
 
-    private struct Inbox {
-        var commands: [Command] = []
-        var stopped = false
-    }
-
-    // Engine-thread state.
-    private var active: [TaskID: Transfer] = [:]
-    /// Transfers waiting for a slot: `waitingOrder` is FIFO, `waiting` holds the live ones (a removed
-    /// id is skipped when it comes up, so cancel and suspend of queued tasks are O(1)).
-    private var waiting: [TaskID: Transfer] = [:]
-    private var waitingOrder: [TaskID] = []
-    private var waitingHead = 0
-    private var parked: [TaskID: Transfer] = [:]   // suspended before they started
-    private var perHost: [String: Int] = [:]
-
-    init(delegate: SessionDelegate, maxConcurrent: Int, maxPerHost: Int) {
-        Self.initializeLibcurl
-        self.delegate = delegate
-        self.maxConcurrent = max(1, maxConcurrent)
-        self.maxPerHost = max(1, maxPerHost)
-        multi = curl_multi_init()
-        share = curl_share_init()
-        ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
-        ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
-        ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
-        ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, self.maxPerHost)
-        // The thread keeps the engine alive until it shuts down.
-        let thread = Thread { self.run() }
-        thread.name = "reqtop.engine"
+    init(registry: TaskDelegateRegistry, bus: EventBus, maxConcurrent: Int, maxPerHost: Int) {
+        EngineLoop.initializeLibcurl()
+        let wakeup = MultiWakeup(multi: curl_multi_init())
+        self.wakeup = wakeup
+        let inbox = self.inbox
+        let threadEnded = self.threadEnded
+        let thread = Thread {
+            let loop = EngineLoop(multi: wakeup.multi, inbox: inbox, delegate: SessionDelegate(registry: registry, bus: bus),
+                                  maxConcurrent: max(1, maxConcurrent), maxPerHost: max(1, maxPerHost))
+            loop.run()
+            threadEnded.signal()
+        }
+        thread.name = Self.threadName
         thread.start()
     }
-
-    private static let initializeLibcurl: Void = {
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-        ccurl_set_callback_targets(onBody, onHeader, onRead, onSeek, onProgress, onHeaderOut)
-    }()
 
     /// Hands a command to the engine thread and wakes it; false once the engine is shutting down.
     @discardableResult
@@ -72,14 +49,92 @@ final class CurlEngine: @unchecked Sendable { // multi, transfers and queues are
             if case .shutdown = command { inbox.stopped = true }
             inbox.commands.append(command)
             // Inside the lock: the multi handle cannot be cleaned up before this wake-up.
-            curl_multi_wakeup(multi)
+            wakeup.wake()
             return true
         }
     }
 
+    /// Cancels everything and ends the thread; returns once it has ended. Later calls return at once.
+    func stop() {
+        if enqueue(.shutdown) { threadEnded.wait() }
+    }
+}
+
+/// What other threads hand the engine thread.
+struct EngineInbox: Sendable {
+    var commands: [CurlEngine.Command] = []
+    var stopped = false
+}
+
+/// The multi handle as other threads may use it: only to wake the loop.
+struct MultiWakeup: @unchecked Sendable { // curl_multi_wakeup is the one multi call libcurl allows from any thread
+    let multi: OpaquePointer
+
+    func wake() { curl_multi_wakeup(multi) }
+}
+
+/// Asserts (in debug builds) that engine-only state is touched on an engine thread, which
+/// marks itself with a thread-specific value when its loop starts.
+enum EngineThread {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Marks the calling thread as an engine thread (at the start of `EngineLoop.run()`).
+    static func markCurrent() { pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1)) }
+
+    static func check(file: StaticString = #fileID, line: UInt = #line) {
+        assert(pthread_getspecific(key) != nil, "engine-only state touched off the engine thread", file: file, line: line)
+    }
+}
+
+/// The engine thread's side: the multi handle, every transfer, the waiting queue (at most
+/// `maxConcurrent` transfers are in the multi handle — libcurl slows down badly when handed a
+/// large backlog — the rest wait here in order), and the session delegate. Created and used on
+/// the engine thread only.
+final class EngineLoop {
+    private let multi: OpaquePointer
+    private let share: OpaquePointer
+    private let inbox: Protected<EngineInbox>
+    private let delegate: SessionDelegate
+    private let maxConcurrent: Int
+    private let maxPerHost: Int
+    private var active: [TaskID: Transfer] = [:]
+    /// Transfers waiting for a slot: `waitingOrder` is FIFO, `waiting` holds the live ones (a removed
+    /// id is skipped when it comes up, so cancel and suspend of queued tasks are O(1)).
+    private var waiting: [TaskID: Transfer] = [:]
+    private var waitingOrder: [TaskID] = []
+    private var waitingHead = 0
+    private var parked: [TaskID: Transfer] = [:]   // suspended before they started
+    private var perHost: [String: Int] = [:]
+
+    init(multi: OpaquePointer, inbox: Protected<EngineInbox>, delegate: SessionDelegate, maxConcurrent: Int, maxPerHost: Int) {
+        self.multi = multi
+        self.inbox = inbox
+        self.delegate = delegate
+        self.maxConcurrent = maxConcurrent
+        self.maxPerHost = maxPerHost
+        share = curl_share_init()
+        ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
+        ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
+        ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+        ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxPerHost)
+    }
+
+    private static let libcurl: Void = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        ccurl_set_callback_targets(onBody, onHeader, onRead, onSeek, onProgress, onHeaderOut)
+    }()
+
+    /// Initializes libcurl and routes its callbacks (once per process).
+    static func initializeLibcurl() { _ = libcurl }
+
     // MARK: The loop
 
-    private func run() {
+    func run() {
+        EngineThread.markCurrent()
         var stillRunning: Int32 = 0
         while true {
             let commands = inbox.withLock { inbox in
@@ -89,7 +144,6 @@ final class CurlEngine: @unchecked Sendable { // multi, transfers and queues are
             for command in commands {
                 if case .shutdown = command {
                     shutdown()
-                    threadEnded.signal()
                     return
                 }
                 apply(command)
@@ -103,7 +157,7 @@ final class CurlEngine: @unchecked Sendable { // multi, transfers and queues are
         }
     }
 
-    private func apply(_ command: Command) {
+    private func apply(_ command: CurlEngine.Command) {
         switch command {
         case .start(let id, let request):
             enqueueWaiting(Transfer(id: id, request: request, delegate: delegate))
@@ -221,11 +275,6 @@ final class CurlEngine: @unchecked Sendable { // multi, transfers and queues are
         delegate.endOfPass()
         curl_multi_cleanup(multi)
         curl_share_cleanup(share)
-    }
-
-    /// Cancels everything and ends the thread; returns once it has ended. Later calls return at once.
-    func stop() {
-        if enqueue(.shutdown) { threadEnded.wait() }
     }
 }
 

@@ -91,13 +91,13 @@ struct JSONObjectWriter {
     mutating func key(_ name: String) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         first = false
-        appendString(name)
+        JSONEscaping.appendQuoted(name, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
     }
 
     mutating func string(_ name: String, _ value: String) {
         key(name)
-        appendString(value)
+        JSONEscaping.appendQuoted(value, to: &bytes)
     }
 
     mutating func number<I: BinaryInteger>(_ name: String, _ value: I) {
@@ -121,9 +121,9 @@ struct JSONObjectWriter {
         for (index, header) in headers.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes.append(UInt8(ascii: "["))
-            appendString(header.name)
+            JSONEscaping.appendQuoted(header.name, to: &bytes)
             bytes.append(UInt8(ascii: ","))
-            appendString(header.value)
+            JSONEscaping.appendQuoted(header.value, to: &bytes)
             bytes.append(UInt8(ascii: "]"))
         }
         bytes.append(UInt8(ascii: "]"))
@@ -148,25 +148,4 @@ struct JSONObjectWriter {
     mutating func raw(_ json: String) { bytes.append(contentsOf: json.utf8) }
 
     func finished() -> String { String(decoding: bytes + [UInt8(ascii: "}")], as: UTF8.self) }
-
-    /// A JSON string: `"` and `\` escaped, control characters as `\b \t \n \f \r` or `\u00xx`, the rest raw UTF-8.
-    private mutating func appendString(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
 }

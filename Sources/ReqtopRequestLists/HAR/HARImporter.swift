@@ -13,32 +13,32 @@ public enum HARImporter {
         "connection", "keep-alive", "transfer-encoding", "upgrade", "te", "trailer", "content-length",
     ]
 
+    /// Parses the archive once, keeping positions: each spec, and each error, points at its
+    /// entry's `request` (or, for an error, at the offending member inside it).
     public static func parse(text: String, path: String) throws(RequestListError) -> RequestList {
+        let json: LocatedJSON
         do {
-            _ = try JSONParser.parse(text)
+            json = try JSONParser.parseLocated(text)
         } catch {
             throw RequestListError.json(error, text: text, file: path, what: "HAR file")
         }
         let lines = text.splitLines()
-        let requestKeys = HAREntryLocator.requestKeys(in: text)
-        let document: HARDocument
+        let located: [HARNode]
+        let requests: [HARRequest]
         do {
-            document = try JSONDecoder().decode(HARDocument.self, from: Data(text.utf8))
-        } catch {
-            var line = 1
-            var column = 1
-            if let context = (error as? DecodingError)?.context, let entry = HAREntryLocator.entryIndex(in: context.codingPath),
-               entry < requestKeys.count {
-                (line, column) = requestKeys[entry]
+            located = try HARNode(json).field("log").field("entries").items().map { entry throws(HARDecodingError) in
+                try entry.field("request")
             }
-            throw RequestListError(file: path, line: line, column: column, message: "not a HAR 1.2 archive: \(describe(error))",
-                                   lineText: line <= lines.count ? lines[line - 1] : "")
+            requests = try located.map(HARRequest.init)
+        } catch {
+            throw RequestListError(file: path, line: error.line, column: error.column,
+                                   message: "not a HAR 1.2 archive: \(error.message)",
+                                   lineText: error.line <= lines.count ? lines[error.line - 1] : "")
         }
         var warnings: [RequestListWarning] = []
-        let located = requestKeys.count == document.log.entries.count
-        let specs = document.log.entries.enumerated().map { index, entry in
-            var spec = spec(from: entry.request, index: index, path: path, warnings: &warnings)
-            if located { spec.location = SourceLocation(file: path, line: requestKeys[index].line, column: requestKeys[index].column) }
+        let specs = zip(requests, located).enumerated().map { index, pair in
+            var spec = spec(from: pair.0, index: index, path: path, warnings: &warnings)
+            spec.location = SourceLocation(file: path, line: pair.1.json.line, column: pair.1.json.column)
             return spec
         }
         return RequestList(specs: specs, sourcePath: path, format: .har, warnings: warnings, sourceLines: lines)
@@ -79,33 +79,5 @@ public enum HARImporter {
         var options = HTTPRequest.Options()
         if headers.value(for: "Accept-Encoding") != nil { options.compressed = true }
         return RequestSpec(method: request.method, url: request.url, headers: headers, body: body, options: options)
-    }
-
-    static func describe(_ error: Error) -> String {
-        guard let decoding = error as? DecodingError else { return "\(error)" }
-        func path(_ keys: [CodingKey]) -> String {
-            String(keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined().drop(while: { $0 == Character(".") }))
-        }
-        switch decoding {
-        case let .keyNotFound(key, context):
-            return "missing field '\(key.stringValue)' at \(path(context.codingPath).isEmpty ? "top level" : path(context.codingPath))"
-        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .dataCorrupted(context):
-            return "unexpected value at \(path(context.codingPath)): \(context.debugDescription)"
-        @unknown default:
-            return "\(error)"
-        }
-    }
-}
-
-extension DecodingError {
-    /// The context of any decoding error.
-    var context: Context? {
-        switch self {
-        case let .keyNotFound(_, context), let .typeMismatch(_, context), let .valueNotFound(_, context),
-             let .dataCorrupted(context):
-            return context
-        @unknown default:
-            return nil
-        }
     }
 }

@@ -1,35 +1,35 @@
 /// The HAR 1.2 document model (http://www.softwareishard.com/blog/har-12-spec/).
 ///
-/// Decoding is lenient about fields browsers and proxies leave out; encoding writes every
-/// field the spec requires.
-struct HARDocument: Codable {
+/// Encoding writes every field the spec requires; importing reads only each entry's `request`
+/// (`HARDecoding.swift`), so whatever else an entry holds never stops an import.
+struct HARDocument: Encodable {
     var log: HARLog
 }
 
-struct HARLog: Codable {
+struct HARLog: Encodable {
     var version: String?
     var creator: HARCreator?
     var entries: [HAREntry]
 }
 
-struct HARCreator: Codable {
+struct HARCreator: Encodable {
     var name: String
     var version: String
 }
 
-struct HARCookie: Codable {
+struct HARCookie: Encodable {
     var name: String
     var value: String
 }
 
-struct HARParam: Codable {
+struct HARParam: Encodable {
     var name: String
     var value: String?
     var fileName: String?
     var contentType: String?
 }
 
-struct HARPostData: Codable {
+struct HARPostData: Encodable {
     var mimeType: String?
     var text: String?
     var params: [HARParam]?
@@ -38,7 +38,7 @@ struct HARPostData: Codable {
     var _encoding: String?
 }
 
-struct HARRequest: Codable {
+struct HARRequest: Encodable {
     var method: String
     var url: String
     var httpVersion: String?
@@ -50,14 +50,14 @@ struct HARRequest: Codable {
     var bodySize: Int?
 }
 
-struct HARContent: Codable {
+struct HARContent: Encodable {
     var size: Int?
     var mimeType: String?
     var text: String?
     var encoding: String?
 }
 
-struct HARResponse: Codable {
+struct HARResponse: Encodable {
     var status: Int?
     var statusText: String?
     var httpVersion: String?
@@ -69,7 +69,7 @@ struct HARResponse: Codable {
     var bodySize: Int?
 }
 
-struct HARTimingsModel: Codable {
+struct HARTimingsModel: Encodable {
     var blocked: Double?
     var dns: Double?
     var connect: Double?
@@ -79,13 +79,10 @@ struct HARTimingsModel: Codable {
     var receive: Double?
 }
 
-/// Always written as `{}`; whatever a HAR holds here is ignored on import.
-struct HARCache: Codable {
-    init() {}
-    init(from decoder: Decoder) throws {}
-}
+/// Always written as `{}`.
+struct HARCache: Encodable {}
 
-struct HAREntry: Codable {
+struct HAREntry: Encodable {
     var startedDateTime: String?
     var time: Double?
     var request: HARRequest
@@ -93,27 +90,4 @@ struct HAREntry: Codable {
     var cache: HARCache?
     var timings: HARTimingsModel?
     var serverIPAddress: String?
-
-    init(startedDateTime: String?, time: Double?, request: HARRequest, response: HARResponse?, cache: HARCache?,
-         timings: HARTimingsModel?, serverIPAddress: String?) {
-        self.startedDateTime = startedDateTime
-        self.time = time
-        self.request = request
-        self.response = response
-        self.cache = cache
-        self.timings = timings
-        self.serverIPAddress = serverIPAddress
-    }
-
-    /// Strict about the request (it is what gets replayed), lenient about everything else.
-    init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        request = try container.decode(HARRequest.self, forKey: .request)
-        startedDateTime = try? container.decodeIfPresent(String.self, forKey: .startedDateTime)
-        time = try? container.decodeIfPresent(Double.self, forKey: .time)
-        response = try? container.decodeIfPresent(HARResponse.self, forKey: .response)
-        cache = HARCache()
-        timings = try? container.decodeIfPresent(HARTimingsModel.self, forKey: .timings)
-        serverIPAddress = try? container.decodeIfPresent(String.self, forKey: .serverIPAddress)
-    }
 }

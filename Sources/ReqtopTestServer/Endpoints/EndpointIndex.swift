@@ -1,7 +1,7 @@
 /// The plain-text index served at `/`.
-public enum EndpointIndex {
+package enum EndpointIndex {
     /// One line per endpoint: path and what it does.
-    public static let text = """
+    package static let text = """
     reqtop test server: httpbin-compatible endpoints plus fault injection
 
     GET  /get                              echo args, headers, origin, url as JSON

@@ -9,11 +9,11 @@ import ReqtopSync
 /// `init` binds and listens at once (so the port is known and busy ports fail early); `start()` begins
 /// accepting on a background thread, one thread per connection; `stop()` closes everything and joins.
 /// ``EndpointIndex/text`` (served at `/`) lists every endpoint.
-public final class TestServer: Sendable {
+package final class TestServer: Sendable {
     /// The host the server listens on, e.g. `127.0.0.1`.
-    public let host: String
+    package let host: String
     /// The port the server listens on (the one the kernel chose when created with port 0).
-    public let port: UInt16
+    package let port: UInt16
 
     private let listener: ListeningSocket
     private let stopSignal: StopSignal
@@ -33,7 +33,7 @@ public final class TestServer: Sendable {
     /// - Parameters:
     ///   - host: an IPv4 address (or `localhost`).
     ///   - port: the port, or 0 for a free one (read it back from ``port``).
-    public init(host: String = "127.0.0.1", port: UInt16 = 0) throws(TestServerError) {
+    package init(host: String = "127.0.0.1", port: UInt16 = 0) throws(TestServerError) {
         let listener = try ListeningSocket(host: host, port: port)
         do {
             stopSignal = try StopSignal()
@@ -49,15 +49,15 @@ public final class TestServer: Sendable {
     deinit { stop() }
 
     /// `http://HOST:PORT`.
-    public var baseURL: URL { URL(string: "http://\(host):\(port)")! }
+    package var baseURL: URL { URL(string: "http://\(host):\(port)")! }
 
     /// ``baseURL`` followed by `pathAndQuery`, e.g. `server.url("/bytes/1024?seed=7")`.
-    public func url(_ pathAndQuery: String) -> URL {
+    package func url(_ pathAndQuery: String) -> URL {
         URL(string: baseURL.absoluteString + pathAndQuery)!
     }
 
     /// Begins accepting connections on a background thread. Calling it again does nothing.
-    public func start() {
+    package func start() {
         let shouldStart = state.withLock { state -> Bool in
             guard !state.started, !state.stopped else { return false }
             state.started = true
@@ -75,7 +75,7 @@ public final class TestServer: Sendable {
 
     /// Closes the listener and every open connection, and waits for all server threads to end.
     /// Returns promptly even while stalled or dripping responses are in flight. Idempotent.
-    public func stop() {
+    package func stop() {
         let first = state.withLock { state -> Bool in
             guard !state.stopped else { return false }
             state.stopped = true
@@ -90,15 +90,15 @@ public final class TestServer: Sendable {
     }
 
     /// Every request served so far, in the order they were read.
-    public var requestLog: [LoggedRequest] { state.withLock { $0.log } }
+    package var requestLog: [LoggedRequest] { state.withLock { $0.log } }
 
     /// How many requests had `path` (compared without the query string).
-    public func requestCount(path: String) -> Int {
+    package func requestCount(path: String) -> Int {
         state.withLock { $0.log.reduce(0) { $1.path == path ? $0 + 1 : $0 } }
     }
 
     /// How many TCP connections have been accepted so far.
-    public var connectionCount: Int { state.withLock { $0.acceptedConnections } }
+    package var connectionCount: Int { state.withLock { $0.acceptedConnections } }
 
     // MARK: - Threads
 

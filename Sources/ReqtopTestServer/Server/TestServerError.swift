@@ -5,7 +5,7 @@ import Glibc
 /// Why a ``TestServer`` could not be created.
 ///
 /// Every description names the port (or host) involved so a command-line user can act on it.
-public enum TestServerError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum TestServerError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The port text is not a number in 0...65535 (the text as given).
     case invalidPort(String)
     /// The host is not an IPv4 address (the text as given).
@@ -17,7 +17,7 @@ public enum TestServerError: Error, CustomStringConvertible, Equatable, Sendable
     /// `socket(2)`, `listen(2)` or `pipe(2)` failed.
     case socketFailed(operation: String, errno: Int32, message: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidPort(let text):
             return "port \(text): not a port number (use 0...65535; 0 picks a free port)"

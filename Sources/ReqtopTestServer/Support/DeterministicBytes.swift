@@ -1,20 +1,20 @@
 /// The byte stream behind `/bytes/{n}` and `/stream-bytes/{n}`: SplitMix64 words, little-endian,
 /// from a seed. The same seed always gives the same stream, so a client can check a download
 /// without the server keeping it in memory; a shorter download is a prefix of a longer one.
-public struct DeterministicBytes: Sendable {
+package struct DeterministicBytes: Sendable {
     /// The seed used when a request gives none.
-    public static let defaultSeed: UInt64 = 0x7265_7174_6f70  // "reqtop"
+    package static let defaultSeed: UInt64 = 0x7265_7174_6f70  // "reqtop"
 
     private var state: UInt64
     private var word: UInt64 = 0
     private var wordBytesLeft = 0
 
-    public init(seed: UInt64 = DeterministicBytes.defaultSeed) {
+    package init(seed: UInt64 = DeterministicBytes.defaultSeed) {
         state = seed
     }
 
     /// The first `count` bytes of the stream for `seed` (for tests and small bodies).
-    public static func prefix(_ count: Int, seed: UInt64 = defaultSeed) -> [UInt8] {
+    package static func prefix(_ count: Int, seed: UInt64 = defaultSeed) -> [UInt8] {
         var stream = DeterministicBytes(seed: seed)
         var bytes = [UInt8](repeating: 0, count: count)
         bytes.withUnsafeMutableBytes { stream.fill($0) }
@@ -22,7 +22,7 @@ public struct DeterministicBytes: Sendable {
     }
 
     /// Writes the next `buffer.count` bytes of the stream into `buffer`.
-    public mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+    package mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) {
         var index = 0
         let count = buffer.count
         while index < count && wordBytesLeft > 0 {

@@ -1,22 +1,22 @@
 /// SHA-256 (FIPS 180-4), incremental. There is no CryptoKit on Linux.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private var state: [UInt32] = [
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
     ]
     private var pending: [UInt8] = []
     private var totalBytes: UInt64 = 0
 
-    public init() {}
+    package init() {}
 
     /// The lowercase hex digest of `bytes`.
-    public static func hex<Bytes: Sequence>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func hex<Bytes: Sequence>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var hasher = SHA256()
         hasher.update(Array(bytes))
         return hasher.finalizeHex()
     }
 
     /// Adds `bytes` to the message.
-    public mutating func update(_ bytes: [UInt8]) {
+    package mutating func update(_ bytes: [UInt8]) {
         totalBytes += UInt64(bytes.count)
         pending += bytes
         let whole = pending.count / 64 * 64
@@ -32,7 +32,7 @@ public struct SHA256: Sendable {
     }
 
     /// The digest as 32 bytes.
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         let bitLength = totalBytes &* 8
         var tail: [UInt8] = [0x80]
         while (pending.count + tail.count) % 64 != 56 { tail.append(0) }
@@ -44,7 +44,7 @@ public struct SHA256: Sendable {
     }
 
     /// The digest as 64 lowercase hex digits.
-    public mutating func finalizeHex() -> String {
+    package mutating func finalizeHex() -> String {
         finalize().map { byte in
             let text = String(byte, radix: 16)
             return text.count == 1 ? "0" + text : text

@@ -13,11 +13,11 @@ struct SingleRequestBench {
         defer { files.remove() }
         let reqtop = [Binaries.reqtop, "run", files.httpFile, "--headless"]
         let curl = ["curl", "-s", "-o", "/dev/null", url]
-        for _ in 0..<2 { _ = try Subprocess.run(reqtop); _ = try Subprocess.run(curl) }
+        for _ in 0..<2 { _ = try BenchProcess.run(reqtop); _ = try BenchProcess.run(curl) }
         var mine: [Double] = [], theirs: [Double] = []
         var failures = 0
         for _ in 0..<settings.singleRuns {
-            let a = try Subprocess.run(reqtop), b = try Subprocess.run(curl)
+            let a = try BenchProcess.run(reqtop), b = try BenchProcess.run(curl)
             if a.status != 0 || b.status != 0 { failures += 1 }
             mine.append(a.wall)
             theirs.append(b.wall)

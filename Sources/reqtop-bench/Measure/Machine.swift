@@ -28,7 +28,7 @@ struct Machine: Codable {
     }
 
     private static func firstLine(of command: [String]) -> String {
-        guard let outcome = try? Subprocess.run(command, captureOutput: true, timeout: 30) else { return "\(command[0]): not found" }
+        guard let outcome = try? BenchProcess.run(command, captureOutput: true, timeout: 30) else { return "\(command[0]): not found" }
         return outcome.output.split(separator: "\n").first.map(String.init) ?? "unknown"
     }
 }

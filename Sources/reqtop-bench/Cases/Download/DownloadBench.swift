@@ -53,7 +53,7 @@ struct DownloadBench {
         defer { unlink(rssFile) }
         let isReqtop = command[0] == Binaries.bench
         let argv = timed ? ["/usr/bin/time", "-f", "%M", "-o", rssFile] + command : command
-        let outcome = try Subprocess.run(argv, captureOutput: isReqtop, timeout: 600)
+        let outcome = try BenchProcess.run(argv, captureOutput: isReqtop, timeout: 600)
         var ok = outcome.status == 0
         if file != "/dev/null" {
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? -1

@@ -39,11 +39,11 @@ struct ReplayBench {
             return URLSessionClient.run(url: URL(string: url)!, count: count, concurrency: concurrency)
         case .curl:
             let config = count == settings.replayRequests ? files.curlConfig : try RequestFiles(url: url, count: count).curlConfig
-            let outcome = try Subprocess.run(["curl", "--parallel", "--parallel-max", "\(concurrency)", "-s", "-K", config])
+            let outcome = try BenchProcess.run(["curl", "--parallel", "--parallel-max", "\(concurrency)", "-s", "-K", config])
             return ReplaySample(requests: count, wall: outcome.wall, cpu: outcome.cpu, errors: outcome.status == 0 ? 0 : count)
         case .reqtopRun, .reqtopRunText:
             let list = count == settings.replayRequests ? files.httpFile : try RequestFiles(url: url, count: count).httpFile
-            let outcome = try Subprocess.run([Binaries.reqtop, "run", list, "--headless", "--events", client == .reqtopRun ? "jsonl" : "text",
+            let outcome = try BenchProcess.run([Binaries.reqtop, "run", list, "--headless", "--events", client == .reqtopRun ? "jsonl" : "text",
                                               "--concurrency", "\(concurrency)"])
             return ReplaySample(requests: count, wall: outcome.wall, cpu: outcome.cpu, errors: outcome.status == 0 ? 0 : count)
         }

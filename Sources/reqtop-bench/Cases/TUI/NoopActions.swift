@@ -1,5 +1,6 @@
 import ReqtopInspector
 import ReqtopNetworking
+import ReqtopSession
 
 /// The inspector's actions, doing nothing: the benchmark only draws.
 final class NoopActions: InspectorActions {

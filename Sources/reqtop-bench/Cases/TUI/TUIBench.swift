@@ -2,6 +2,7 @@ import Foundation
 import ReqtopInspector
 import ReqtopNetworking
 import ReqtopTerminalUI
+import ReqtopSession
 
 /// The inspector's main screen at 120×40 over many finished tasks while events arrive on the bus:
 /// frame time, bytes per frame, completed-event-to-screen latency; and RSS per finished task (in a child).
@@ -21,7 +22,7 @@ struct TUIBench {
 
     func run() throws -> [BenchRow] {
         let tasks = settings.tuiTasks
-        let memory = try Subprocess.run([Binaries.bench, "tui-memory", "\(tasks)"], captureOutput: true, timeout: 600)
+        let memory = try BenchProcess.run([Binaries.bench, "tui-memory", "\(tasks)"], captureOutput: true, timeout: 600)
         let figures = memory.output.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
         let perTask = figures.count == 4 ? (figures[1] - figures[0]) / Double(tasks) : .nan
         log("tui: RSS per finished task \(Figure.bytes(perTask)) (\(memory.output.trimmingCharacters(in: .whitespacesAndNewlines)))")

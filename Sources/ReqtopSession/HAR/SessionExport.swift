@@ -1,0 +1,72 @@
+import Foundation
+import ReqtopNetworking
+import ReqtopRequestLists
+
+/// Turns what the inspector recorded into the request-list formats.
+package enum SessionExport {
+    /// Response bodies up to this size are embedded in a HAR.
+    package static let harBodyLimit: Int64 = 1 << 20
+
+    /// HAR entries for every task that finished with a response (completed, or failed after the
+    /// response arrived); cancelled and unfinished tasks are left out.
+    ///
+    /// Each request that went on the wire is an entry of its own — a redirect hop too, with its 3xx
+    /// response, `redirectURL` and Set-Cookie fields — as browsers export redirects, so every HAR
+    /// viewer shows the chain without extensions. Request headers and `headersSize` are those of the
+    /// head as sent (the headers the client added included).
+    package static func harEntries(from records: [TaskRecord]) -> [HARExportEntry] {
+        records.flatMap { record -> [HARExportEntry] in
+            guard let final = record.response, record.state == .completed || record.state == .failed else { return [] }
+            var start = record.startedAt ?? record.createdAt
+            let exchanges = record.exchanges
+            guard !exchanges.isEmpty else { return [entry(record, head: nil, response: final, timings: record.timings, start: start)] }
+            return exchanges.compactMap { exchange in
+                guard let response = exchange.response else { return nil }
+                let hop = exchange.request.hop
+                let isRedirect = hop < record.redirects.count
+                let timings = isRedirect ? record.redirects[hop].timings : record.timings?.lastExchange
+                defer { start += max(0, timings?.total ?? 0) / 1000 }
+                return entry(record, head: exchange.request, response: response, timings: timings, start: start,
+                             isFinal: !isRedirect)
+            }
+        }
+    }
+
+    private static func entry(_ record: TaskRecord, head: RequestHead?, response: HTTPResponseHead, timings: PhaseTimings?,
+                              start: Double, isFinal: Bool = true) -> HARExportEntry {
+        let t = timings ?? .unknown
+        // The body went with a hop whose head announced one (a 303 turns the next hop into a GET without it).
+        let sentBody = head.map { $0.headers.contains(name: "Content-Length") || $0.headers.contains(name: "Transfer-Encoding") } ?? true
+        let requestBody: Data? = sentBody ? record.request.body.data : nil
+        var responseBody: Data?
+        if isFinal, let body = record.body, body.count <= harBodyLimit { responseBody = try? body.loadData() }
+        return HARExportEntry(
+            startedDateTime: Date(timeIntervalSince1970: start),
+            request: .init(method: head?.method ?? record.method, url: (head?.url ?? record.url).absoluteString,
+                           httpVersion: head?.httpVersion ?? "HTTP/\(response.httpVersion)",
+                           headers: head?.headers ?? record.request.headers, body: requestBody, headersSize: head?.size ?? -1),
+            response: .init(status: response.status, statusText: response.reason, httpVersion: "HTTP/\(response.httpVersion)",
+                            headers: response.headers, bodySize: isFinal ? Int(record.downloaded) : 0,
+                            mimeType: response.mimeType ?? "", body: responseBody, headersSize: response.size),
+            timings: harTimings(t), time: t.total >= 0 ? t.total : nil)
+    }
+
+    /// HAR timings from the core's phase timings: `connect` includes `ssl`, as HAR 1.2 says;
+    /// −1 for phases that did not happen, 0 at least for the required send, wait and receive.
+    package static func harTimings(_ t: PhaseTimings) -> HARTimings {
+        func phase(_ value: Double) -> Double { value < 0 ? -1 : value }
+        var connect = phase(t.connect)
+        if connect >= 0, t.tls > 0 { connect += t.tls }
+        return HARTimings(blocked: -1, dns: phase(t.dns), connect: connect, ssl: phase(t.tls),
+                          send: max(0, t.send), wait: max(0, t.wait), receive: max(0, t.receive))
+    }
+
+    /// Writes the session as HAR 1.2; returns how many tasks were written (a task with redirects
+    /// has an entry per hop).
+    @discardableResult
+    package static func writeHAR(_ records: [TaskRecord], to path: String) throws -> Int {
+        let data = try HARWriter.data(entries: harEntries(from: records), creator: (name: "reqtop", version: ReqtopVersion.string))
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        return records.count { $0.response != nil && ($0.state == .completed || $0.state == .failed) }
+    }
+}

@@ -1,0 +1,35 @@
+import Dispatch
+import ReqtopNetworking
+import ReqtopSync
+
+/// Headless `--events jsonl`: every bus event as exactly `JSONLinesEncoder.line(for:)`, one per
+/// line, written (unbuffered) to `sink` batch by batch.
+package final class JSONLinesPrinter: Sendable {
+    private let bus: EventBus
+    private let sink: any OutputSink
+    private let queue = DispatchQueue(label: "reqtop.headless.jsonl")
+    private let subscription = Protected<EventBus.Subscription?>(nil)
+
+    package init(bus: EventBus, sink: any OutputSink = FileDescriptorSink.standardOutput) {
+        self.bus = bus
+        self.sink = sink
+    }
+
+    /// Starts printing the bus's events.
+    package func start() {
+        let sink = self.sink
+        let sub = bus.subscribeBatches(queue: queue) { events in
+            sink.write(events.map { JSONLinesEncoder.line(for: $0) + "\n" }.joined())
+        }
+        subscription.withLock { $0 = sub }
+    }
+
+    /// Waits until every event posted so far has been printed.
+    package func flush() { queue.sync {} }
+
+    /// Prints every event posted so far, then stops.
+    package func stop() {
+        flush()
+        if let sub = subscription.withLock({ $0 }) { bus.unsubscribe(sub) }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// The end-of-run summary: counts by outcome, latency percentiles of completed tasks, bytes.
+package struct RunSummary: Sendable, Hashable {
+    /// Requests that got a response (any HTTP status).
+    package var completed: Int
+    /// Requests whose transfer failed, plus requests not sent because a dependency failed.
+    package var failed: Int
+    /// Of `failed`, the requests that were never sent.
+    package var notSent: Int
+    package var cancelled: Int
+    /// Completed requests with HTTP status ≥ 400.
+    package var httpErrors: Int
+    /// Latency of completed requests in ms (nearest-rank percentiles); nil when none completed.
+    package var p50: Double?
+    package var p95: Double?
+    package var max: Double?
+    /// Body bytes received by all tasks.
+    package var totalBytes: Int64
+
+    package var total: Int { completed + failed + cancelled }
+
+    package init(results: [RunResult]) {
+        var completed = 0, failed = 0, notSent = 0, cancelled = 0, httpErrors = 0
+        var latencies: [Double] = []
+        var bytes: Int64 = 0
+        for result in results {
+            bytes += result.bytes
+            switch result.status {
+            case .completed(let status):
+                completed += 1
+                if status >= 400 { httpErrors += 1 }
+                if let ms = result.durationMilliseconds { latencies.append(ms) }
+            case .failed: failed += 1
+            case .notSent:
+                failed += 1
+                notSent += 1
+            case .cancelled: cancelled += 1
+            }
+        }
+        latencies.sort()
+        func percentile(_ p: Double) -> Double? {
+            guard !latencies.isEmpty else { return nil }
+            let rank = Int((p / 100 * Double(latencies.count)).rounded(.up))
+            return latencies[Swift.max(0, Swift.min(latencies.count - 1, rank - 1))]
+        }
+        self.completed = completed
+        self.failed = failed
+        self.notSent = notSent
+        self.cancelled = cancelled
+        self.httpErrors = httpErrors
+        p50 = percentile(50)
+        p95 = percentile(95)
+        max = latencies.last
+        totalBytes = bytes
+    }
+
+    /// The process exit code: 0 when everything completed, 1 when anything failed or was cancelled
+    /// (with `failOnStatus`, HTTP ≥ 400 too), 130 after an interrupt.
+    package func exitCode(failOnStatus: Bool, interrupted: Bool) -> Int32 {
+        if interrupted { return 130 }
+        if failed > 0 || cancelled > 0 { return 1 }
+        if failOnStatus && httpErrors > 0 { return 1 }
+        return 0
+    }
+
+    /// The summary as readable lines:
+    /// ```
+    /// 12 requests: 9 completed, 2 failed, 1 cancelled; 1 with HTTP status >= 400
+    /// latency p50 45 ms, p95 1210 ms, max 2.0 s
+    /// received 1.2 MB
+    /// ```
+    package var lines: [String] {
+        var first = "\(total) \(total == 1 ? "request" : "requests"): \(completed) completed, \(failed) failed"
+        if notSent > 0 { first += " (\(notSent) not sent)" }
+        first += ", \(cancelled) cancelled; \(httpErrors) with HTTP status >= 400"
+        var lines = [first]
+        if let p50, let p95, let max {
+            lines.append("latency p50 \(Milliseconds.format(p50)), p95 \(Milliseconds.format(p95)), "
+                         + "max \(Milliseconds.format(max))")
+        }
+        lines.append("received \(ByteCount.format(totalBytes))")
+        return lines
+    }
+
+    /// `lines` joined, each ending in a newline.
+    package var text: String { lines.map { $0 + "\n" }.joined() }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import ReqtopNetworking
+
+/// A filter expression over tasks: terms separated by spaces, all of which must match (AND);
+/// a leading `!` negates a term. Terms: free text (matches the URL, case-insensitive),
+/// `status:404`, `status:4xx`, `method:POST`, `state:failed`, `host:api`, `name:login`.
+package struct TaskFilter: Sendable, Hashable, CustomStringConvertible {
+    enum Term: Sendable, Hashable {
+        case text(String)
+        case status(ClosedRange<Int>)
+        case method(String)
+        case state(TaskState)
+        case host(String)
+        case name(String)
+    }
+
+    struct Clause: Sendable, Hashable {
+        var negated: Bool
+        var term: Term
+    }
+
+    let clauses: [Clause]
+    package let description: String
+
+    /// The filter that matches everything.
+    package static let all = TaskFilter(clauses: [], description: "")
+
+    private init(clauses: [Clause], description: String) {
+        self.clauses = clauses
+        self.description = description
+    }
+
+    /// Why an expression could not be parsed.
+    package struct ParseError: Error, Sendable, CustomStringConvertible {
+        package let description: String
+    }
+
+    /// Parses an expression; an empty one matches everything.
+    package init(parsing expression: String) throws(ParseError) {
+        var clauses: [Clause] = []
+        for raw in expression.split(whereSeparator: \.isWhitespace) {
+            var token = Substring(raw)
+            let negated = token.hasPrefix("!")
+            if negated { token = token.dropFirst() }
+            guard !token.isEmpty else { throw ParseError(description: "'!' needs a term after it") }
+            clauses.append(Clause(negated: negated, term: try Self.term(token)))
+        }
+        self.init(clauses: clauses, description: expression.trimmingCharacters(in: .whitespaces))
+    }
+
+    private static func term(_ token: Substring) throws(ParseError) -> Term {
+        guard let colon = token.firstIndex(of: ":"),
+              let key = Optional(token[..<colon].lowercased()),
+              ["status", "method", "state", "host", "name"].contains(key) else {
+            return .text(token.lowercased())
+        }
+        let value = String(token[token.index(after: colon)...])
+        guard !value.isEmpty else { throw ParseError(description: "\(key): needs a value") }
+        switch key {
+        case "status":
+            let lower = value.lowercased()
+            if lower.count == 3, lower.hasSuffix("xx"), let digit = Int(lower.prefix(1)) {
+                return .status(digit * 100...digit * 100 + 99)
+            }
+            guard let code = Int(value) else {
+                throw ParseError(description: "status: takes a code (404) or a class (4xx), not '\(value)'")
+            }
+            return .status(code...code)
+        case "method": return .method(value.uppercased())
+        case "state":
+            guard let state = TaskState(rawValue: value.lowercased()) else {
+                let names = TaskState.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ParseError(description: "state: is one of \(names), not '\(value)'")
+            }
+            return .state(state)
+        case "host": return .host(value.lowercased())
+        default: return .name(value.lowercased())
+        }
+    }
+
+    /// Whether `record` passes every clause.
+    package func matches(_ record: TaskRecord) -> Bool {
+        clauses.allSatisfy { clause in
+            let hit: Bool = switch clause.term {
+            case .text(let text): record.url.absoluteString.lowercased().contains(text)
+            case .status(let range): record.status.map(range.contains) ?? false
+            case .method(let method): record.method.uppercased() == method
+            case .state(let state): record.state == state
+            case .host(let host): record.host.lowercased().contains(host)
+            case .name(let name): record.name?.lowercased().contains(name) ?? false
+            }
+            return hit != clause.negated
+        }
+    }
+
+    package var isEmpty: Bool { clauses.isEmpty }
+}
+
+/// The order of the task table.
+package enum TaskSort: String, Sendable, CaseIterable {
+    case id, duration, size, status
+
+    /// The next order, for the key that cycles through them.
+    package var next: TaskSort {
+        let all = Self.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+
+    /// Whether `a` comes before `b` (ties keep id order). Larger durations, sizes and statuses come first.
+    func precedes(_ a: TaskRecord, _ b: TaskRecord, now: Double) -> Bool {
+        switch self {
+        case .id: return a.id < b.id
+        case .duration:
+            let (da, db) = (a.duration(now: now) ?? -1, b.duration(now: now) ?? -1)
+            return da != db ? da > db : a.id < b.id
+        case .size: return a.downloaded != b.downloaded ? a.downloaded > b.downloaded : a.id < b.id
+        case .status:
+            let (sa, sb) = (a.status ?? 0, b.status ?? 0)
+            return sa != sb ? sa > sb : a.id < b.id
+        }
+    }
+}

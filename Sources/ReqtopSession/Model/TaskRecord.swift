@@ -1,0 +1,93 @@
+import Foundation
+import ReqtopNetworking
+
+/// Everything the inspector knows about one task, built from its bus events.
+package struct TaskRecord: Sendable {
+    package let id: TaskID
+    package var name: String?
+    package var kind: TaskKind
+    package var state: TaskState
+    /// The request as it was given to the manager: what replay, edit and every export start from.
+    package var request: HTTPRequest
+    /// Each request head exactly as it went on the wire, one per hop of a redirect chain.
+    package var sentHeads: [RequestHead] = []
+    /// The final response head.
+    package var response: HTTPResponseHead?
+    /// Redirects followed, each with its response head (and its timings once the task ended).
+    package var redirects: [RedirectHop] = []
+    package var downloaded: Int64 = 0
+    package var downloadTotal: Int64 = -1
+    package var uploaded: Int64 = 0
+    package var uploadTotal: Int64 = -1
+    /// Seconds since 1970.
+    package var createdAt: Double
+    package var startedAt: Double?
+    package var endedAt: Double?
+    package var timings: PhaseTimings?
+    package var error: TransferError?
+    package var body: ResponseBody?
+    /// The body was released to keep the session's memory bounded.
+    package var bodyReleased = false
+    /// Incremented on every event applied to this task (screens cache on it).
+    package var revision = 0
+    /// The task's lifecycle, one entry per event; consecutive progress events share one entry.
+    package var timeline: [TimelineEntry] = []
+
+    package var method: String { request.method }
+    package var url: HTTPURL { request.url }
+    package var host: String { url.host }
+
+    /// Host with the port when the URL names one, as the table shows it.
+    package var hostAndPort: String { url.authority }
+
+    /// Path and query, as shown in the table.
+    package var pathAndQuery: String { url.requestTarget }
+
+    /// The exchanges of the task, one per hop: the request head as sent (the last one, if libcurl
+    /// sent it again on a fresh connection) with the response it got — a redirect's, then the
+    /// final one; nil while it is awaited or when none came.
+    package var exchanges: [(request: RequestHead, response: HTTPResponseHead?)] {
+        var lastHead: [Int: RequestHead] = [:]
+        for head in sentHeads { lastHead[head.hop] = head }
+        return lastHead.keys.sorted().map { hop in
+            (lastHead[hop]!, hop < redirects.count ? redirects[hop].response : (hop == redirects.count ? response : nil))
+        }
+    }
+
+    package var status: Int? { response?.status }
+
+    /// Seconds from start to end (or to `now` while running).
+    package func duration(now: Double) -> Double? {
+        guard let startedAt else { return nil }
+        return (endedAt ?? now) - startedAt
+    }
+
+    /// 0…1 for a download with a known size (or an upload before the response), nil otherwise.
+    package var progressFraction: Double? {
+        if state == .completed { return 1 }
+        if response == nil, uploadTotal > 0 { return Double(uploaded) / Double(uploadTotal) }
+        guard downloadTotal > 0 else { return nil }
+        return min(1, Double(downloaded) / Double(downloadTotal))
+    }
+}
+
+/// One step of a task's timeline: when and what, plus only what the record does not already hold
+/// (a progress reading, which redirect hop, a completion's serializer). The Events tab formats it
+/// with `payload(in:)`, so a finished task costs a few dozen bytes per step.
+package struct TimelineEntry: Sendable {
+    package let time: Double
+    package let event: TaskEvent.Name
+    let detail: Detail
+
+    enum Detail: Sendable {
+        case none
+        case progress(TransferProgress)
+        case hop(Int)
+        /// Which of the record's `sentHeads`.
+        case sent(Int)
+        case completion(serializer: String, serializationError: String?)
+    }
+
+    /// The payload as readable lines (untrusted text: the UI sanitizes it when drawing).
+    package func payload(in record: TaskRecord) -> [String] { EventDescription.payload(of: self, in: record) }
+}

@@ -1,0 +1,284 @@
+import Dispatch
+import Foundation
+import ReqtopNetworking
+import ReqtopSync
+
+/// The inspector's model: a bus observer and the only owner of what the screens show —
+/// one record per task with its timeline, an event log, marks, and session aggregates.
+/// Screens read it; they never keep task data of their own.
+package final class TaskStore: Sendable {
+    struct State {
+        var records: [TaskRecord] = []
+        var index: [TaskID: Int] = [:]
+        var counts: [TaskState: Int] = [:]
+        var latency = LatencyHistogram()
+        var rates = RateWindow()
+        var bytesReceived: Int64 = 0
+        var log: [TaskEvent] = []
+        var logStart = 0
+        var marks: Set<TaskID> = []
+        var version = 0
+        /// Bytes of response bodies kept (memory and spill files), and which records hold them, oldest first.
+        var retainedBodyBytes: Int64 = 0
+        var bodyHolders: [Int] = []
+        var listingCache: (version: Int, filter: TaskFilter, sort: TaskSort, time: Double, listing: TaskListing)?
+    }
+
+    /// How many lines the event log keeps.
+    package static let logCapacity = 1000
+
+    private let state = Protected(State())
+    private let onChange: @Sendable () -> Void
+    private let queue = DispatchQueue(label: "reqtop.taskstore")
+    private let bodyBudget: Int64
+
+    /// - Parameters:
+    ///   - bodyBudget: response bodies kept for the Body tab and HAR, in bytes; past it the oldest
+    ///     are released (a spilled body's temporary file is deleted), so a long session stays bounded.
+    ///   - onChange: called (on the store's queue) after each batch of events is applied.
+    package init(bodyBudget: Int64 = 256 << 20, onChange: @escaping @Sendable () -> Void = {}) {
+        self.bodyBudget = bodyBudget
+        self.onChange = onChange
+    }
+
+    /// Subscribes the store to `bus`; batches are applied on the store's own queue.
+    @discardableResult
+    package func observe(_ bus: EventBus) -> EventBus.Subscription {
+        bus.subscribeBatches(queue: queue) { [self] events in
+            apply(events)
+            onChange()
+        }
+    }
+
+    /// Applies events in order (the bus observer calls this; tests may too).
+    package func apply(_ events: [TaskEvent]) {
+        state.withLock { state in
+            for event in events { Self.apply(event, to: &state) }
+            Self.releaseBodies(beyond: bodyBudget, in: &state)
+            state.version &+= 1
+        }
+    }
+
+    private static func apply(_ event: TaskEvent, to state: inout State) {
+        if case .created(let description) = event.kind {
+            guard state.index[event.task] == nil else { return }
+            let record = TaskRecord(id: event.task, name: description.name, kind: description.kind, state: .suspended,
+                                    request: description.request, createdAt: event.time)
+            state.index[event.task] = state.records.count
+            state.records.append(record)
+            state.counts[.suspended, default: 0] += 1
+        }
+        guard let position = state.index[event.task] else { return }
+        var record = state.records[position]
+        let before = record.state
+        switch event.kind {
+        case .created: break
+        case .resumed:
+            record.state = .running
+            if record.startedAt == nil { record.startedAt = event.time }
+        case .suspended:
+            record.state = .suspended
+        case .cancelled:
+            record.state = .cancelled
+            record.endedAt = event.time
+        case .requestSent(let head):
+            record.sentHeads.append(head)
+        case .redirected(let hop):
+            record.redirects.append(hop)
+        case .response(let head):
+            record.response = Self.sharingURL(head, with: record)
+        case .progress(let progress):
+            switch progress.direction {
+            case .download:
+                state.rates.add(bytes: max(0, progress.completed - record.downloaded), at: event.time)
+                state.bytesReceived += max(0, progress.completed - record.downloaded)
+                record.downloaded = progress.completed
+                record.downloadTotal = progress.total
+            case .upload:
+                record.uploaded = progress.completed
+                record.uploadTotal = progress.total
+            }
+        case .completed(let completion):
+            record.state = .completed
+            record.endedAt = event.time
+            record.response = Self.sharingURL(completion.response, with: record)
+            record.timings = completion.timings
+            record.redirects = completion.redirects // now with each hop's timings
+            record.body = completion.body
+            if let body = completion.body, body.count > 0 {
+                state.retainedBodyBytes += body.count
+                state.bodyHolders.append(position)
+            }
+            if completion.bytes > record.downloaded {
+                state.bytesReceived += completion.bytes - record.downloaded
+                record.downloaded = completion.bytes
+            }
+            state.latency.add(completion.timings.total >= 0 ? completion.timings.total
+                              : (event.time - (record.startedAt ?? event.time)) * 1000)
+            state.rates.add(requests: 1, at: event.time)
+        case .failed(let failure):
+            record.state = .failed
+            record.endedAt = event.time
+            record.error = failure.error
+            if let response = failure.response { record.response = Self.sharingURL(response, with: record) }
+            record.timings = failure.timings
+            record.redirects = failure.redirects
+            state.rates.add(requests: 1, at: event.time)
+        }
+        if record.state != before {
+            state.counts[before, default: 0] -= 1
+            state.counts[record.state, default: 0] += 1
+        }
+        record.revision &+= 1
+        appendTimeline(event, to: &record)
+        if event.name != .progress { appendLog(event, to: &state) }
+        state.records[position] = record
+    }
+
+    /// The head with the record's own `URL` instance when they are equal (no redirect): one URL
+    /// object per task instead of two, which matters at 100,000 tasks.
+    private static func sharingURL(_ head: HTTPResponseHead, with record: TaskRecord) -> HTTPResponseHead {
+        guard head.url == record.url else { return head }
+        var shared = head
+        shared.url = record.url
+        return shared
+    }
+
+    private static func releaseBodies(beyond budget: Int64, in state: inout State) {
+        var released = 0
+        while state.retainedBodyBytes > budget, released < state.bodyHolders.count {
+            let position = state.bodyHolders[released]
+            released += 1
+            guard let body = state.records[position].body else { continue }
+            state.retainedBodyBytes -= body.count
+            state.records[position].body = nil
+            state.records[position].bodyReleased = true
+        }
+        if released > 0 { state.bodyHolders.removeFirst(released) }
+    }
+
+    private static func appendTimeline(_ event: TaskEvent, to record: inout TaskRecord) {
+        let detail: TimelineEntry.Detail = switch event.kind {
+        case .progress(let progress): .progress(progress)
+        case .redirected: .hop(record.redirects.count - 1)
+        case .requestSent: .sent(record.sentHeads.count - 1)
+        case .completed(let c): .completion(serializer: c.serializer, serializationError: c.serializationError)
+        default: .none
+        }
+        let entry = TimelineEntry(time: event.time, event: event.name, detail: detail)
+        // Consecutive progress of the same direction share one entry (the latest), so memory stays small.
+        if case .progress(let progress) = detail, let last = record.timeline.last,
+           case .progress(let previous) = last.detail, previous.direction == progress.direction {
+            record.timeline[record.timeline.count - 1] = entry
+        } else {
+            record.timeline.append(entry)
+        }
+    }
+
+    private static func appendLog(_ event: TaskEvent, to state: inout State) {
+        var event = event
+        if case .completed(var completion) = event.kind { // the log needs neither the body nor the value
+            completion.body = nil
+            completion.serializedValue = nil
+            event.kind = .completed(completion)
+        }
+        if state.log.count < logCapacity {
+            state.log.append(event)
+        } else {
+            state.log[state.logStart] = event
+            state.logStart = (state.logStart + 1) % logCapacity
+        }
+    }
+
+    /// Waits until every task seen so far has ended and its events were applied, or `timeout` passes.
+    package func waitUntilSettled(timeout: Double) {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            queue.sync {}
+            if !state.withLock({ $0.records.contains { !$0.state.isTerminal } }) { return }
+            usleep(2_000)
+        } while Date() < deadline
+    }
+
+    // MARK: Reading
+
+    /// The record of `id`.
+    package func record(_ id: TaskID) -> TaskRecord? {
+        state.withLock { state in state.index[id].map { state.records[$0] } }
+    }
+
+    /// How stale a filtered or sorted listing may get while tasks keep changing (seconds).
+    package static let listingRefreshInterval = 0.25
+
+    /// The rows the table shows. With no filter and id order this is O(1); otherwise it is
+    /// recomputed (O(n)) at most every `listingRefreshInterval` while events arrive.
+    package func listing(filter: TaskFilter, sort: TaskSort, now: Double = Date().timeIntervalSince1970) -> TaskListing {
+        state.withLock { state in
+            if filter.isEmpty, sort == .id { return TaskListing(rows: .all(count: state.records.count)) }
+            if let cache = state.listingCache, cache.filter == filter, cache.sort == sort,
+               cache.version == state.version || now - cache.time < Self.listingRefreshInterval {
+                return cache.listing
+            }
+            var matching = filter.isEmpty ? state.records : state.records.filter(filter.matches)
+            if sort != .id { matching.sort { sort.precedes($0, $1, now: now) } }
+            let ids = matching.map(\.id)
+            let positions = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+            let listing = TaskListing(rows: .ids(ids, positions: positions))
+            state.listingCache = (state.version, filter, sort, now, listing)
+            return listing
+        }
+    }
+
+    /// The records of `rows` of a listing (what a virtualized table asks for).
+    package func records(_ listing: TaskListing, rows: Range<Int>) -> [TaskRecord] {
+        state.withLock { state in
+            let rows = rows.clamped(to: 0..<listing.count)
+            switch listing.rows {
+            case .all: return rows.compactMap { $0 < state.records.count ? state.records[$0] : nil }
+            case .ids(let ids, _): return rows.compactMap { state.index[ids[$0]].map { state.records[$0] } }
+            }
+        }
+    }
+
+    /// The row of `listing` that shows `id`.
+    package func position(of id: TaskID, in listing: TaskListing) -> Int? {
+        switch listing.rows {
+        case .all(let count): return state.withLock { $0.index[id] }.flatMap { $0 < count ? $0 : nil }
+        case .ids(_, let positions): return positions[id]
+        }
+    }
+
+    package func aggregates(now: Double = Date().timeIntervalSince1970) -> Aggregates {
+        state.withLock { state in
+            let (requests, bytes) = state.rates.rates(now: now)
+            return Aggregates(counts: state.counts, total: state.records.count, requestsPerSecond: requests,
+                              bytesPerSecond: bytes, p50: state.latency.percentile(0.5), p95: state.latency.percentile(0.95),
+                              max: state.latency.count > 0 ? state.latency.max : nil, bytesReceived: state.bytesReceived)
+        }
+    }
+
+    /// The newest `limit` lines of the event log, oldest first (formatted now, only these).
+    package func logLines(limit: Int) -> [String] {
+        state.withLock { state in
+            let count = state.log.count
+            return (max(0, count - limit)..<count).map { i in
+                let event = state.log[(state.logStart + i) % max(1, count)]
+                return EventDescription.logLine(event, record: state.index[event.task].map { state.records[$0] })
+            }
+        }
+    }
+
+    // MARK: Marks
+
+    package func toggleMark(_ id: TaskID) {
+        state.withLock { state in
+            if state.marks.remove(id) == nil { state.marks.insert(id) }
+            state.version &+= 1
+        }
+    }
+
+    package var marks: Set<TaskID> { state.withLock { $0.marks } }
+
+    /// Every record, in creation order (for saving the session).
+    package var allRecords: [TaskRecord] { state.withLock { $0.records } }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import ReqtopNetworking
+import ReqtopRequestLists
+import ReqtopSync
+
+/// Replays request lists on a `SessionManager`.
+///
+/// - At most `options.concurrency` tasks are in flight; requests are submitted in list order
+///   (lists in the order given, the whole set `options.repeatCount` times).
+/// - Chaining: a request that uses another's response (`{{login.response.body.$.token}}`) is held
+///   until that request finished; later independent requests may start meanwhile. Each round of
+///   `--repeat` chains within itself. If the dependency failed, the dependent is not sent and
+///   appears in the results as `.notSent` with the resolver's reason.
+/// - Every list is validated when the runner is created: an unknown variable throws before
+///   anything can be sent.
+///
+/// ```swift
+/// let runner = try RequestListRunner(manager: manager, inputs: [RunnerInput(list: list)],
+///                                    options: RunnerOptions(concurrency: 4))
+/// let outcome = await runner.run()
+/// ```
+package final class RequestListRunner: Sendable {
+    package let manager: SessionManager
+    package let options: RunnerOptions
+    package let inputs: [RunnerInput]
+    /// `resolvers[iteration][list]`: each round resolves (and chains) on its own.
+    private let resolvers: [[RequestResolver]]
+    private let dependencies: [[Set<String>]]
+    private let state: Protected<RunnerState>
+    private let callbacks = Protected(Callbacks())
+    /// Serializes submission so tasks are created in list order.
+    private let pumpLock = Lock()
+
+    private struct Callbacks {
+        var onTaskCreated: (@Sendable (TaskID, HTTPRequest) -> Void)?
+        var onNotSent: (@Sendable (RunResult) -> Void)?
+    }
+
+    /// Creates a runner and validates every list (variables, references, cycles).
+    /// - Throws: the first `RequestListError` found; nothing has been sent.
+    package init(manager: SessionManager, inputs: [RunnerInput], options: RunnerOptions = RunnerOptions()) throws(RequestListError) {
+        self.manager = manager
+        self.inputs = inputs
+        self.options = options
+        var resolvers: [[RequestResolver]] = []
+        for _ in 0..<options.repeatCount {
+            resolvers.append(inputs.map { RequestResolver(list: $0.list, variables: $0.variables) })
+        }
+        for resolver in resolvers[0] { try resolver.validate() }
+        self.resolvers = resolvers
+        dependencies = resolvers[0].map { resolver in resolver.list.specs.indices.map { resolver.dependencies(of: $0) } }
+        var queue: [RunItem] = []
+        var outstanding: [NameKey: Int] = [:]
+        for iteration in 0..<options.repeatCount {
+            for (listIndex, input) in inputs.enumerated() {
+                for (specIndex, spec) in input.list.specs.enumerated() {
+                    queue.append(RunItem(list: listIndex, iteration: iteration, spec: specIndex))
+                    if let name = spec.name { outstanding[NameKey(list: listIndex, iteration: iteration, name: name), default: 0] += 1 }
+                }
+            }
+        }
+        state = Protected(RunnerState(queue: queue, outstanding: outstanding))
+    }
+
+    /// Called right after each task is created, before it is resumed: maps the task to its request.
+    package var onTaskCreated: (@Sendable (TaskID, HTTPRequest) -> Void)? {
+        get { callbacks.withLock { $0.onTaskCreated } }
+        set { callbacks.withLock { $0.onTaskCreated = newValue } }
+    }
+
+    /// Called for each request that is not sent (its dependency failed, or it did not resolve).
+    package var onNotSent: (@Sendable (RunResult) -> Void)? {
+        get { callbacks.withLock { $0.onNotSent } }
+        set { callbacks.withLock { $0.onNotSent = newValue } }
+    }
+
+    /// The total number of requests the run will try: specs × lists × repeat.
+    package var plannedCount: Int { inputs.reduce(0) { $0 + $1.list.specs.count } * options.repeatCount }
+
+    /// Starts the run (once; later calls only add a completion) and calls `completion` when every
+    /// request has finished, or, after `cancelAll()`, when the tasks in flight have ended.
+    package func start(completion: @escaping @Sendable (RunOutcome) -> Void) {
+        let first = state.withLock { state -> Bool in
+            state.completions.append(completion)
+            defer { state.started = true }
+            return !state.started
+        }
+        if first { pump() } else { finishIfDone() }
+    }
+
+    /// Runs every list to the end (see `start(completion:)`).
+    package func run() async -> RunOutcome {
+        await withCheckedContinuation { continuation in
+            start { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// Cancels the tasks in flight and starts nothing more (for SIGINT). Safe from any thread.
+    package func cancelAll() {
+        let tasks = state.withLock { state -> [HTTPTask] in
+            state.cancelled = true
+            return Array(state.inFlight.values)
+        }
+        for task in tasks { try? task.cancel() }
+        finishIfDone()
+    }
+
+    /// Requests of the lists not sent yet (waiting for a slot or for a response they reference).
+    package var queuedCount: Int { state.withLock { $0.cancelled ? 0 : $0.queue.count } }
+
+    // MARK: Scheduling
+
+    private func pump() {
+        pumpLock.withLock {
+            while let item = state.withLock({ $0.takeNextReady(limit: options.concurrency, isReady: isReady) }) {
+                submit(item)
+            }
+        }
+        finishIfDone()
+    }
+
+    private func isReady(_ item: RunItem, _ state: RunnerState) -> Bool {
+        dependencies[item.list][item.spec].allSatisfy { name in
+            state.outstanding[NameKey(list: item.list, iteration: item.iteration, name: name), default: 0] == 0
+        }
+    }
+
+    private func submit(_ item: RunItem) {
+        let resolver = resolvers[item.iteration][item.list]
+        let spec = resolver.list.specs[item.spec]
+        let resolved: HTTPRequest
+        do throws(RequestListError) {
+            resolved = try resolver.resolve(item.spec)
+        } catch {
+            let result = RunResult(item: item, task: nil, name: spec.name, method: spec.method, url: spec.url,
+                                   status: .notSent(reason: error.message))
+            if let name = spec.name { resolver.recordFailure(ofRequestNamed: name, reason: "not sent: \(error.message)") }
+            state.withLock { $0.finish(item: item, name: spec.name, result: result, task: nil) }
+            callbacks.withLock { $0.onNotSent }?(result)
+            return
+        }
+        let task = manager.dataTask(with: resolved, options: TaskOptions(name: spec.name)) { [self] response in
+            self.taskFinished(item: item, name: spec.name, response: response)
+        }
+        callbacks.withLock { $0.onTaskCreated }?(task.id, resolved)
+        let cancelled = state.withLock { state -> Bool in
+            state.inFlight[task.id] = task
+            return state.cancelled
+        }
+        if cancelled { try? task.cancel() } else { try? task.resume() }
+    }
+
+    private func taskFinished(item: RunItem, name: String?, response: TaskResponse<Data>) {
+        let resolver = resolvers[item.iteration][item.list]
+        let status: RunResultStatus
+        switch response.result {
+        case .success:
+            status = .completed(status: response.head?.status ?? 0)
+        case .failure(let error) where error.code == .cancelled:
+            status = .cancelled
+        case .failure(let error):
+            // A response that failed validation or serialization still counts as a response when one arrived.
+            status = .failed(error)
+        }
+        if let name {
+            switch status {
+            case .completed(let code):
+                resolver.record(response: RecordedResponse(status: code, headers: response.head?.headers ?? [],
+                                                           body: response.value ?? Data()),
+                                forRequestNamed: name)
+            case .failed(let error):
+                resolver.recordFailure(ofRequestNamed: name, reason: error.description)
+            case .cancelled:
+                resolver.recordFailure(ofRequestNamed: name, reason: "cancelled")
+            case .notSent(let reason):
+                resolver.recordFailure(ofRequestNamed: name, reason: reason)
+            }
+        }
+        let result = RunResult(item: item, task: response.task, name: name, method: response.request.method,
+                               url: response.request.url.absoluteString, status: status, bytes: response.bytes,
+                               durationMilliseconds: response.timings.flatMap { $0.total >= 0 ? $0.total : nil })
+        state.withLock { $0.finish(item: item, name: name, result: result, task: response.task) }
+        // The handler runs just before the manager posts this task's terminal event on the same serial
+        // completion queue: hop once so the next task's `created` is posted after it.
+        manager.configuration.completionQueue.async { self.pump() }
+    }
+
+    private func finishIfDone() {
+        var stranded: [RunResult] = []
+        let done = state.withLock { state -> (RunOutcome, [@Sendable (RunOutcome) -> Void])? in
+            guard state.started, state.inFlightCount == 0 else { return nil }
+            if !state.cancelled, !state.queue.isEmpty {
+                // Nothing in flight and nothing ready: only possible when a dependency can never finish.
+                guard !state.queue.contains(where: { isReady($0, state) }) else { return nil }
+                for item in state.queue {
+                    let spec = inputs[item.list].list.specs[item.spec]
+                    stranded.append(RunResult(item: item, task: nil, name: spec.name, method: spec.method, url: spec.url,
+                                              status: .notSent(reason: "waits for a request that never ran")))
+                }
+                state.results += stranded
+                state.queue.removeAll()
+            }
+            let completions = state.completions
+            guard !completions.isEmpty else { return nil }
+            state.completions.removeAll()
+            return (RunOutcome(results: state.results, wasCancelled: state.cancelled), completions)
+        }
+        if let onNotSent = callbacks.withLock({ $0.onNotSent }) { stranded.forEach(onNotSent) }
+        if let (outcome, completions) = done {
+            for completion in completions { completion(outcome) }
+        }
+    }
+}
+
+/// A request name within one list and one round.
+struct NameKey: Hashable {
+    var list: Int
+    var iteration: Int
+    var name: String
+}

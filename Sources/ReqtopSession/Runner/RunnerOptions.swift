@@ -1,0 +1,25 @@
+import ReqtopRequestLists
+
+/// How a `RequestListRunner` replays its lists.
+package struct RunnerOptions: Sendable, Hashable {
+    /// At most this many tasks in flight at once (≥ 1).
+    package var concurrency: Int
+    /// How many times the whole set of lists is replayed (≥ 1).
+    package var repeatCount: Int
+
+    package init(concurrency: Int = 1, repeatCount: Int = 1) {
+        self.concurrency = max(1, concurrency)
+        self.repeatCount = max(1, repeatCount)
+    }
+}
+
+/// One list to run and the variables to resolve it with (`--env`, `--var`).
+package struct RunnerInput: Sendable {
+    package var list: ReqtopRequestLists.RequestList
+    package var variables: ReqtopRequestLists.VariableContext
+
+    package init(list: ReqtopRequestLists.RequestList, variables: ReqtopRequestLists.VariableContext = .init()) {
+        self.list = list
+        self.variables = variables
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What one finished child process cost.
+struct ProcessOutcome {
+    /// Exit status, or 128 + signal number when killed.
+    var status: Int32
+    /// Wall seconds from spawn to exit.
+    var wall: Double
+    /// User + system CPU seconds of the child (from `wait4`).
+    var cpu: Double
+    /// What the child wrote to stdout, when captured.
+    var output: String
+}
+
+/// Runs programs with `posix_spawn` and `wait4`, so each child's own CPU time is exact.
+enum BenchProcess {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Runs `arguments` (the first is the program, found on `PATH`) with stdin from /dev/null.
+    /// - Parameters:
+    ///   - captureOutput: keep stdout (through a temp file); otherwise it goes to /dev/null.
+    ///   - timeout: kill the child after this many seconds (status 128 + 9).
+    static func run(_ arguments: [String], captureOutput: Bool = false, timeout: Double = 600) throws -> ProcessOutcome {
+        let outputPath = captureOutput ? NSTemporaryDirectory() + "reqtop-bench-out-\(getpid())-\(UUID().uuidString)" : "/dev/null"
+        defer { if captureOutput { unlink(outputPath) } }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+
+        var pid: pid_t = 0
+        let start = Clock.now()
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
+        guard spawned == 0 else {
+            throw Failure(description: "cannot start \(arguments[0]): \(String(cString: strerror(spawned))) — is it installed and on PATH?")
+        }
+        let finished = Watchdog(pid: pid, after: timeout)
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let wall = Clock.now() - start
+        finished.disarm()
+
+        let signal = status & 0x7f
+        let code = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        let output = captureOutput ? ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "") : ""
+        return ProcessOutcome(status: code, wall: wall, cpu: Clock.seconds(usage.ru_utime) + Clock.seconds(usage.ru_stime),
+                              output: output)
+    }
+}
+
+/// Kills a child that runs past its deadline.
+private final class Watchdog: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+
+    init(pid: pid_t, after seconds: Double) {
+        DispatchQueue.global().async { [done] in
+            if done.wait(timeout: .now() + seconds) == .timedOut { kill(pid, SIGKILL) }
+        }
+    }
+
+    func disarm() { done.signal() }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import ReqtopInspector
+import ReqtopNetworking
+import ReqtopRequestLists
+import ReqtopSession
+
+/// `reqtop convert IN --to http|har|curl [-o OUT]`.
+enum ConvertCommand: Command {
+    static let name = "convert"
+    static let arguments = "IN --to http|har|curl [-o OUT] [--env NAME] [--var NAME=VALUE]"
+    static let briefArguments = "IN --to FORMAT"
+    static let abstract = "convert a request list to http, har or curl"
+    static let discussion = """
+        Converts a request list (.http, HAR or curl commands) to another format; reqtop reads
+        the result back into the same requests. .http output keeps {{variables}}; HAR and curl
+        cannot hold them, so they are resolved with --env and --var (references to another
+        request's response stay as text, with a warning). Bodies that cannot be written inline
+        go to files named OUT.body-N.bin beside the output.
+        """
+
+    static let target = CommandOption.value("to", "FORMAT", help: "http, har or curl (required)")
+    static let output = CommandOption.value("output", short: "o", "OUT", help: "write to OUT instead of standard output")
+    static let environment = CommandOption.value("env", "NAME", help: "environment used to resolve variables for HAR and curl")
+    static let variable = CommandOption.value("var", "NAME=VALUE", help: "set a variable (repeatable)")
+    static let options = [target, output, environment, variable]
+
+    static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
+        guard parsed.positionals.count == 1 else {
+            throw UsageError(parsed.positionals.isEmpty ? "no input file given" : "give exactly one input file")
+        }
+        let input = parsed.positionals[0]
+        guard let name = parsed.value(target) else { throw UsageError("--to http|har|curl is required") }
+        guard let format = RequestListFormat(rawValue: name) else {
+            throw UsageError("--to must be http, har or curl, got '\(name)'")
+        }
+        let variables = try commandLineVariables(parsed.values(variable))
+        return convert(input, to: format, output: parsed.value(output), environment: parsed.value(environment), variables: variables)
+    }
+
+    private static func convert(_ input: String, to format: RequestListFormat, output: String?, environment: String?,
+                                variables: [String: String]) -> Int32 {
+        do {
+            let inputs = try loadInputs(files: [input], environment: environment, variables: variables)
+            // Body files go beside the output (into the current directory when writing to stdout), named
+            // by absolute path so the list reads back from anywhere.
+            let prefix = RequestBody.absolutePath((output ?? (input as NSString).lastPathComponent) + ".body", relativeTo: "")
+            let converted = try RequestListLoader.convert(inputs[0].list, variables: inputs[0].variables, to: format,
+                                                          creator: (name: "reqtop", version: ReqtopVersion.string),
+                                                          bodyFilePrefix: prefix)
+            for warning in converted.warnings { printToStandardError(warning.description) }
+            for file in converted.bodyFiles.files {
+                try file.data.write(to: URL(fileURLWithPath: file.name))
+                printToStandardError("wrote a request body to \(file.name)")
+            }
+            if let output {
+                try converted.data.write(to: URL(fileURLWithPath: output), options: .atomic)
+            } else {
+                FileDescriptorSink.standardOutput.write(String(decoding: converted.data, as: UTF8.self))
+            }
+            return 0
+        } catch let error as RequestListError {
+            printToStandardError(error.description)
+            return 2
+        } catch {
+            printToStandardError("reqtop convert: \(error.localizedDescription)")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import ReqtopInspector
+import ReqtopTestServer
+import ReqtopSession
+
+/// `reqtop demo [--headless]`: the embedded test server plus Resources/demo.http, concurrency 4.
+enum DemoCommand: Command {
+    static let name = "demo"
+    static let arguments = "[--headless]"
+    static let abstract = "replay the demo list against the embedded test server"
+    static let discussion = """
+        Starts the embedded test server on a free loopback port and replays the demo list
+        (Resources/demo.http; set REQTOP_RESOURCES to the folder holding it) with
+        concurrency 4: redirects, a slow download with progress, a large download to
+        suspend and resume, a POST, a 404, a timeout, a refused connection, chaining and
+        a response full of escape sequences.
+        """
+    static let headless = CommandOption.flag("headless", help: "no terminal UI: print events and a summary")
+    static let options = [headless]
+
+    static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
+        try parsed.expectPositionals(atMost: 0)
+        return demo(headless: parsed.has(headless))
+    }
+}
+
+private func demo(headless: Bool) -> Int32 {
+    let path: String
+    switch ResourceLocator.find("demo.http") {
+    case .success(let found): path = found
+    case .failure(let error):
+        printToStandardError("reqtop demo: \(error.description)")
+        return 2
+    }
+    let server: TestServer
+    do {
+        server = try TestServer()
+    } catch {
+        printToStandardError("reqtop demo: cannot start the test server: \(error)")
+        return 1
+    }
+    server.start()
+    defer { server.stop() }
+    let base = server.baseURL.absoluteString
+    printToStandardError("reqtop demo: test server on \(base), replaying \(path)")
+    let inputs: [RunnerInput]
+    do {
+        inputs = try loadInputs(files: [path], environment: nil, variables: ["base": base])
+    } catch {
+        printToStandardError(error.description)
+        return 2
+    }
+    var options = RunOptions()
+    options.files = [path]
+    options.concurrency = 4
+    options.headless = headless
+    // The demo fails some requests on purpose (a timeout, a refused connection): that is not an error.
+    let code = replay(inputs, options: options)
+    return code == 1 ? 0 : code
+}

@@ -1,0 +1,180 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import ReqtopInspector
+import ReqtopNetworking
+import ReqtopRequestLists
+import ReqtopSession
+
+/// `reqtop run FILE... [options]`.
+enum RunCommand: Command {
+    static let name = "run"
+    static let arguments = "FILE... [options]"
+    static let abstract = "replay .http, HAR or curl request lists"
+    static let discussion = """
+        Replays request lists (.http/.rest, .har, curl command files; chosen by extension,
+        else by content), in the terminal UI or, with --headless or when stdout is not a
+        terminal, as one line per event.
+        """
+    static let footer: String? = """
+        Exit codes: 0 every request completed (any HTTP status), 1 a request failed or was
+        cancelled (or HTTP >= 400 with --fail-on-status), 2 usage or parse error, 130 interrupted.
+        """
+
+    static let environment = CommandOption.value("env", "NAME", help: "environment from http-client(.private).env.json beside each file")
+    static let variable = CommandOption.value("var", "NAME=VALUE", help: "set a variable (repeatable; wins over environments and the file)")
+    static let concurrency = CommandOption.value("concurrency", "N", help: "at most N requests in flight (default 1)")
+    static let repeatCount = CommandOption.value("repeat", "N", help: "replay the whole list N times (default 1)")
+    static let headless = CommandOption.flag("headless", help: "no terminal UI: print events and a summary")
+    static let events = CommandOption.value("events", "text|jsonl", help: "headless output: readable lines (default) or JSON Lines")
+    static let har = CommandOption.value("har", "PATH", help: "write the session as HAR 1.2 at the end (also on Ctrl-C)")
+    static let insecure = CommandOption.flag("insecure", help: "do not verify TLS certificates")
+    static let caFile = CommandOption.value("cacert", "FILE", help: "trust the CA certificates in FILE")
+    static let timeout = CommandOption.value("timeout", "SECONDS", help: "default timeout per request (# @timeout overrides it)")
+    static let compressed = CommandOption.flag("compressed", help: "ask for compressed responses (else only # @compressed requests)")
+    static let failOnStatus = CommandOption.flag("fail-on-status", help: "exit 1 when a response has HTTP status >= 400")
+    static let dryRun = CommandOption.flag("dry-run", help: "print each request as it will be sent, without sending it")
+
+    static let options = [environment, variable, concurrency, repeatCount, headless, events, har, insecure, caFile, timeout,
+                          compressed, failOnStatus, dryRun]
+
+    static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
+        let options = try RunOptions(parsed)
+        let inputs: [RunnerInput]
+        do {
+            inputs = try loadInputs(files: options.files, environment: options.environment, variables: options.variables)
+        } catch {
+            printToStandardError(error.description)
+            return 2
+        }
+        if options.dryRun { return printDryRun(inputs, options: options) }
+        return replay(inputs, options: options)
+    }
+}
+
+/// The options of `reqtop run`, checked.
+struct RunOptions {
+    var files: [String] = []
+    var environment: String?
+    var variables: [String: String] = [:]
+    var concurrency = 1
+    var repeatCount = 1
+    var headless = false
+    var settings = HeadlessSettings()
+    var insecure = false
+    var caFile: String?
+    var timeout: Double?
+    var dryRun = false
+    var compressed = false
+
+    init() {}
+
+    init(_ parsed: ParsedCommandLine) throws(UsageError) {
+        files = parsed.positionals
+        guard !files.isEmpty else { throw UsageError("no request list given: reqtop run FILE...") }
+        environment = parsed.value(RunCommand.environment)
+        variables = try commandLineVariables(parsed.values(RunCommand.variable))
+        concurrency = try parsed.integer(RunCommand.concurrency, minimum: 1, default: 1)
+        repeatCount = try parsed.integer(RunCommand.repeatCount, minimum: 1, default: 1)
+        headless = parsed.has(RunCommand.headless)
+        if let events = parsed.value(RunCommand.events) {
+            guard let format = EventFormat(rawValue: events) else {
+                throw UsageError("--events must be text or jsonl, got '\(events)'")
+            }
+            settings.format = format
+        }
+        settings.harPath = parsed.value(RunCommand.har)
+        settings.failOnStatus = parsed.has(RunCommand.failOnStatus)
+        insecure = parsed.has(RunCommand.insecure)
+        if let file = parsed.value(RunCommand.caFile) {
+            guard FileManager.default.isReadableFile(atPath: file) else {
+                throw UsageError("--cacert: cannot read '\(file)'")
+            }
+            caFile = file
+        }
+        if let text = parsed.value(RunCommand.timeout) {
+            guard let seconds = Double(text), seconds > 0 else {
+                throw UsageError("--timeout needs a number of seconds > 0, got '\(text)'")
+            }
+            timeout = seconds
+        }
+        dryRun = parsed.has(RunCommand.dryRun)
+        compressed = parsed.has(RunCommand.compressed)
+    }
+}
+
+/// `--var NAME=VALUE` arguments as a dictionary.
+func commandLineVariables(_ arguments: [String]) throws(UsageError) -> [String: String] {
+    var variables: [String: String] = [:]
+    for argument in arguments {
+        guard let (name, value) = VariableContext.parseCommandLineVariable(argument) else {
+            throw UsageError("--var needs NAME=VALUE, got '\(argument)'")
+        }
+        variables[name] = value
+    }
+    return variables
+}
+
+/// Loads each list and its variables; warnings go to stderr.
+func loadInputs(files: [String], environment: String?, variables: [String: String]) throws(RequestListError) -> [RunnerInput] {
+    var inputs: [RunnerInput] = []
+    for file in files {
+        let list = try RequestListLoader.load(path: file)
+        for warning in list.warnings { printToStandardError(warning.description) }
+        let context = try VariableContext.load(besides: file, environmentName: environment, commandLine: variables)
+        inputs.append(RunnerInput(list: list, variables: context))
+    }
+    return inputs
+}
+
+/// `--dry-run`: validates and prints the resolved requests; sends nothing.
+private func printDryRun(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
+    let configuration = sessionConfiguration(options)
+    var text = ""
+    for input in inputs {
+        let resolver = RequestResolver(list: input.list, variables: input.variables)
+        do {
+            try resolver.validate()
+        } catch {
+            printToStandardError(error.description)
+            return 2
+        }
+        if inputs.count > 1 { text += "# \(input.list.sourcePath)\n" }
+        text += DryRun.text(for: resolver, configuration: configuration)
+    }
+    FileDescriptorSink.standardOutput.write(text)
+    return 0
+}
+
+/// The session a run sends with. Like curl, it asks for compressed responses only when told to
+/// (`--compressed`, or per request: `# @compressed`, curl's `--compressed`).
+func sessionConfiguration(_ options: RunOptions) -> SessionConfiguration {
+    var configuration = SessionConfiguration()
+    configuration.insecure = options.insecure
+    configuration.caFile = options.caFile
+    configuration.requestTimeout = options.timeout
+    configuration.compression = options.compressed
+    configuration.maxConcurrentTasks = max(configuration.maxConcurrentTasks, options.concurrency)
+    configuration.maxConcurrentTasksPerHost = max(configuration.maxConcurrentTasksPerHost, options.concurrency)
+    return configuration
+}
+
+/// Sends the lists (headless or in the UI) and returns the exit code.
+func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
+    let manager = SessionManager(configuration: sessionConfiguration(options))
+    defer { manager.invalidate() }
+    let runner: RequestListRunner
+    do {
+        runner = try RequestListRunner(manager: manager, inputs: inputs,
+                                       options: RunnerOptions(concurrency: options.concurrency, repeatCount: options.repeatCount))
+    } catch {
+        printToStandardError(error.description)
+        return 2
+    }
+    if !options.headless && isatty(0) == 1 && isatty(1) == 1 {
+        return runListInteractively(runner, settings: options.settings,
+                                    title: options.files.map { ($0 as NSString).lastPathComponent }.joined(separator: " "))
+    }
+    return runHeadless(runner, settings: options.settings)
+}

@@ -1,0 +1,39 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import ReqtopInspector
+import ReqtopNetworking
+import ReqtopRequestLists
+import ReqtopSession
+
+/// `reqtop [URL]`: the interactive session, with a first GET of URL. Without a terminal,
+/// `reqtop URL` sends the GET headless (like `reqtop run`), and bare `reqtop` explains itself.
+func runSessionCommand(_ argument: String?) -> Int32 {
+    var url: HTTPURL?
+    if let argument {
+        guard let parsed = HTTPURL(string: argument), parsed.scheme == "http" || parsed.scheme == "https" else {
+            printToStandardError("reqtop: '\(argument)' is not an http:// or https:// URL\nRun 'reqtop --help' for usage.")
+            return 2
+        }
+        url = parsed
+    }
+    guard isatty(0) == 1, isatty(1) == 1 else {
+        guard let url else {
+            printToStandardError("reqtop: the interactive session needs a terminal; from a script, use "
+                                 + "'reqtop URL' with output redirected or 'reqtop run FILE --headless'")
+            return 2
+        }
+        let spec = RequestSpec(method: "GET", url: url.absoluteString)
+        let list = RequestList(specs: [spec], fileVariables: [], sourcePath: "<command line>", format: .curl) // taken literally, no {{templates}}
+        var options = RunOptions()
+        options.headless = true
+        return replay([RunnerInput(list: list)], options: options)
+    }
+    let manager = SessionManager()
+    defer { manager.invalidate() }
+    let outcome = runInteractive(manager: manager, title: argument ?? "interactive session") { session in
+        if let url { session.start(HTTPRequest(url: url), name: nil) }
+    }
+    return outcome.reason.exitCode
+}
