@@ -65,7 +65,7 @@ let package = Package(
                                                               "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopTerminalUITests", dependencies: ["ReqtopTerminalUI", "ReqtopNcurses", "ReqtopTestSupport"], exclude: ["Screens/__Snapshots__"]),
-        .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopSession", "ReqtopInspector", "ReqtopNetworking", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
+        .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopSession", "ReqtopInspector", "ReqtopNetworkingTesting", "ReqtopNetworking", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport"], exclude: ["README.md"]),
     ],
     swiftLanguageModes: [.v6]

@@ -18,12 +18,10 @@ public final class EventRecorder: Sendable {
     private let recorded = Protected([TaskEvent]())
     /// Raised after each delivered batch; a waiter holds it while it decides to sleep, so no batch is missed.
     private let arrived = NSCondition()
-    private let bus: EventBus
     private let subscription: EventBus.Subscription
 
     /// Subscribes to `bus` at once; the subscription ends when the recorder is released.
     public init(bus: EventBus) {
-        self.bus = bus
         let recorded = self.recorded
         let arrived = self.arrived
         subscription = bus.subscribeBatches { events in
@@ -34,7 +32,8 @@ public final class EventRecorder: Sendable {
         }
     }
 
-    deinit { bus.unsubscribe(subscription) }
+    /// Returns once every event posted to the bus so far has been recorded.
+    public func flush() { subscription.flush() }
 
     /// Every event recorded so far, in delivery order.
     public var events: [TaskEvent] { recorded.snapshot }

@@ -22,7 +22,7 @@ func runInteractive(manager: SessionManager, title: String, begin: (InspectorSes
     let loop = EventLoop()
     let store = TaskStore(onChange: { [dirty = loop.dirtyFlag] in dirty.markDirty() })
     let subscription = store.observe(manager.bus)
-    defer { manager.bus.unsubscribe(subscription) }
+    defer { subscription.cancel() }
     let session = InspectorSession(manager: manager, store: store)
     session.runInTerminal = { arguments in loop.runProgram(arguments) }
     let app = InspectorApp(store: store, actions: session, title: title)

@@ -67,11 +67,13 @@ final class TextEventFormatterTests: XCTestCase {
 final class HeadlessPrinterTests: RunnerTestCase {
     func testJSONLinesPrinterWritesExactlyTheEncoderLinePerEvent() throws {
         let sink = MemorySink()
+        let printer = Protected<JSONLinesPrinter?>(nil)
         let (_, events) = try run("GET {{base}}/get\n\n###\nGET http://127.0.0.1:1/\n") { runner in
-            JSONLinesPrinter(bus: runner.manager.bus, sink: sink).start()
+            let jsonl = JSONLinesPrinter(bus: runner.manager.bus, sink: sink)
+            jsonl.start()
+            printer.withLock { $0 = jsonl }
         }
-        let deadline = Date().addingTimeInterval(10)
-        while sink.lines.count < events.count, Date() < deadline { usleep(2000) }
+        printer.snapshot?.stop() // prints everything posted so far
         XCTAssertEqual(sink.lines, events.map(JSONLinesEncoder.line(for:)))
         for line in sink.lines {
             let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], line)

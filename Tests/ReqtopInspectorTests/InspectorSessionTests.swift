@@ -13,6 +13,7 @@ final class InspectorSessionTests: XCTestCase {
     private var manager: SessionManager!
     private var store: TaskStore!
     private var session: InspectorSession!
+    private var subscription: EventBus.Subscription!
 
     private func url(_ pathAndQuery: String) -> HTTPURL { HTTPURL(string: server.url(pathAndQuery).absoluteString)! }
 
@@ -21,7 +22,7 @@ final class InspectorSessionTests: XCTestCase {
         server.start()
         manager = SessionManager()
         store = TaskStore()
-        store.observe(manager.bus)
+        subscription = store.observe(manager.bus)
         session = InspectorSession(manager: manager, store: store)
     }
 

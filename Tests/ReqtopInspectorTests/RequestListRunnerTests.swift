@@ -110,7 +110,8 @@ final class RequestListRunnerTests: RunnerTestCase {
         let manager = SessionManager()
         defer { manager.invalidate() }
         let resumed = DispatchSemaphore(value: 0)
-        manager.bus.subscribe { event in if event.name == .resumed { resumed.signal() } }
+        let subscription = manager.bus.subscribe { event in if event.name == .resumed { resumed.signal() } }
+        defer { subscription.cancel() }
         let runner = try RequestListRunner(
             manager: manager, inputs: [input("GET {{base}}/drip?numbytes=100&duration=20\n\n###\nGET {{base}}/get\n")])
         let result = Protected<RunOutcome?>(nil)

@@ -1,6 +1,7 @@
 import Foundation
 import ReqtopInspector
 import ReqtopNetworking
+import ReqtopNetworkingTesting
 import ReqtopRequestLists
 import ReqtopSync
 import ReqtopTestServer
@@ -32,22 +33,13 @@ class RunnerTestCase: XCTestCase {
              configure: (RequestListRunner) -> Void = { _ in }) throws -> (RunOutcome, [TaskEvent]) {
         let manager = SessionManager()
         defer { manager.invalidate() }
-        let collected = Protected([TaskEvent]())
-        manager.bus.subscribeBatches { events in collected.withLock { $0 += events } }
+        let recorder = EventRecorder(bus: manager.bus)
         let runner = try RequestListRunner(manager: manager, inputs: [input(text)], options: options)
         configure(runner)
         let outcome = try XCTUnwrap(waitForOutcome(runner))
         // The terminal events are posted right after the completion handlers: wait until all arrived.
-        let ended = outcome.results.compactMap(\.task)
-        let deadline = Date().addingTimeInterval(10)
-        while !Set(collected.snapshot.filter(\.isTerminal).map(\.task)).isSuperset(of: ended) {
-            guard Date() < deadline else {
-                XCTFail("not every task's terminal event arrived within 10 s")
-                break
-            }
-            usleep(2000)
-        }
-        return (outcome, collected.snapshot)
+        try recorder.waitForEnd(of: outcome.results.compactMap(\.task), timeout: 10)
+        return (outcome, recorder.events)
     }
 
     func waitForOutcome(_ runner: RequestListRunner, timeout: Double = 30) -> RunOutcome? {

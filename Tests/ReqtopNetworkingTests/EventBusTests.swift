@@ -19,15 +19,14 @@ final class EventBusTests: XCTestCase {
         // A stalled observer: its queue runs nothing until everything has been posted.
         let queue = DispatchQueue(label: "stalled-observer")
         queue.suspend()
-        bus.subscribe(queue: queue) { event in received.withLock { $0.append(event) } }
+        let subscription = bus.subscribe(queue: queue) { event in received.withLock { $0.append(event) } }
         bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .resumed))
         for i in 1...10_000 { bus.post(Self.progress(1, Int64(i))) }
         bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .suspended))
         for i in 1...10_000 { bus.post(Self.progress(1, Int64(10_000 + i))) }
         bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .cancelled))
         queue.resume()
-        let deadline = Date().addingTimeInterval(10)
-        while received.snapshot.last?.name != .cancelled, Date() < deadline { usleep(1000) }
+        subscription.flush()
         let names = received.snapshot.map(\.name)
         XCTAssertEqual(names, [.resumed, .progress, .suspended, .progress, .cancelled])
         let values = received.snapshot.compactMap { event -> Int64? in
@@ -40,7 +39,8 @@ final class EventBusTests: XCTestCase {
     func testPostingNeverWaitsForABlockedObserver() {
         let bus = EventBus()
         let gate = DispatchSemaphore(value: 0)
-        bus.subscribe { _ in gate.wait() }
+        let blocked = bus.subscribe { _ in gate.wait() }
+        defer { blocked.cancel() }
         let posted = DispatchSemaphore(value: 0)
         Thread { // on its own thread, so a blocking post fails the test instead of hanging it
             for i in 0..<50_000 { bus.post(Self.progress(i % 10, Int64(i))) }
@@ -66,12 +66,26 @@ final class EventBusTests: XCTestCase {
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<200 {
                 let subscription = bus.subscribe { _ in }
-                bus.unsubscribe(subscription)
+                subscription.cancel()
             }
         }
         stop.withLock { $0 = true }
         XCTAssertEqual(posterDone.wait(timeout: .now() + 30), .success)
         XCTAssertEqual(bus.observerCount, 0)
+    }
+
+    func testASubscriptionEndsWhenReleasedAndFlushWaitsForDelivery() {
+        let bus = EventBus()
+        let count = Protected(0)
+        var subscription: EventBus.Subscription? = bus.subscribeBatches { events in count.withLock { $0 += events.count } }
+        for _ in 0..<10 { bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .resumed)) }
+        subscription?.flush()
+        XCTAssertEqual(count.snapshot, 10, "flush returns once everything posted before it was handled")
+        XCTAssertEqual(bus.observerCount, 1)
+        subscription = nil
+        XCTAssertEqual(bus.observerCount, 0, "releasing the subscription cancels it")
+        bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .resumed))
+        XCTAssertEqual(count.snapshot, 10)
     }
 
     func testObserverMayUnsubscribeItselfWhileBeingCalled() {
@@ -82,7 +96,7 @@ final class EventBusTests: XCTestCase {
         queue.suspend() // nothing is delivered before the subscription is stored
         let sub = bus.subscribe(queue: queue) { _ in
             count.withLock { $0 += 1 }
-            if let own = subscription.snapshot { bus.unsubscribe(own) }
+            subscription.snapshot?.cancel()
         }
         subscription.withLock { $0 = sub }
         for _ in 0..<100 { bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .resumed)) }
@@ -99,8 +113,11 @@ final class EventBusTests: XCTestCase {
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)
         let gate = DispatchSemaphore(value: 0)
-        manager.bus.subscribe { _ in gate.wait() } // never returns until the end of the test
-        defer { gate.signal() }
+        let stalled = manager.bus.subscribe { _ in gate.wait() } // never returns until the end of the test
+        defer {
+            gate.signal()
+            stalled.cancel()
+        }
         let tasks = (0..<200).map { _ in manager.dataTask(with: HTTPRequest(server.url("/bytes/10240"))) }
         for task in tasks { try task.resume() }
         try recorder.waitForEnd(of: tasks.map(\.id))

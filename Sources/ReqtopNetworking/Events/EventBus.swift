@@ -11,9 +11,29 @@ import ReqtopSync
 /// - A slow observer gets progress coalesced (the latest value per task and direction wins);
 ///   lifecycle events are never dropped.
 public final class EventBus: Sendable {
-    /// A handle to cancel one subscription.
-    public struct Subscription: Hashable, Sendable {
-        fileprivate let id: Int
+    /// One observer's subscription. Delivery stops at `cancel()` or when the subscription is
+    /// released, so keep it as long as the observer should hear events.
+    public final class Subscription: Sendable {
+        private let observer: Observer
+        private let remove: @Sendable () -> Void
+
+        fileprivate init(observer: Observer, remove: @escaping @Sendable () -> Void) {
+            self.observer = observer
+            self.remove = remove
+        }
+
+        deinit { cancel() }
+
+        /// Stops delivery; events still pending for this observer are discarded. Safe from any
+        /// thread, including from inside the observer's own handler. Later calls do nothing.
+        public func cancel() {
+            remove()
+            observer.deactivate()
+        }
+
+        /// Returns once every event posted before the call has been handed to the observer's
+        /// handler. Do not call it on the observer's own queue.
+        public func flush() { observer.flush() }
     }
 
     private struct Registry {
@@ -25,35 +45,29 @@ public final class EventBus: Sendable {
 
     public init() {}
 
-    /// Subscribes `handler` to every event, called on `queue` one event at a time, in order.
-    @discardableResult
+    /// Subscribes `handler` to every event, called on `queue` (serial) one event at a time, in order.
     public func subscribe(queue: DispatchQueue = DispatchQueue(label: "reqtop.bus.observer"),
                           _ handler: @escaping @Sendable (TaskEvent) -> Void) -> Subscription {
         add(Observer(queue: queue, perEvent: true) { handler($0[0]) })
     }
 
-    /// Subscribes `handler` to batches of events (everything pending since the last call), on `queue`.
-    /// Cheaper than per-event delivery for an observer that redraws once per batch.
-    @discardableResult
+    /// Subscribes `handler` to batches of events (everything pending since the last call), on `queue`
+    /// (serial). Cheaper than per-event delivery for an observer that redraws once per batch.
     public func subscribeBatches(queue: DispatchQueue = DispatchQueue(label: "reqtop.bus.observer"),
                                  _ handler: @escaping @Sendable ([TaskEvent]) -> Void) -> Subscription {
         add(Observer(queue: queue, perEvent: false, handler: handler))
     }
 
     private func add(_ observer: Observer) -> Subscription {
-        registry.withLock { registry in
+        let id = registry.withLock { registry in
             let id = registry.nextID
             registry.nextID += 1
             registry.observers[id] = observer
-            return Subscription(id: id)
+            return id
         }
-    }
-
-    /// Stops delivery to a subscription; events still pending for it are discarded. Safe from any thread,
-    /// including from inside the observer's own handler.
-    public func unsubscribe(_ subscription: Subscription) {
-        let observer = registry.withLock { $0.observers.removeValue(forKey: subscription.id) }
-        observer?.deactivate()
+        return Subscription(observer: observer) { [weak self] in
+            _ = self?.registry.withLock { $0.observers.removeValue(forKey: id) }
+        }
     }
 
     /// The number of current subscriptions.
@@ -71,7 +85,7 @@ public final class EventBus: Sendable {
 }
 
 /// One subscriber: its queue, its callback and the events waiting for it.
-private final class Observer: Sendable {
+fileprivate final class Observer: Sendable {
     private struct Pending {
         var queue = CoalescingEventQueue()
         var drainScheduled = false
@@ -94,6 +108,12 @@ private final class Observer: Sendable {
 
     func deactivate() {
         pending.withLock { $0 = Pending(active: false) }
+    }
+
+    /// A drain scheduled before this call runs before it returns (the queue is serial).
+    func flush() {
+        dispatchPrecondition(condition: .notOnQueue(queue))
+        queue.sync {}
     }
 
     func enqueue(_ events: [TaskEvent]) {

@@ -41,12 +41,10 @@ public final class NotificationBridge: Sendable {
         return Notification.Name("reqtop.task.\(suffix)")
     }
 
-    private let bus: EventBus
     private let subscription: EventBus.Subscription
 
-    /// Starts re-posting `bus`'s events on `center` until `stop()`.
+    /// Starts re-posting `bus`'s events on `center` until `stop()` (or until the bridge is released).
     public init(bus: EventBus, center: NotificationCenter = .default) {
-        self.bus = bus
         subscription = bus.subscribeBatches { events in
             for event in events {
                 center.post(name: NotificationBridge.name(for: event.name), object: nil,
@@ -55,7 +53,7 @@ public final class NotificationBridge: Sendable {
         }
     }
 
-    public func stop() { bus.unsubscribe(subscription) }
+    public func stop() { subscription.cancel() }
 
     static func userInfo(for event: TaskEvent) -> [AnyHashable: Any] {
         var info: [AnyHashable: Any] = [UserInfoKey.taskID: event.task.rawValue, UserInfoKey.event: event]

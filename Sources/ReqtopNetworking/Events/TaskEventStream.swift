@@ -5,7 +5,7 @@ extension EventBus {
             let subscription = subscribeBatches { events in
                 for event in events { continuation.yield(event) }
             }
-            continuation.onTermination = { [weak self] _ in self?.unsubscribe(subscription) }
+            continuation.onTermination = { _ in subscription.cancel() }
         }
     }
 }

@@ -24,7 +24,7 @@ package final class HARRecorder: Sendable {
     /// its completion handler ran), waiting at most `timeout` seconds for that.
     package func stop(timeout: Double = 3) {
         store.waitUntilSettled(timeout: timeout)
-        if let subscription = self.subscription.withLock({ $0 }) { bus.unsubscribe(subscription) }
+        subscription.withLock({ $0 })?.cancel()
     }
 
     /// One entry per finished task that got a response, in creation order.

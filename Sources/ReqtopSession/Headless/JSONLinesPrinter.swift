@@ -30,6 +30,6 @@ package final class JSONLinesPrinter: Sendable {
     /// Prints every event posted so far, then stops.
     package func stop() {
         flush()
-        if let sub = subscription.withLock({ $0 }) { bus.unsubscribe(sub) }
+        subscription.withLock({ $0 })?.cancel()
     }
 }

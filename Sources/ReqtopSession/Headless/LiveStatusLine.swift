@@ -53,7 +53,7 @@ package final class LiveStatusLine: Sendable {
     /// Stops and erases the line.
     package func finish() {
         queue.sync {}
-        if let sub = subscription.withLock({ $0 }) { bus.unsubscribe(sub) }
+        subscription.withLock({ $0 })?.cancel()
         counts.withLock { counts in
             if counts.shown { sink.write("\r\u{1B}[K") }
             counts.shown = false

@@ -40,7 +40,7 @@ package final class TextEventPrinter: Sendable {
     /// Prints every event posted so far, then stops.
     package func stop() {
         flush()
-        if let sub = subscription.withLock({ $0 }) { bus.unsubscribe(sub) }
+        subscription.withLock({ $0 })?.cancel()
     }
 
     private func print(_ events: [TaskEvent]) {

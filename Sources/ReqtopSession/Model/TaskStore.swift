@@ -22,6 +22,9 @@ package final class TaskStore: Sendable {
         var retainedBodyBytes: Int64 = 0
         var bodyHolders: [Int] = []
         var listingCache: (version: Int, filter: TaskFilter, sort: TaskSort, time: Double, listing: TaskListing)?
+        /// Tasks seen and not ended yet; `waitUntilSettled` sleeps until it is 0.
+        var unfinished = 0
+        var settledWaiters: [DispatchSemaphore] = []
     }
 
     /// How many lines the event log keeps.
@@ -41,8 +44,8 @@ package final class TaskStore: Sendable {
         self.onChange = onChange
     }
 
-    /// Subscribes the store to `bus`; batches are applied on the store's own queue.
-    @discardableResult
+    /// Subscribes the store to `bus`; batches are applied on the store's own queue. The store
+    /// listens while the returned subscription is kept.
     package func observe(_ bus: EventBus) -> EventBus.Subscription {
         bus.subscribeBatches(queue: queue) { [self] events in
             apply(events)
@@ -56,6 +59,10 @@ package final class TaskStore: Sendable {
             for event in events { Self.apply(event, to: &state) }
             Self.releaseBodies(beyond: bodyBudget, in: &state)
             state.version &+= 1
+            if state.unfinished == 0 {
+                for waiter in state.settledWaiters { waiter.signal() }
+                state.settledWaiters.removeAll()
+            }
         }
     }
 
@@ -67,6 +74,7 @@ package final class TaskStore: Sendable {
             state.index[event.task] = state.records.count
             state.records.append(record)
             state.counts[.suspended, default: 0] += 1
+            state.unfinished += 1
         }
         guard let position = state.index[event.task] else { return }
         var record = state.records[position]
@@ -128,6 +136,7 @@ package final class TaskStore: Sendable {
         if record.state != before {
             state.counts[before, default: 0] -= 1
             state.counts[record.state, default: 0] += 1
+            if record.state.isTerminal, !before.isTerminal { state.unfinished -= 1 }
         }
         record.revision &+= 1
         appendTimeline(event, to: &record)
@@ -191,13 +200,17 @@ package final class TaskStore: Sendable {
     }
 
     /// Waits until every task seen so far has ended and its events were applied, or `timeout` passes.
-    package func waitUntilSettled(timeout: Double) {
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
-            queue.sync {}
-            if !state.withLock({ $0.records.contains { !$0.state.isTerminal } }) { return }
-            usleep(2_000)
-        } while Date() < deadline
+    /// Returns whether it settled. Do not call it on the store's queue.
+    @discardableResult
+    package func waitUntilSettled(timeout: Double) -> Bool {
+        queue.sync {} // batches already delivered are applied first
+        let waiter = DispatchSemaphore(value: 0)
+        let settled = state.withLock { state -> Bool in
+            if state.unfinished == 0 { return true }
+            state.settledWaiters.append(waiter)
+            return false
+        }
+        return settled || waiter.wait(timeout: .now() + timeout) == .success
     }
 
     // MARK: Reading

@@ -81,7 +81,7 @@ struct BusBench {
         bus.post(batch)
         for _ in 0..<observers { done.wait() }
         let elapsed = Clock.now() - start
-        subscriptions.forEach(bus.unsubscribe)
+        subscriptions.forEach { $0.cancel() }
         let share = slow ? Double(slowTally.withLock { $0.progress }) / Double(tasks * 3) : 1
         return (Double(total) / elapsed, share)
     }

@@ -35,7 +35,7 @@ enum EngineClient {
         done.wait()
         let wall = Clock.now() - start
         let cpu = Clock.selfCPU() - cpu0
-        manager.bus.unsubscribe(subscription)
+        subscription.cancel()
         manager.invalidate()
         return ReplaySample(requests: count, wall: wall, cpu: cpu, errors: tally.withLock { $0.failed })
     }

@@ -127,7 +127,7 @@ struct TUIBench {
             }
         }
         feeder.stop()
-        bus.unsubscribe(subscription)
+        subscription.cancel()
         result.eventsPerSecond = Double(feeder.posted.withLock { $0 }) / (Clock.now() - start)
         return result
     }
