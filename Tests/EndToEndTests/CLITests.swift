@@ -293,12 +293,12 @@ final class CLITests: XCTestCase {
             GET {{base}}/drip?numbytes=100&duration=30
             """)
         let harPath = directory.appendingPathComponent("session.har").path
-        let process = try LiveCLIProcess(["run", list, "--var", base, "--events", "jsonl", "--har", harPath])
+        let process = try RunningProcess(reqtopExecutable, ["run", list, "--var", base, "--events", "jsonl", "--har", harPath])
         // Concurrency 1: when the drip's response arrives, the first request has finished.
         let response = process.waitForLine { $0.contains("\"event\":\"response\"") && $0.contains("\"task\":2") }
         XCTAssertNotNil(response, "no response line for the drip; stdout: \(process.stdoutLines)")
         process.send(signal: SIGINT)
-        XCTAssertEqual(process.waitForExit(), 130, process.stderrText)
+        XCTAssertEqual(process.waitForExit(timeout: 20), 130, process.stderrText)
         XCTAssertTrue(process.stdoutLines.contains { $0.contains("\"event\":\"cancelled\"") && $0.contains("\"task\":2") })
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: harPath))) as? [String: Any]
         let entries = try XCTUnwrap((object?["log"] as? [String: Any])?["entries"] as? [[String: Any]])

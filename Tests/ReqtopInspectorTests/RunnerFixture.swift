@@ -5,23 +5,12 @@ import ReqtopNetworkingTesting
 import ReqtopRequestLists
 import ReqtopSync
 import ReqtopTestServer
+import ReqtopTestSupport
 import XCTest
 import ReqtopSession
 
 /// A test case with the embedded server running and helpers to run `.http` text through a runner.
-class RunnerTestCase: XCTestCase {
-    var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-        server.start()
-    }
-
-    override func tearDown() {
-        server?.stop()
-        server = nil
-    }
-
+class RunnerTestCase: EmbeddedServerTestCase {
     /// `text` parsed as a `.http` list, with `{{base}}` set to the server.
     func input(_ text: String) throws -> RunnerInput {
         let list = try RequestListLoader.load(text: text, path: "test.http", format: .http)

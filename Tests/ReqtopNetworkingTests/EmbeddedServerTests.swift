@@ -6,20 +6,11 @@ import ReqtopNetworking
 import ReqtopNetworkingTesting
 import ReqtopSync
 import ReqtopTestServer
+import ReqtopTestSupport
 import XCTest
 
 /// Suspend, cancel, timeouts and transport faults against the embedded loopback server.
-final class EmbeddedServerTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-        server.start()
-    }
-
-    override func tearDown() {
-        server.stop()
-    }
+final class EmbeddedServerTests: EmbeddedServerTestCase {
 
     func testSuspendPausesTransferWithoutResending() throws {
         let manager = SessionManager()

@@ -6,20 +6,11 @@ import ReqtopNetworking
 import ReqtopNetworkingTesting
 import ReqtopSync
 import ReqtopTestServer
+import ReqtopTestSupport
 import XCTest
 
 /// Event order, terminal events, the registry and the state machine, against the embedded server.
-final class LifecycleTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-        server.start()
-    }
-
-    override func tearDown() {
-        server.stop()
-    }
+final class LifecycleTests: EmbeddedServerTestCase {
 
     func testEventOrderIsCreatedResumedRequestResponseProgressCompleted() throws {
         let manager = SessionManager()

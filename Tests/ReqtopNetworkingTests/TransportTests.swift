@@ -11,17 +11,7 @@ import XCTest
 
 /// Redirects, bodies spilled to disk and uploads against the embedded server; TLS and a
 /// multi-hundred-megabyte download against nginx, which the embedded server does not replace.
-final class TransportTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-        server.start()
-    }
-
-    override func tearDown() {
-        server.stop()
-    }
+final class TransportTests: EmbeddedServerTestCase {
 
     func testRedirectHopsAreRecordedAndPosted() async throws {
         let manager = SessionManager()

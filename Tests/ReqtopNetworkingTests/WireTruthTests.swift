@@ -11,17 +11,7 @@ import XCTest
 /// What goes on the wire is what the request says, and what the task reports as sent is what the
 /// server received — checked against the embedded server's `/echo/head`, which logs each head
 /// exactly as received.
-final class WireTruthTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-        server.start()
-    }
-
-    override func tearDown() {
-        server.stop()
-    }
+final class WireTruthTests: EmbeddedServerTestCase {
 
     private func url(_ pathAndQuery: String) -> HTTPURL { HTTPURL(string: server.url(pathAndQuery).absoluteString)! }
 

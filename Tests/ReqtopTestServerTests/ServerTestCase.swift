@@ -4,19 +4,7 @@ import ReqtopTestSupport
 import XCTest
 
 /// A test case with a fresh ``TestServer`` per test and curl as the client.
-class ServerTestCase: XCTestCase {
-    var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-        server.start()
-    }
-
-    override func tearDown() {
-        server?.stop()
-        server = nil
-    }
-
+class ServerTestCase: EmbeddedServerTestCase {
     /// `http://127.0.0.1:PORT` + `path`.
     func url(_ path: String) -> String { server.baseURL.absoluteString + path }
 

@@ -69,12 +69,14 @@ public enum Subprocess {
 }
 
 /// A subprocess that keeps running while the test talks to it: read its stdout line by line,
-/// signal it, wait for its exit.
+/// signal it, wait for its exit. (`Subprocess.run` runs one to the end; `ChildProcess` is for
+/// tools that leave daemons behind.)
 public final class RunningProcess {
     private let process: Process
     private let output = Protected((stdout: Data(), stderr: Data(), stdoutClosed: false))
     private let arrived = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
+    private let readers = DispatchGroup()
 
     /// Starts `executable`; stdout and stderr are captured in the background.
     public init(_ executable: String, _ arguments: [String]) throws {
@@ -92,7 +94,11 @@ public final class RunningProcess {
 
         let output = output
         let arrived = arrived
+        let readers = readers
+        readers.enter()
+        readers.enter()
         Thread.detachNewThread {
+            defer { readers.leave() }
             let handle = stdoutPipe.fileHandleForReading
             while true {
                 let data = handle.availableData
@@ -105,6 +111,7 @@ public final class RunningProcess {
             }
         }
         Thread.detachNewThread {
+            defer { readers.leave() }
             let data = stderrPipe.fileHandleForReading.readDataToEndOfFile()
             output.withLock { $0.stderr = data }
         }
@@ -114,12 +121,22 @@ public final class RunningProcess {
 
     /// The first line of stdout (without the newline), waiting up to `timeout` seconds for it.
     public func firstLine(timeout: Double) -> String? {
+        waitForLine(timeout: timeout) { _ in true }
+    }
+
+    /// The complete lines written to stdout so far.
+    public var stdoutLines: [String] {
+        let text = output.withLock { String(decoding: $0.stdout, as: UTF8.self) }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    /// The first complete stdout line that satisfies `predicate`, waiting (woken by each read, not
+    /// polling) up to `timeout` seconds; nil on timeout or when stdout closed without one.
+    public func waitForLine(timeout: Double = 20, where predicate: (String) -> Bool) -> String? {
         let deadline = DispatchTime.now() + timeout
         while true {
-            let (text, closed) = output.withLock { state in
-                (String(decoding: state.stdout, as: UTF8.self), state.stdoutClosed)
-            }
-            if let newline = text.firstIndex(of: "\n") { return String(text[..<newline]) }
+            let closed = output.withLock { $0.stdoutClosed }
+            if let line = stdoutLines.first(where: predicate) { return line }
             if closed { return nil }
             if arrived.wait(timeout: deadline) == .timedOut { return nil }
         }
@@ -130,11 +147,12 @@ public final class RunningProcess {
         kill(process.processIdentifier, signal)
     }
 
-    /// Waits for the process to exit; returns its exit status, or nil on timeout.
+    /// Waits for the process to exit and its output to be read; returns its exit status, or nil on timeout.
     public func waitForExit(timeout: Double) -> Int32? {
         guard exited.wait(timeout: .now() + timeout) == .success else { return nil }
         exited.signal()  // let later callers see the exit too
         process.waitUntilExit()
+        _ = readers.wait(timeout: .now() + 5) // a daemon that kept the pipes open does not hold the test
         return process.terminationStatus
     }
 
