@@ -202,5 +202,7 @@ final class SelectionTests: XCTestCase {
         _ = app.handle(.char("x"))
         XCTAssertEqual(actions.calls, ["cancel #2"])
         XCTAssertTrue(terminal.backend.lines[3].contains("t/large"), terminal.backend.lines[3])
+        XCTAssertTrue(terminal.backend.lines[2].contains("SIZE ▼"), "the sorted column is marked: \(terminal.backend.lines[2])")
+        XCTAssertFalse(terminal.backend.lines[2].contains("TIME ▼"))
     }
 }

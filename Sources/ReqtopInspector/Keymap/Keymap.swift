@@ -7,6 +7,13 @@ package struct KeyBinding: Sendable {
     package var command: Command
     package var context: KeyContext
     package var help: String
+    /// What the hint line says for this binding, per screen (none: not in the hint line).
+    package var hints: [HintScreen: String] = [:]
+}
+
+/// The screens whose bottom line lists key hints.
+package enum HintScreen: Sendable, Hashable {
+    case table, detail, help
 }
 
 /// The inspector's keys, as data. The help screen and the hint line are generated from it.
@@ -14,7 +21,8 @@ package enum Keymap {
     package static let bindings: [KeyBinding] = [
         KeyBinding(key: .up, command: .moveUp, context: .global, help: "move up / scroll up"),
         KeyBinding(key: .char("k"), command: .moveUp, context: .global, help: "move up / scroll up"),
-        KeyBinding(key: .down, command: .moveDown, context: .global, help: "move down / scroll down"),
+        KeyBinding(key: .down, command: .moveDown, context: .global, help: "move down / scroll down",
+                   hints: [.table: "move", .detail: "scroll", .help: "scroll"]),
         KeyBinding(key: .char("j"), command: .moveDown, context: .global, help: "move down / scroll down"),
         KeyBinding(key: .pageUp, command: .pageUp, context: .global, help: "page up"),
         KeyBinding(key: .pageDown, command: .pageDown, context: .global, help: "page down"),
@@ -22,27 +30,40 @@ package enum Keymap {
         KeyBinding(key: .home, command: .top, context: .global, help: "go to the first row"),
         KeyBinding(key: .char("G"), command: .bottom, context: .global, help: "go to the last row"),
         KeyBinding(key: .end, command: .bottom, context: .global, help: "go to the last row"),
-        KeyBinding(key: .enter, command: .openDetail, context: .table, help: "open the selected task"),
-        KeyBinding(key: .escape, command: .back, context: .global, help: "back / clear the filter"),
-        KeyBinding(key: .tab, command: .nextTab, context: .detail, help: "next tab"),
+        KeyBinding(key: .enter, command: .openDetail, context: .table, help: "open the selected task",
+                   hints: [.table: "open"]),
+        KeyBinding(key: .tab, command: .nextTab, context: .detail, help: "next tab",
+                   hints: [.detail: "tab"]),
         KeyBinding(key: .right, command: .nextTab, context: .detail, help: "next tab"),
         KeyBinding(key: .backTab, command: .previousTab, context: .detail, help: "previous tab"),
         KeyBinding(key: .left, command: .previousTab, context: .detail, help: "previous tab"),
-        KeyBinding(key: .char("s"), command: .suspendResume, context: .global, help: "suspend / resume the task"),
+        KeyBinding(key: .char("s"), command: .suspendResume, context: .global, help: "suspend / resume the task",
+                   hints: [.table: "suspend/resume", .detail: "suspend/resume"]),
         KeyBinding(key: .char(" "), command: .suspendResume, context: .table, help: "suspend / resume the task"),
-        KeyBinding(key: .char("x"), command: .cancel, context: .global, help: "cancel the task"),
-        KeyBinding(key: .char("r"), command: .replay, context: .global, help: "replay: send the same request again"),
+        KeyBinding(key: .char("x"), command: .cancel, context: .global, help: "cancel the task",
+                   hints: [.table: "cancel", .detail: "cancel"]),
+        KeyBinding(key: .char("r"), command: .replay, context: .global, help: "replay: send the same request again",
+                   hints: [.table: "replay", .detail: "replay"]),
         KeyBinding(key: .char("R"), command: .replayFailed, context: .global, help: "replay the marked tasks, or every failed one"),
-        KeyBinding(key: .char("/"), command: .filter, context: .table, help: "filter: text, status:4xx, method:POST, state:failed, host:x, !term"),
-        KeyBinding(key: .char("o"), command: .sort, context: .table, help: "sort by id → duration → size → status"),
+        KeyBinding(key: .char("/"), command: .filter, context: .table, help: "filter: text, status:4xx, method:POST, state:failed, host:x, !term",
+                   hints: [.table: "filter"]),
+        KeyBinding(key: .char("o"), command: .sort, context: .table, help: "sort by id → duration → size → status",
+                   hints: [.table: "sort"]),
         KeyBinding(key: .char("m"), command: .mark, context: .table, help: "mark / unmark the task (R and w then act on the marked ones)"),
-        KeyBinding(key: .char("l"), command: .toggleLog, context: .table, help: "show / hide the event log"),
-        KeyBinding(key: .char("w"), command: .saveHAR, context: .global, help: "save the session (or the marked tasks) as HAR"),
-        KeyBinding(key: .char("c"), command: .exportCurl, context: .global, help: "export the task as a curl command"),
-        KeyBinding(key: .char("n"), command: .newRequest, context: .global, help: "new request (METHOD URL, headers, body)"),
+        KeyBinding(key: .char("l"), command: .toggleLog, context: .table, help: "show / hide the event log",
+                   hints: [.table: "log"]),
+        KeyBinding(key: .char("w"), command: .saveHAR, context: .global, help: "save the session (or the marked tasks) as HAR",
+                   hints: [.table: "save HAR"]),
+        KeyBinding(key: .char("c"), command: .exportCurl, context: .global, help: "export the task as a curl command",
+                   hints: [.detail: "curl"]),
+        KeyBinding(key: .char("n"), command: .newRequest, context: .global, help: "new request (METHOD URL, headers, body)",
+                   hints: [.table: "new"]),
         KeyBinding(key: .char("e"), command: .editRequest, context: .global, help: "edit the request in $EDITOR and send it"),
+        KeyBinding(key: .escape, command: .back, context: .global, help: "back / clear the filter",
+                   hints: [.detail: "back", .help: "back"]),
         KeyBinding(key: .char("?"), command: .help, context: .global, help: "this help"),
-        KeyBinding(key: .char("q"), command: .quit, context: .global, help: "quit (asks while tasks run)"),
+        KeyBinding(key: .char("q"), command: .quit, context: .global, help: "quit (asks while tasks run)",
+                   hints: [.table: "quit"]),
     ]
 
     /// The command `key` runs in `context` (context bindings first, then global ones).
@@ -74,6 +95,15 @@ package enum Keymap {
         case .resize: "resize"
         case .function(let n): "F\(n)"
         }
+    }
+
+    /// The hint line of `screen`: the hinted bindings in keymap order, as `key text`; up and down
+    /// share one `↑↓`.
+    package static func hintLine(for screen: HintScreen) -> String {
+        bindings.compactMap { binding -> String? in
+            guard let text = binding.hints[screen] else { return nil }
+            return "\(binding.command == .moveDown ? "↑↓" : label(binding.key)) \(text)"
+        }.joined(separator: "  ")
     }
 
     /// Help lines: every command with all its keys, grouped by context.

@@ -25,7 +25,7 @@ extension InspectorApp {
         if let anchor, let row = store.position(of: anchor, in: listing) { table.selected = row }
         if table.selected == nil, listing.count > 0 { table.selected = 0 }
         let source = TaskTableSource(listing: listing, store: store, marks: store.marks, now: now)
-        let widget = Table(columns: TaskTableSource.columns, source: source, headerStyle: Style().bold.reversed)
+        let widget = Table(columns: TaskColumn.tableColumns(sortedBy: sort), source: source, headerStyle: Style().bold.reversed)
         pageSize = max(1, widget.visibleRows(in: parts[1]) - 1)
         frame.render(widget, in: parts[1], state: &table)
         if listing.count == 0 {
@@ -85,20 +85,11 @@ extension InspectorApp {
 
     /// The key hint line, from the keymap.
     func hints() -> String {
-        let shown: [(Command, String)] = switch screen {
-        case .main: [(.moveDown, "move"), (.openDetail, "open"), (.suspendResume, "suspend/resume"), (.cancel, "cancel"),
-                     (.replay, "replay"), (.filter, "filter"), (.sort, "sort"), (.toggleLog, "log"), (.saveHAR, "save HAR"),
-                     (.newRequest, "new"), (.quit, "quit")]
-        case .detail: [(.nextTab, "tab"), (.moveDown, "scroll"), (.suspendResume, "suspend/resume"), (.cancel, "cancel"),
-                       (.replay, "replay"), (.exportCurl, "curl"), (.back, "back")]
-        case .help: [(.moveDown, "scroll"), (.back, "back")]
+        switch screen {
+        case .main: Keymap.hintLine(for: .table)
+        case .detail: Keymap.hintLine(for: .detail)
+        case .help: Keymap.hintLine(for: .help)
         }
-        return shown.compactMap { command, text in
-            let keys = Keymap.bindings.filter { $0.command == command }.map { Keymap.label($0.key) }
-            guard let key = keys.first else { return nil }
-            let label = command == .moveDown ? "↑↓" : key
-            return "\(label) \(text)"
-        }.joined(separator: "  ")
     }
 
     private func renderHelp(_ frame: inout Frame, area: Rect) {
@@ -110,15 +101,8 @@ extension InspectorApp {
     }
 }
 
-/// The task table's rows, asked for only while visible.
+/// The task table's rows, asked for only while visible; the cells come from `TaskColumn.all`.
 struct TaskTableSource: TableDataSource {
-    static let columns = [
-        TableColumn("#", width: .fixed(6), alignment: .right), TableColumn("STATE", width: .fixed(9)),
-        TableColumn("METHOD", width: .fixed(7)), TableColumn("HOST / PATH", width: .flex(1)),
-        TableColumn("STATUS", width: .fixed(6), alignment: .right), TableColumn("SIZE", width: .fixed(9), alignment: .right),
-        TableColumn("TIME", width: .fixed(8), alignment: .right), TableColumn("PROGRESS", width: .fixed(16)),
-    ]
-
     let listing: TaskListing
     let store: TaskStore
     /// Read once per frame, not once per row.
@@ -130,29 +114,8 @@ struct TaskTableSource: TableDataSource {
     @_optimize(none) // works around a Swift 6.3.1 -O crash (CopyPropagation "Found outside of lifetime use") in release builds
     func row(at index: Int) -> TableRow {
         guard let record = store.records(listing, rows: index..<index + 1).first else { return TableRow([]) }
-        let mark = marks.contains(record.id) ? "*" : ""
-        let status = record.status.map(String.init) ?? (record.state == .failed ? "ERR" : "–")
-        let size = record.downloaded > 0 || record.state == .completed ? ByteCount.format(record.downloaded) : "–"
-        // A finished task shows libcurl's total (as the waterfall and HAR do); a running one, its age.
-        let total = record.state.isTerminal ? record.timings.flatMap { $0.total >= 0 ? $0.total : nil } : nil
-        let time = total.map(Milliseconds.format) ?? record.duration(now: now).map { Milliseconds.format($0 * 1000) } ?? "–"
-        let redirects = record.redirects.isEmpty ? "" : " ↪\(record.redirects.count)"
-        return TableRow([mark + String(record.id.rawValue), record.state.rawValue, record.method,
-                         record.hostAndPort + record.pathAndQuery + redirects, status, size, time, progress(record)],
-                        style: Self.style(for: record))
-    }
-
-    private func progress(_ record: TaskRecord) -> String {
-        switch record.state {
-        case .failed: return "✗ " + (record.error?.code.rawValue ?? "failed")
-        case .cancelled: return "⊘ cancelled"
-        case .completed: return Gauge.bar(ratio: 1, width: 10) + " 100%"
-        case .running, .suspended:
-            guard let fraction = record.progressFraction else {
-                return record.response == nil ? "waiting…" : "receiving…"
-            }
-            return Gauge.bar(ratio: fraction, width: 10) + String(format: " %3.0f%%", fraction * 100)
-        }
+        let marked = marks.contains(record.id)
+        return TableRow(TaskColumn.all.map { $0.cell(record, marked, now) }, style: Self.style(for: record))
     }
 
     static func style(for record: TaskRecord) -> Style {
