@@ -71,20 +71,20 @@ struct HARNode {
 
 /// Requests are read strictly (they are what gets replayed): every field the model has must
 /// have its type.
-extension HARRequest {
+extension HAR.Request {
     init(_ node: HARNode) throws(HARDecodingError) {
         self.init(method: try node.field("method").string(), url: try node.field("url").string(),
                   httpVersion: try node.optionalField("httpVersion")?.string(),
-                  cookies: try node.optionalField("cookies")?.items().map(HARCookie.init),
+                  cookies: try node.optionalField("cookies")?.items().map(HAR.Cookie.init),
                   headers: try node.optionalField("headers")?.items().map(HTTPHeader.init(har:)),
                   queryString: try node.optionalField("queryString")?.items().map(HTTPHeader.init(har:)),
-                  postData: try node.optionalField("postData").map(HARPostData.init),
+                  postData: try node.optionalField("postData").map(HAR.PostData.init),
                   headersSize: try node.optionalField("headersSize")?.int(),
                   bodySize: try node.optionalField("bodySize")?.int())
     }
 }
 
-extension HARCookie {
+extension HAR.Cookie {
     init(_ node: HARNode) throws(HARDecodingError) {
         self.init(name: try node.field("name").string(), value: try node.field("value").string())
     }
@@ -96,15 +96,15 @@ extension HTTPHeader {
     }
 }
 
-extension HARPostData {
+extension HAR.PostData {
     init(_ node: HARNode) throws(HARDecodingError) {
         self.init(mimeType: try node.optionalField("mimeType")?.string(), text: try node.optionalField("text")?.string(),
-                  params: try node.optionalField("params")?.items().map(HARParam.init),
+                  params: try node.optionalField("params")?.items().map(HAR.Param.init),
                   _encoding: try node.optionalField("_encoding")?.string())
     }
 }
 
-extension HARParam {
+extension HAR.Param {
     init(_ node: HARNode) throws(HARDecodingError) {
         self.init(name: try node.field("name").string(), value: try node.optionalField("value")?.string(),
                   fileName: try node.optionalField("fileName")?.string(),

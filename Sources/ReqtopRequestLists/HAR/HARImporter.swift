@@ -24,12 +24,12 @@ public enum HARImporter {
         }
         let lines = text.splitLines()
         let located: [HARNode]
-        let requests: [HARRequest]
+        let requests: [HAR.Request]
         do {
             located = try HARNode(json).field("log").field("entries").items().map { entry throws(HARDecodingError) in
                 try entry.field("request")
             }
-            requests = try located.map(HARRequest.init)
+            requests = try located.map(HAR.Request.init)
         } catch {
             throw RequestListError(file: path, line: error.line, column: error.column,
                                    message: "not a HAR 1.2 archive: \(error.message)",
@@ -49,7 +49,7 @@ public enum HARImporter {
         return !lower.hasPrefix(":") && !lower.hasPrefix("proxy-") && !droppedHeaders.contains(lower)
     }
 
-    static func spec(from request: HARRequest, index: Int, path: String, warnings: inout [RequestListWarning]) -> RequestSpec {
+    static func spec(from request: HAR.Request, index: Int, path: String, warnings: inout [RequestListWarning]) -> RequestSpec {
         var headers = (request.headers ?? []).filter { keep(header: $0.name) }.map { HTTPHeader(name: $0.name, value: $0.value) }
         let hasCookie = headers.value(for: "Cookie") != nil
         if !hasCookie, let cookies = request.cookies, !cookies.isEmpty {

@@ -13,8 +13,8 @@ public enum HARWriter {
         try encode(requests.map { model(of: HARExportEntry(unsent: $0, at: date)) }, creator: creator)
     }
 
-    static func encode(_ entries: [HAREntry], creator: (name: String, version: String)) throws -> Data {
-        let document = HARDocument(log: HARLog(version: "1.2", creator: HARCreator(name: creator.name, version: creator.version),
+    static func encode(_ entries: [HAR.Entry], creator: (name: String, version: String)) throws -> Data {
+        let document = HAR.Document(log: HAR.Log(version: "1.2", creator: HAR.Creator(name: creator.name, version: creator.version),
                                                entries: entries))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -39,22 +39,22 @@ public enum HARWriter {
         }
     }
 
-    static func postData(_ body: Data, headers: [HTTPHeader]) -> HARPostData {
+    static func postData(_ body: Data, headers: [HTTPHeader]) -> HAR.PostData {
         let mimeType = headers.value(for: "Content-Type") ?? ""
         if let text = String(data: body, encoding: .utf8) {
-            return HARPostData(mimeType: mimeType, text: text, params: nil)
+            return HAR.PostData(mimeType: mimeType, text: text, params: nil)
         }
-        return HARPostData(mimeType: mimeType, text: body.base64EncodedString(), params: nil, _encoding: "base64")
+        return HAR.PostData(mimeType: mimeType, text: body.base64EncodedString(), params: nil, _encoding: "base64")
     }
 
-    static func model(of entry: HARExportEntry) -> HAREntry {
+    static func model(of entry: HARExportEntry) -> HAR.Entry {
         let req = entry.request
-        let request = HARRequest(
+        let request = HAR.Request(
             method: req.method, url: req.url, httpVersion: req.httpVersion, cookies: [], headers: req.headers,
             queryString: queryString(of: req.url), postData: req.body.map { postData($0, headers: req.headers) },
             headersSize: req.headersSize, bodySize: req.body?.count ?? 0)
         let res = entry.response
-        var content = HARContent(size: res.bodySize, mimeType: res.mimeType, text: nil, encoding: nil)
+        var content = HAR.Content(size: res.bodySize, mimeType: res.mimeType, text: nil, encoding: nil)
         if let body = res.body {
             if let text = String(data: body, encoding: .utf8) {
                 content.text = text
@@ -64,13 +64,13 @@ public enum HARWriter {
             }
         }
         let location = res.headers.value(for: "Location") ?? ""
-        let response = HARResponse(
+        let response = HAR.Response(
             status: res.status, statusText: res.statusText, httpVersion: res.httpVersion, cookies: [],
             headers: res.headers, content: content, redirectURL: location, headersSize: res.headersSize, bodySize: res.bodySize)
         let t = entry.timings
-        let timings = HARTimingsModel(blocked: t.blocked, dns: t.dns, connect: t.connect, ssl: t.ssl,
+        let timings = HAR.Timings(blocked: t.blocked, dns: t.dns, connect: t.connect, ssl: t.ssl,
                                       send: t.send, wait: t.wait, receive: t.receive)
-        return HAREntry(startedDateTime: isoDate(entry.startedDateTime), time: entry.time, request: request, response: response,
-                        cache: HARCache(), timings: timings, serverIPAddress: entry.serverIPAddress)
+        return HAR.Entry(startedDateTime: isoDate(entry.startedDateTime), time: entry.time, request: request, response: response,
+                        cache: HAR.Cache(), timings: timings, serverIPAddress: entry.serverIPAddress)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 
 /// The end-of-run summary: counts by outcome, latency percentiles of completed tasks, bytes.
 package struct RunSummary: Sendable, Hashable {

@@ -1,4 +1,3 @@
-import Foundation
 import ReqtopNetworking
 
 /// Everything the inspector knows about one task, built from its bus events.
