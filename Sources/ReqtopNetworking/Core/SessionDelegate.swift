@@ -1,7 +1,8 @@
 import Dispatch
 
 /// The session-level delegate. It owns nothing of a task: for every engine callback it looks the
-/// task delegate up in the registry by task identifier and forwards the call. It also batches the
+/// task delegate up in the registry by task identifier and forwards the call to the task's
+/// transfer state. It also batches the
 /// events of one engine pass so that observers get one hop per pass, not one per event.
 final class SessionDelegate { // created and used on the engine thread (by `EngineLoop`) only
     let registry: TaskDelegateRegistry
@@ -20,32 +21,45 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
         pending.append(TaskEvent(task: task, kind: kind))
     }
 
+    /// The state a task's transfers share, created when the engine starts the task; nil when the
+    /// task has already ended (cancelled while the start command was on its way).
+    func makeState(for task: TaskID) -> TransferState? {
+        registry.peek(task).map(TransferState.init(delegate:))
+    }
+
     // MARK: Transfer callbacks (engine thread)
+    // Each looks the task delegate up first: a task removed from the registry gets no more callbacks.
 
-    func didReceiveHeaderLine(_ bytes: UnsafeRawBufferPointer, task: TaskID) -> Bool {
-        guard let delegate = registry.delegate(for: task) else { return false }
-        return delegate.didReceiveHeaderLine(bytes) { emit($0, for: task) }
+    func didReceiveHeaderLine(_ bytes: UnsafeRawBufferPointer, transfer: Transfer) -> Bool {
+        guard isRegistered(transfer) else { return false }
+        return transfer.state.didReceiveHeaderLine(bytes) { emit($0, for: transfer.id) }
     }
 
-    func didSendHead(_ bytes: UnsafeRawBufferPointer, task: TaskID) {
-        registry.delegate(for: task)?.didSendHead(bytes) { emit($0, for: task) }
+    func didSendHead(_ bytes: UnsafeRawBufferPointer, transfer: Transfer) {
+        guard isRegistered(transfer) else { return }
+        transfer.state.didSendHead(bytes) { emit($0, for: transfer.id) }
     }
 
-    func didReceiveBody(_ bytes: UnsafeRawBufferPointer, task: TaskID) -> Bool {
-        registry.delegate(for: task)?.didReceiveBody(bytes) ?? false
+    func didReceiveBody(_ bytes: UnsafeRawBufferPointer, transfer: Transfer) -> Bool {
+        isRegistered(transfer) && transfer.state.didReceiveBody(bytes)
     }
 
-    func readBody(into buffer: UnsafeMutableRawBufferPointer, task: TaskID) -> Int? {
-        registry.delegate(for: task)?.readBody(into: buffer)
+    func readBody(into buffer: UnsafeMutableRawBufferPointer, transfer: Transfer) -> Int? {
+        isRegistered(transfer) ? transfer.state.readBody(into: buffer) : nil
     }
 
-    func seekBody(to offset: Int64, task: TaskID) -> Bool {
-        registry.delegate(for: task)?.seekBody(to: offset) ?? false
+    func seekBody(to offset: Int64, transfer: Transfer) -> Bool {
+        isRegistered(transfer) && transfer.state.seekBody(to: offset)
     }
 
-    func progress(task: TaskID, downloaded: Int64, downloadTotal: Int64, uploaded: Int64, uploadTotal: Int64) {
-        registry.delegate(for: task)?.progress(downloaded: downloaded, downloadTotal: downloadTotal,
-                                               uploaded: uploaded, uploadTotal: uploadTotal) { emit($0, for: task) }
+    func progress(transfer: Transfer, downloaded: Int64, downloadTotal: Int64, uploaded: Int64, uploadTotal: Int64) {
+        guard isRegistered(transfer) else { return }
+        transfer.state.progress(downloaded: downloaded, downloadTotal: downloadTotal, uploaded: uploaded,
+                                uploadTotal: uploadTotal) { emit($0, for: transfer.id) }
+    }
+
+    private func isRegistered(_ transfer: Transfer) -> Bool {
+        registry.delegate(for: transfer.id) != nil
     }
 
     // MARK: Lifecycle (engine thread)
@@ -54,32 +68,32 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
     func transferDidSuspend(_ task: TaskID) { emit(.suspended, for: task) }
 
     /// The next hop's request when the transfer that just ended was a redirect to follow.
-    func redirect(afterFinishing task: TaskID, transportError: TransferError?, timings: PhaseTimings) -> TransferRequest? {
+    func redirect(afterFinishing transfer: Transfer, transportError: TransferError?, timings: PhaseTimings) -> TransferRequest? {
         EngineThread.check()
-        guard transportError == nil, let delegate = registry.peek(task), delegate.task.state == .running else { return nil }
-        return delegate.takeRedirect(timings: timings)
+        guard transportError == nil, let delegate = registry.peek(transfer.id), delegate.task.state == .running else { return nil }
+        return transfer.state.takeRedirect(timings: timings)
     }
 
     /// libcurl finished the transfer, successfully or not.
-    func transferDidFinish(_ task: TaskID, transportError: TransferError?, timings: PhaseTimings?) {
+    func transferDidFinish(_ transfer: Transfer, transportError: TransferError?, timings: PhaseTimings?) {
         EngineThread.check()
-        guard let delegate = registry.remove(task) else { return }
-        let finished = delegate.finish(transportError: transportError, timings: timings) { emit($0, for: task) }
+        guard let delegate = registry.remove(transfer.id) else { return }
+        let finished = transfer.state.finish(transportError: transportError, timings: timings) { emit($0, for: transfer.id) }
         let outcome: TaskState = finished.error == nil ? .completed : .failed
         do {
             _ = try delegate.task.transition(to: outcome)
             schedule(finished, of: delegate)
         } catch {
             // The user cancelled while the last bytes arrived: cancellation wins.
-            schedule(delegate.finishCancelled(), of: delegate)
+            schedule(transfer.state.finishCancelled(), of: delegate)
         }
     }
 
     /// The transfer was removed before it finished (the task is already in the cancelled state).
-    func transferWasCancelled(_ task: TaskID) {
+    func transferWasCancelled(_ transfer: Transfer) {
         EngineThread.check()
-        guard let delegate = registry.remove(task) else { return }
-        schedule(delegate.finishCancelled(), of: delegate)
+        guard let delegate = registry.remove(transfer.id) else { return }
+        schedule(transfer.state.finishCancelled(), of: delegate)
     }
 
     private func schedule(_ finished: FinishedTransfer, of delegate: TaskDelegate) {

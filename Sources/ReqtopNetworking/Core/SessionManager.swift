@@ -186,7 +186,7 @@ public final class SessionManager: Sendable {
     private func finishUnsent(_ task: HTTPTask) {
         _ = try? task.transition(to: .cancelled)
         guard let delegate = registry.remove(task.id) else { return }
-        let (handler, event) = delegate.respond(delegate.finishCancelled())
+        let (handler, event) = delegate.respond(delegate.unsentCancellation)
         let bus = self.bus
         configuration.completionQueue.async {
             handler()

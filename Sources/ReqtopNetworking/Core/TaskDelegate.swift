@@ -18,16 +18,14 @@ struct FinishedTransfer: Sendable {
 /// Reports progress to a task's progress handler.
 public typealias ProgressHandler = @Sendable (TransferProgress) -> Void
 
-/// The per-task delegate (AFNetworking's `AFURLSessionManagerTaskDelegate`): the body buffer,
-/// upload and download progress, the download file, redirect hops and timings of one task, and how
-/// to turn them into a response for the completion handler.
-///
-/// Its transfer state is touched only on the engine thread, through the session delegate (debug
-/// builds check it with `EngineThread.check()`); the exception is `finishCancelled()` for a task
-/// the engine never had.
-final class TaskDelegate: @unchecked Sendable { // mutable state below is confined to the engine thread (checked)
+/// The per-task delegate (AFNetworking's `AFURLSessionManagerTaskDelegate`), registered by task
+/// identifier: what a task was created with — its request, download file, memory cap, validation,
+/// progress and completion handlers — and how to turn what its transfer produced into a response.
+/// Immutable and Sendable; what changes while the task runs (the head being parsed, the body, the
+/// upload position, redirect hops) is its `TransferState`, which only the engine thread touches.
+final class TaskDelegate: Sendable {
     let task: HTTPTask
-    /// The request as created; `current` is the one being sent (it changes with every redirect hop).
+    /// The request as created (each redirect hop's is in the transfer state).
     let request: TransferRequest
     let destination: URL?
     let memoryCap: Int
@@ -37,26 +35,6 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
     let completionQueue: DispatchQueue
     /// Serializes a finished transfer and returns the completion handler call and the terminal event.
     let respond: @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)
-
-    // Engine-thread state.
-    private var current: TransferRequest
-    /// The next hop's request, once `RedirectPolicy` decided to follow the response being received.
-    private var pendingRedirect: TransferRequest?
-    private var pendingHead: HTTPResponseHead?
-    private var sentHeads: [RequestHead] = []
-    private var head: HTTPResponseHead?
-    /// The final response's Content-Length when it gives the decoded size (no Content-Encoding);
-    /// read once when the head arrives, not on every progress callback.
-    private var declaredLength: Int64?
-    private var hops: [RedirectHop] = []
-    private var memoryBody = Data()
-    private var file: FileSink?
-    private var received: Int64 = 0
-    private var reportedDownload: Int64 = 0
-    private var reportedUpload: Int64 = 0
-    private var uploadOffset = 0
-    private var uploadFD: Int32 = -1
-    private var failure: TransferError?
 
     init(task: HTTPTask, request: TransferRequest, destination: URL?, memoryCap: Int, validation: ResponseValidation,
          uploadProgress: ProgressHandler?, downloadProgress: ProgressHandler?, completionQueue: DispatchQueue,
@@ -70,228 +48,12 @@ final class TaskDelegate: @unchecked Sendable { // mutable state below is confin
         self.downloadProgress = downloadProgress
         self.completionQueue = completionQueue
         self.respond = respond
-        self.current = request
     }
 
-    deinit {
-        if uploadFD >= 0 { close(uploadFD) }
-    }
-
-    // MARK: Headers
-
-    /// One raw header line of any response of the transfer (including redirects and 1xx).
-    func didReceiveHeaderLine(_ bytes: UnsafeRawBufferPointer, emit: (TaskEvent.Kind) -> Void) -> Bool {
-        EngineThread.check()
-        var end = bytes.count
-        while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
-        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
-            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-            let version = parts.first.map { String($0.dropFirst("HTTP/".count)) } ?? ""
-            let status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-            let reason = parts.count > 2 ? String(parts[2]) : ""
-            pendingHead = HTTPResponseHead(url: current.url, httpVersion: version, status: status, reason: reason, headers: [],
-                                           size: bytes.count)
-        } else if line.isEmpty {
-            guard var complete = pendingHead else { return true }
-            pendingHead = nil
-            complete.size += bytes.count
-            headDidEnd(complete, emit: emit)
-        } else if pendingHead != nil, let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) {
-            let name = String(line[..<colon])
-            // Bytes, not Characters: optional whitespace around a value is SP or HTAB (RFC 9110 §5.6.3). Foundation's
-            // bridged `trimmingCharacters` and grapheme-wise `firstIndex(of:)` were a third of the engine's instructions.
-            let rest = line.utf8[line.utf8.index(after: colon)...]
-            let start = rest.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? rest.endIndex
-            let end = rest[start...].lastIndex { $0 != 0x20 && $0 != 0x09 }.map { rest.index(after: $0) } ?? start
-            let value = String(decoding: rest[start..<end], as: UTF8.self)
-            pendingHead?.headers.append(HTTPHeader(name: name, value: value))
-            pendingHead?.size += bytes.count
-        }
-        return true
-    }
-
-    /// The request head of the current hop exactly as libcurl wrote it to the connection.
-    func didSendHead(_ bytes: UnsafeRawBufferPointer, emit: (TaskEvent.Kind) -> Void) {
-        EngineThread.check()
-        guard let head = RequestHead(wireText: String(decoding: bytes, as: UTF8.self), url: current.url, hop: hops.count) else {
-            return
-        }
-        sentHeads.append(head)
-        emit(.requestSent(head))
-    }
-
-    private func headDidEnd(_ complete: HTTPResponseHead, emit: (TaskEvent.Kind) -> Void) {
-        if (100..<200).contains(complete.status) { return }
-        switch RedirectPolicy.decide(after: complete, to: current, hopsSoFar: hops.count) {
-        case .follow(let next):
-            let hop = RedirectHop(status: complete.status, from: current.url, to: next.url, response: complete)
-            hops.append(hop)
-            pendingRedirect = next
-            emit(.redirected(hop))
-            return
-        case .refuse(let error):
-            failure = error
-        case .deliver:
-            break
-        }
-        head = complete
-        if complete.headers.value(for: "Content-Encoding") == nil {
-            declaredLength = complete.headers.value(for: "Content-Length").flatMap(Int64.init)
-        }
-        emit(.response(complete))
-    }
-
-    // MARK: Body
-
-    func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        EngineThread.check()
-        if pendingRedirect != nil { return true } // the body of a redirect the engine follows
-        received += Int64(bytes.count)
-        if let file { return file.write(bytes) }
-        do {
-            if let destination {
-                let sink = try FileSink(url: destination, isTemporary: false)
-                file = sink
-                return sink.write(bytes)
-            }
-            if memoryBody.count + bytes.count > memoryCap {
-                let sink = try FileSink.temporary()
-                file = sink
-                let spilled = memoryBody.withUnsafeBytes { sink.write($0) }
-                memoryBody = Data()
-                return spilled && sink.write(bytes)
-            }
-        } catch {
-            failure = error
-            return false
-        }
-        memoryBody.append(bytes.bindMemory(to: UInt8.self))
-        return true
-    }
-
-    /// Fills `buffer` with the next request body bytes; returns the count, 0 at the end, nil on error.
-    func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
-        EngineThread.check()
-        switch current.request.body {
-        case .none:
-            return 0
-        case .data(let data):
-            let n = min(buffer.count, data.count - uploadOffset)
-            guard n > 0 else { return 0 }
-            data.withUnsafeBytes { source in
-                buffer.baseAddress!.copyMemory(from: source.baseAddress! + uploadOffset, byteCount: n)
-            }
-            uploadOffset += n
-            return n
-        case .file(let path):
-            if uploadFD < 0 {
-                uploadFD = open(path, O_RDONLY | O_CLOEXEC)
-                guard uploadFD >= 0 else {
-                    failure = TransferError(code: .fileIO, message: "cannot read \(path): \(String(cString: strerror(errno)))")
-                    return nil
-                }
-            }
-            let n = read(uploadFD, buffer.baseAddress, buffer.count)
-            return n < 0 ? nil : n
-        }
-    }
-
-    /// Rewinds the request body to `offset` so libcurl can send it again.
-    func seekBody(to offset: Int64) -> Bool {
-        switch current.request.body {
-        case .none: return offset == 0
-        case .data(let data):
-            guard offset >= 0, offset <= Int64(data.count) else { return false }
-            uploadOffset = Int(offset)
-            return true
-        case .file:
-            if uploadFD < 0 { return offset == 0 }
-            return lseek(uploadFD, off_t(offset), SEEK_SET) == off_t(offset)
-        }
-    }
-
-    /// After a transfer that ended on a redirect to follow: the next hop's request (the finished
-    /// hop keeps `timings`), or nil when the transfer was not a redirect — or when the task's
-    /// timeout, which covers every hop, has run out (then it fails with `timedOut`).
-    func takeRedirect(timings: PhaseTimings) -> TransferRequest? {
-        EngineThread.check()
-        guard var next = pendingRedirect else { return nil }
-        pendingRedirect = nil
-        hops[hops.count - 1].timings = timings
-        if let timeout = request.timeout {
-            let spent = hops.reduce(0) { $0 + max(0, $1.timings?.total ?? 0) } / 1000
-            guard spent < timeout else {
-                failure = TransferError(code: .timedOut, message: "timed out after \(hops.count) redirects (\(timeout) s for the whole task)")
-                return nil
-            }
-            next.timeout = timeout - spent
-        }
-        current = next
-        uploadOffset = 0
-        if uploadFD >= 0 {
-            close(uploadFD)
-            uploadFD = -1
-        }
-        reportedUpload = 0
-        return current
-    }
-
-    // MARK: Progress
-
-    func progress(downloaded: Int64, downloadTotal: Int64, uploaded: Int64, uploadTotal: Int64,
-                  emit: (TaskEvent.Kind) -> Void) {
-        if uploaded > reportedUpload, let size = current.bodySize {
-            reportedUpload = uploaded
-            report(TransferProgress(direction: .upload, completed: uploaded, total: size), emit: emit)
-        }
-        if received > reportedDownload, head != nil {
-            reportedDownload = received
-            report(TransferProgress(direction: .download, completed: received, total: expectedLength(downloadTotal)), emit: emit)
-        }
-    }
-
-    private func expectedLength(_ curlTotal: Int64) -> Int64 {
-        declaredLength ?? (curlTotal > 0 ? curlTotal : -1)
-    }
-
-    private func report(_ progress: TransferProgress, emit: (TaskEvent.Kind) -> Void) {
-        emit(.progress(progress))
-        let handler = progress.direction == .upload ? uploadProgress : downloadProgress
-        if let handler { completionQueue.async { handler(progress) } }
-    }
-
-    // MARK: Completion
-
-    /// Closes files and gathers the result. `transportError` is nil when libcurl reported success.
-    func finish(transportError: TransferError?, timings: PhaseTimings?, emit: (TaskEvent.Kind) -> Void) -> FinishedTransfer {
-        EngineThread.check()
-        if received > reportedDownload, head != nil {
-            reportedDownload = received
-            report(TransferProgress(direction: .download, completed: received, total: expectedLength(-1)), emit: emit)
-        }
-        if file == nil, let destination, transportError == nil {
-            file = try? FileSink(url: destination, isTemporary: false) // an empty body still makes the file
-        }
-        let body: ResponseBody? = if let file { .file(file.finish()) } else if destination == nil { .data(memoryBody) } else { nil }
-        file = nil
-        memoryBody = Data()
-        var error = failure ?? transportError
-        if error == nil {
-            if let head { error = validation.validate(head) }
-            else { error = TransferError(code: .badServerResponse, message: "the server sent no HTTP response") }
-        }
-        // The task's timings cover the whole chain: the last exchange's phases plus the redirects before it.
-        let redirectTime = hops.reduce(0) { $0 + max(0, $1.timings?.total ?? 0) }
-        return FinishedTransfer(head: head, body: body, bytes: received, redirects: hops, sentHeads: sentHeads,
-                                timings: hops.isEmpty ? timings : timings?.afterRedirects(taking: redirectTime), error: error)
-    }
-
-    /// The result of a task that was cancelled before it finished.
-    func finishCancelled() -> FinishedTransfer {
-        _ = file?.finish() // a spilled temporary body is deleted as it is released here
-        file = nil
-        return FinishedTransfer(head: head, body: nil, bytes: received, redirects: hops, sentHeads: sentHeads, timings: nil,
-                                error: TransferError(code: .cancelled, message: "cancelled"))
+    /// The result of a task the engine never had (cancelled before it started, or refused because
+    /// the manager was invalidated).
+    var unsentCancellation: FinishedTransfer {
+        FinishedTransfer(head: nil, body: nil, bytes: 0, redirects: [], sentHeads: [], timings: nil,
+                         error: TransferError(code: .cancelled, message: "cancelled"))
     }
 }

@@ -160,7 +160,8 @@ final class EngineLoop {
     private func apply(_ command: CurlEngine.Command) {
         switch command {
         case .start(let id, let request):
-            enqueueWaiting(Transfer(id: id, request: request, delegate: delegate))
+            guard let state = delegate.makeState(for: id) else { return } // ended before it started
+            enqueueWaiting(Transfer(id: id, request: request, state: state, delegate: delegate))
             delegate.transferDidResume(id)
         case .suspend(let id):
             if let transfer = active[id] {
@@ -181,9 +182,9 @@ final class EngineLoop {
         case .cancel(let id):
             if let transfer = active.removeValue(forKey: id) {
                 release(transfer)
-                delegate.transferWasCancelled(id)
-            } else if waiting.removeValue(forKey: id) != nil || parked.removeValue(forKey: id) != nil {
-                delegate.transferWasCancelled(id)
+                delegate.transferWasCancelled(transfer)
+            } else if let transfer = waiting.removeValue(forKey: id) ?? parked.removeValue(forKey: id) {
+                delegate.transferWasCancelled(transfer)
             }
         case .shutdown:
             break
@@ -246,12 +247,12 @@ final class EngineLoop {
             let error = result == CURLE_OK ? nil : TransferError(curlCode: result, detail: transfer.errorDetail)
             let timings = transfer.timings()
             release(transfer)
-            if let next = delegate.redirect(afterFinishing: id, transportError: error, timings: timings) {
-                // A redirect to follow: the same task, a new transfer, first in line.
-                enqueueWaiting(Transfer(id: id, request: next, delegate: delegate), first: true)
+            if let next = delegate.redirect(afterFinishing: transfer, transportError: error, timings: timings) {
+                // A redirect to follow: the same task and state, a new transfer, first in line.
+                enqueueWaiting(Transfer(id: id, request: next, state: transfer.state, delegate: delegate), first: true)
                 continue
             }
-            delegate.transferDidFinish(id, transportError: error, timings: timings)
+            delegate.transferDidFinish(transfer, transportError: error, timings: timings)
         }
     }
 
@@ -262,13 +263,13 @@ final class EngineLoop {
     }
 
     private func shutdown() {
-        for (id, transfer) in active {
+        for transfer in active.values {
             release(transfer)
-            delegate.transferWasCancelled(id)
+            delegate.transferWasCancelled(transfer)
         }
         active.removeAll()
-        for id in waiting.keys { delegate.transferWasCancelled(id) }
-        for id in parked.keys { delegate.transferWasCancelled(id) }
+        for transfer in waiting.values { delegate.transferWasCancelled(transfer) }
+        for transfer in parked.values { delegate.transferWasCancelled(transfer) }
         waiting.removeAll()
         waitingOrder.removeAll()
         parked.removeAll()
@@ -286,37 +287,37 @@ private func transfer(_ context: UnsafeMutableRawPointer?) -> Transfer {
 
 private let onBody: ccurl_data_callback = { context, bytes, length in
     let transfer = transfer(context)
-    let ok = transfer.delegate.didReceiveBody(UnsafeRawBufferPointer(start: bytes, count: length), task: transfer.id)
+    let ok = transfer.delegate.didReceiveBody(UnsafeRawBufferPointer(start: bytes, count: length), transfer: transfer)
     return ok ? length : 0
 }
 
 private let onHeader: ccurl_data_callback = { context, bytes, length in
     let transfer = transfer(context)
-    let ok = transfer.delegate.didReceiveHeaderLine(UnsafeRawBufferPointer(start: bytes, count: length), task: transfer.id)
+    let ok = transfer.delegate.didReceiveHeaderLine(UnsafeRawBufferPointer(start: bytes, count: length), transfer: transfer)
     return ok ? length : 0
 }
 
 private let onHeaderOut: ccurl_data_callback = { context, bytes, length in
     let transfer = transfer(context)
-    transfer.delegate.didSendHead(UnsafeRawBufferPointer(start: bytes, count: length), task: transfer.id)
+    transfer.delegate.didSendHead(UnsafeRawBufferPointer(start: bytes, count: length), transfer: transfer)
     return length
 }
 
 private let onRead: ccurl_read_callback = { context, buffer, capacity in
     let transfer = transfer(context)
     guard let n = transfer.delegate.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity),
-                                             task: transfer.id) else { return ccurl_readfunc_abort() }
+                                             transfer: transfer) else { return ccurl_readfunc_abort() }
     return n
 }
 
 private let onSeek: ccurl_seek_callback = { context, offset in
     let transfer = transfer(context)
-    return transfer.delegate.seekBody(to: Int64(offset), task: transfer.id) ? 1 : 0
+    return transfer.delegate.seekBody(to: Int64(offset), transfer: transfer) ? 1 : 0
 }
 
 private let onProgress: ccurl_progress_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in
     let transfer = transfer(context)
-    transfer.delegate.progress(task: transfer.id, downloaded: Int64(downloaded), downloadTotal: Int64(downloadTotal),
+    transfer.delegate.progress(transfer: transfer, downloaded: Int64(downloaded), downloadTotal: Int64(downloadTotal),
                                uploaded: Int64(uploaded), uploadTotal: Int64(uploadTotal))
     return 0
 }

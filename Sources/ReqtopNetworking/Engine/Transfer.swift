@@ -5,14 +5,17 @@ import Foundation
 final class Transfer {
     let id: TaskID
     let request: TransferRequest
+    /// The task's state, shared by the transfers of its redirect hops.
+    let state: TransferState
     let delegate: SessionDelegate
     private(set) var easy: OpaquePointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var errorBuffer: UnsafeMutablePointer<CChar>?
 
-    init(id: TaskID, request: TransferRequest, delegate: SessionDelegate) {
+    init(id: TaskID, request: TransferRequest, state: TransferState, delegate: SessionDelegate) {
         self.id = id
         self.request = request
+        self.state = state
         self.delegate = delegate
     }
 
