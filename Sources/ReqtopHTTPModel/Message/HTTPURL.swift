@@ -36,22 +36,12 @@ public struct HTTPURL: Sendable, Hashable, Codable, CustomStringConvertible {
         let authority = String(rest[..<authorityEnd])
         guard let parsed = Self.parseAuthority(authority) else { return nil }
         let tail = Self.escape(String(rest[authorityEnd...]))
-        var path = Substring(tail)
-        var query: String?
-        var fragment: String?
-        if let hash = path.firstIndex(of: "#") {
-            fragment = String(path[path.index(after: hash)...])
-            path = path[..<hash]
-        }
-        if let mark = path.firstIndex(of: "?") {
-            query = String(path[path.index(after: mark)...])
-            path = path[..<mark]
-        }
+        let (path, query, fragment) = Self.splitRelative(tail)
         self.scheme = scheme.lowercased()
         self.userInfo = parsed.userInfo
         self.host = parsed.host
         self.port = parsed.port
-        self.path = String(path)
+        self.path = path
         self.query = query
         self.fragment = fragment
         self.absoluteString = scheme + "://" + authority + tail
@@ -177,6 +167,7 @@ public struct HTTPURL: Sendable, Hashable, Codable, CustomStringConvertible {
         return (userInfo, String(host), port)
     }
 
+    /// Path, query (after `?`) and fragment (after `#`) of a path-and-beyond.
     private static func splitRelative(_ ref: String) -> (path: String, query: String?, fragment: String?) {
         var rest = Substring(ref)
         var fragment: String?
