@@ -49,18 +49,20 @@ final class HTTPFileSyntaxTests: XCTestCase {
         XCTAssertEqual(try RequestResolver(list: list).resolve(0).options.timeout, 2.5)
     }
 
-    func testResponseHandlerScriptIsRefusedNamingItsLine() {
-        let error = Fixtures.loadError("http/handler-script.http")
-        XCTAssertEqual(error?.line, 5)
-        XCTAssertEqual(error?.column, 1)
-        XCTAssertTrue(error?.message.contains("not supported") == true, "\(String(describing: error))")
+    func testResponseHandlerScriptIsSkippedWithAWarningNamingItsLine() throws {
+        let list = try Fixtures.load("http/handler-script.http")
+        XCTAssertEqual(list.specs.count, 1)
+        XCTAssertEqual(list.specs[0].body, .text(#"{"user": "ada"}"#), "the handler is not part of the body")
+        XCTAssertEqual(list.specs[0].scripts.first?.source, #"client.global.set("token", response.body.token);"#)
+        XCTAssertEqual(list.warnings.map { $0.location?.line }, [5])
+        XCTAssertTrue(list.warnings.first?.message.contains("response handler skipped") == true, "\(list.warnings)")
     }
 
-    func testOutputRedirectionIsRefusedNamingItsLine() {
-        let error = Fixtures.loadError("http/redirect-output.http")
-        XCTAssertEqual(error?.line, 4)
-        XCTAssertTrue(error?.message.contains("'>>'") == true)
-        XCTAssertTrue(error?.message.contains("not supported") == true)
+    func testOutputRedirectionIsSkippedWithAWarningNamingItsLine() throws {
+        let list = try Fixtures.load("http/redirect-output.http")
+        XCTAssertEqual(list.specs.count, 1)
+        XCTAssertEqual(list.warnings.map { $0.location?.line }, [4])
+        XCTAssertTrue(list.warnings.first?.message.contains("'>>' skipped") == true, "\(list.warnings)")
     }
 
     func testDuplicateRequestNamesAreRejected() {

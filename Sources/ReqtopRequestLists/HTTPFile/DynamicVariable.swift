@@ -1,15 +1,24 @@
 import Foundation
 
-/// The built-in `{{$…}}` variables; each occurrence gets a fresh value.
+/// The built-in `{{$…}}` variables (JetBrains and REST Client); each occurrence gets a fresh value.
 enum DynamicVariable: Sendable, Hashable {
     case uuid
     case timestamp
     case isoTimestamp
     /// `{{$randomInt}}` (0..<1000) or `{{$randomInt min max}}` (min..<max).
     case randomInt(lower: Int, upper: Int)
+    /// `{{$processEnv NAME}}` (REST Client; `%NAME` looks NAME up as a variable first) or `{{$env.NAME}}` (JetBrains).
+    case processEnvironment(name: String)
+    /// `{{$dotenv NAME}}`: NAME from the `.env` file beside the list (REST Client).
+    case dotenv(name: String)
+    /// `{{$datetime rfc1123|iso8601|"format" [offset unit]}}`, UTC; `$localDatetime` in local time (REST Client).
+    case datetime(format: String, offset: Int, unit: Calendar.Component?, local: Bool)
+
+    static let supported = "$uuid, $guid, $timestamp, $isoTimestamp, $randomInt [min max], $processEnv NAME, $env.NAME, "
+        + "$dotenv NAME, $datetime FORMAT [offset unit], $localDatetime FORMAT [offset unit]"
 
     init?(_ text: String) {
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        let words = Self.words(text)
         guard let head = words.first else { return nil }
         switch head {
         case "$uuid", "$guid", "$random.uuid":
@@ -25,13 +34,30 @@ enum DynamicVariable: Sendable, Hashable {
             if words.count == 1 { self = .randomInt(lower: 0, upper: 1000); return }
             guard words.count == 3, let lower = Int(words[1]), let upper = Int(words[2]), lower < upper else { return nil }
             self = .randomInt(lower: lower, upper: upper)
+        case "$processEnv":
+            guard words.count == 2 else { return nil }
+            self = .processEnvironment(name: words[1].hasPrefix("%") ? String(words[1].dropFirst()) : words[1])
+        case "$dotenv":
+            guard words.count == 2 else { return nil }
+            self = .dotenv(name: words[1].hasPrefix("%") ? String(words[1].dropFirst()) : words[1])
+        case "$datetime", "$localDatetime":
+            guard words.count == 2 || words.count == 4 else { return nil }
+            var offset = 0
+            var unit: Calendar.Component?
+            if words.count == 4 {
+                guard let amount = Int(words[2]), let component = Self.unit(words[3]) else { return nil }
+                offset = words[3] == "ms" ? amount * 1_000_000 : amount
+                unit = component
+            }
+            self = .datetime(format: words[1], offset: offset, unit: unit, local: head == "$localDatetime")
         default:
-            return nil
+            guard head.hasPrefix("$env."), words.count == 1, head.count > 5 else { return nil }
+            self = .processEnvironment(name: String(head.dropFirst(5)))
         }
     }
 
-    /// A fresh value.
-    func generate(now: Date = Date()) -> String {
+    /// A fresh value; nil when it names an environment variable (or `.env` entry) that is not set.
+    func generate(now: Date = Date(), directory: String = ".") -> String? {
         switch self {
         case .uuid:
             return UUID().uuidString.lowercased()
@@ -43,6 +69,84 @@ enum DynamicVariable: Sendable, Hashable {
             return formatter.string(from: now)
         case let .randomInt(lower, upper):
             return String(Int.random(in: lower..<upper))
+        case let .processEnvironment(name):
+            return ProcessInfo.processInfo.environment[name]
+        case let .dotenv(name):
+            return Self.dotenvValue(name, in: directory)
+        case let .datetime(format, offset, unit, local):
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = local ? .current : TimeZone(identifier: "UTC")!
+            let date = unit.flatMap { calendar.date(byAdding: $0, value: offset, to: now) } ?? now
+            return Self.format(date, format, timeZone: calendar.timeZone)
         }
+    }
+
+    /// Words of `text`, a double-quoted word (a custom date format) kept whole without its quotes.
+    private static func words(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quoted = false
+        for ch in text {
+            if ch == "\"" || ch == "'" { quoted.toggle(); continue }
+            if (ch == " " || ch == "\t"), !quoted {
+                if !current.isEmpty { words.append(current); current = "" }
+            } else {
+                current.append(ch)
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    private static func unit(_ text: String) -> Calendar.Component? {
+        switch text {
+        case "y": .year
+        case "M": .month
+        case "w": .weekOfYear
+        case "d": .day
+        case "h": .hour
+        case "m": .minute
+        case "s": .second
+        case "ms": .nanosecond // REST Client's ms, scaled to nanoseconds
+        default: nil
+        }
+    }
+
+    /// `rfc1123`, `iso8601`, or a day.js-style pattern (`YYYY-MM-DD HH:mm:ss`).
+    private static func format(_ date: Date, _ format: String, timeZone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        switch format {
+        case "rfc1123":
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        case "iso8601":
+            formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX"
+        default:
+            var pattern = format
+            for (dayjs, unicode) in [("YYYY", "yyyy"), ("YY", "yy"), ("DD", "dd"), ("D", "d"), ("A", "a")] {
+                pattern = pattern.replacingOccurrences(of: dayjs, with: unicode)
+            }
+            formatter.dateFormat = pattern
+        }
+        return formatter.string(from: date)
+    }
+
+    /// `NAME=value` from the `.env` file in `directory` (quotes around the value removed).
+    private static func dotenvValue(_ name: String, in directory: String) -> String? {
+        let path = (directory as NSString).appendingPathComponent(".env")
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        for line in text.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.hasPrefix("#"), let eq = trimmed.firstIndex(of: "=") else { continue }
+            guard trimmed[..<eq].trimmingCharacters(in: .whitespaces) == name else { continue }
+            var value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+                value = String(value.dropFirst().dropLast())
+            }
+            return value
+        }
+        return nil
     }
 }

@@ -2,10 +2,13 @@ import Foundation
 
 /// Parses JetBrains HTTP Client / VS Code REST Client `.http` files into a `RequestList`.
 ///
-/// Syntax: `###` separators (optionally followed by a name), `# @name x`, `#` and `//` comments,
-/// `@var = value`, `METHOD URL [HTTP/1.1]` with `?`/`&` continuation lines, headers until a
-/// blank line, then the body until the next separator (`< ./file` for a file body).
-/// Response handlers (`> {% … %}`, `>> file`) are refused with an error naming the line.
+/// Syntax (the JetBrains spec, with REST Client's additions): `###` separators (optionally followed
+/// by a name), `# @name x`, `#` and `//` comments (in bodies too), `@var = value`,
+/// `METHOD URL [HTTP/1.1]` with indented continuation lines (`/path`, `?query`, `&more`),
+/// origin-form targets (`GET /api` + `Host:`), headers (indented lines continue a value) until a
+/// blank line, then the body until the next separator (`< ./file` for a file body, `<@ ./file` with
+/// variables substituted). Scripts — `< {% … %}` before the request, `> {% … %}` or `> file.js`
+/// after it, `>> file` — are skipped with a warning and kept in the spec's `scripts`.
 public enum HTTPFileParser {
     /// Parses `text`, which was read from `path` (used for messages and for `< file` bodies).
     /// - Parameter checkBodyFiles: report `< file` bodies that do not exist (default true).
@@ -44,6 +47,21 @@ struct HTTPFileParseState {
 
     static func isSeparator(_ line: String) -> Bool { line.trimmingWhitespace().hasPrefix("###") }
     static func isComment(_ trimmed: String) -> Bool { trimmed.hasPrefix("#") || trimmed.hasPrefix("//") }
+    /// `> {% … %}`, `> file.js`, `>> file`: what follows a body, never part of it.
+    static func isHandler(_ trimmed: String) -> Bool {
+        guard trimmed.hasPrefix(">") else { return false }
+        let rest = trimmed.dropFirst().drop { $0 == " " || $0 == "\t" }
+        return trimmed.hasPrefix(">>") || rest.hasPrefix("{%") || rest.hasSuffix(".js")
+    }
+    /// `< path` or `<@ path`: a file's contents in a body.
+    static func fileReference(_ trimmed: String) -> (path: String, substitutes: Bool)? {
+        let substitutes = trimmed.hasPrefix("<@")
+        guard trimmed.hasPrefix("<"), !trimmed.hasPrefix("<>") else { return nil }
+        let rest = trimmed.dropFirst(substitutes ? 2 : 1)
+        guard rest.first == " " || rest.first == "\t" else { return nil }
+        let path = rest.trimmingWhitespaceSubstring()
+        return path.isEmpty ? nil : (path, substitutes)
+    }
 
     mutating func run() throws(RequestListError) {
         var blockName: String?
@@ -74,12 +92,16 @@ struct HTTPFileParseState {
                 continue
             }
             if trimmed.hasPrefix("@") { try fileVariable(line: trimmed, column: indent); index += 1; continue }
-            try refuseHandler(trimmed, column: indent)
+            if trimmed.hasPrefix("<") {
+                try script(.preRequest, spec: &spec)
+                continue
+            }
             try requestLine(line, spec: &spec)
             index += 1
-            try queryContinuations(spec: &spec)
+            try targetContinuations(spec: &spec)
             try headers(spec: &spec)
             try body(spec: &spec)
+            try handlers(spec: &spec)
             if let name = spec.name {
                 if let first = namesSeen[name] {
                     throw error("duplicate request name '\(name)' (first used on line \(first))", line: spec.location!.line - 1, column: 0)
@@ -91,13 +113,56 @@ struct HTTPFileParseState {
         }
     }
 
-    func refuseHandler(_ trimmed: String, column: Int) throws(RequestListError) {
-        if trimmed.hasPrefix(">>") {
-            throw error("'>>' response output redirection is not supported by reqtop; remove this line", line: index, column: column)
+    /// A script at `index` (`< {% … %}`, `> {% … %}` over one or more lines, `> file.js`,
+    /// `>> file`): recorded in the spec, skipped with one warning, `index` moved past it.
+    mutating func script(_ defaultKind: SkippedScript.Kind, spec: inout RequestSpec) throws(RequestListError) {
+        let line = lines[index]
+        let column = line.count - line.drop(while: { $0 == " " || $0 == "\t" }).count
+        let location = SourceLocation(file: path, line: index + 1, column: column + 1)
+        var rest = line.trimmingWhitespace()
+        var kind = defaultKind
+        if rest.hasPrefix(">>") {
+            kind = .outputRedirect
+            rest = String(rest.drop { $0 == ">" || $0 == "!" })
+        } else {
+            rest = String(rest.dropFirst())
         }
-        if trimmed.hasPrefix(">") {
-            throw error("response handler scripts ('> {% … %}') are not supported by reqtop and are never run; remove the handler",
-                        line: index, column: column)
+        rest = rest.trimmingWhitespace()
+        var source = rest
+        if rest.hasPrefix("{%") {
+            // Inline script: up to the line holding `%}`.
+            var text = String(rest.dropFirst(2))
+            var end = index
+            while !text.contains("%}") {
+                end += 1
+                guard end < lines.count, !Self.isSeparator(lines[end]) else {
+                    throw error("script '{%' is not closed with '%}'", line: index, column: column)
+                }
+                text += "\n" + lines[end]
+            }
+            source = String(text[..<text.range(of: "%}")!.lowerBound]).trimmingCharacters(in: .whitespacesAndNewlines)
+            index = end + 1
+        } else {
+            index += 1
+        }
+        spec.scripts.append(SkippedScript(kind: kind, source: source, location: location))
+        let what: String = switch kind {
+        case .preRequest: "pre-request script skipped: reqtop does not run scripts"
+        case .responseHandler: "response handler skipped: reqtop does not run scripts (its assertions and variables are not applied)"
+        case .outputRedirect: "'>>' skipped: reqtop does not save responses to files (use --har)"
+        }
+        warnings.append(RequestListWarning(location: location, message: what))
+    }
+
+    /// Response handlers and output redirections after the body, up to the next separator.
+    mutating func handlers(spec: inout RequestSpec) throws(RequestListError) {
+        while index < lines.count, !Self.isSeparator(lines[index]) {
+            let trimmed = lines[index].trimmingWhitespace()
+            if Self.isHandler(trimmed) {
+                try script(.responseHandler, spec: &spec)
+            } else {
+                index += 1 // blank lines, comments, `<>` references after the handlers
+            }
         }
     }
 
@@ -123,14 +188,20 @@ struct HTTPFileParseState {
         spec.location = SourceLocation(file: path, line: index + 1, column: methodColumn + 1)
     }
 
-    mutating func queryContinuations(spec: inout RequestSpec) throws(RequestListError) {
+    /// Lines that continue the request target: `?query` and `&more` lines, and indented lines
+    /// (`/path`, a path segment); line breaks and indentation are not sent.
+    mutating func targetContinuations(spec: inout RequestSpec) throws(RequestListError) {
         while index < lines.count {
             let line = lines[index]
             let trimmed = line.trimmingWhitespace()
-            guard trimmed.hasPrefix("?") || trimmed.hasPrefix("&") else { return }
+            let indented = line.first == " " || line.first == "\t"
+            guard !trimmed.isEmpty, trimmed.hasPrefix("?") || trimmed.hasPrefix("&") || (indented && !trimmed.contains(": ")),
+                  !Self.isComment(trimmed) else { return }
             let column = line.count - line.drop(while: { $0 == " " || $0 == "\t" }).count
             try checkTemplate(trimmed, line: index, column: column)
-            spec.url += trimmed
+            let inQuery = spec.url.contains("?")
+            let joins = trimmed.hasPrefix("/") || trimmed.hasPrefix("?") || trimmed.hasPrefix("&") || trimmed.hasPrefix("#")
+            spec.url += joins || inQuery ? trimmed : "/" + trimmed
             index += 1
         }
     }
@@ -140,10 +211,16 @@ struct HTTPFileParseState {
             let line = lines[index]
             let trimmed = line.trimmingWhitespace()
             if trimmed.isEmpty { index += 1; return }
-            if trimmed.hasPrefix("<") { return }
+            if trimmed.hasPrefix("<") || Self.isHandler(trimmed) { return }
             let column = line.count - line.drop(while: { $0 == " " || $0 == "\t" }).count
-            try refuseHandler(trimmed, column: column)
             if Self.isComment(trimmed) { index += 1; continue }
+            if line.first == " " || line.first == "\t", let last = spec.headers.indices.last {
+                // An indented line continues the previous header's value.
+                try checkTemplate(trimmed, line: index, column: column)
+                spec.headers[last].value += " " + trimmed
+                index += 1
+                continue
+            }
             guard let colon = line.firstIndex(of: ":") else {
                 throw error("expected a header 'Name: value' (or a blank line before the body)", line: index, column: column)
             }
@@ -174,7 +251,8 @@ struct HTTPFileParseState {
                 index += 1
                 continue
             }
-            try refuseHandler(trimmed, column: column)
+            if Self.isHandler(trimmed) { break } // response handlers follow the body
+            if Self.isComment(trimmed) { index += 1; continue } // comments in bodies, as the JetBrains spec says
             try checkTemplate(line, line: index, column: 0)
             bodyLines.append((line, index))
             index += 1
@@ -185,13 +263,39 @@ struct HTTPFileParseState {
         }
         while let first = bodyLines.first, first.text.trimmingWhitespace().isEmpty { bodyLines.removeFirst() }
         guard let first = bodyLines.first else { return }
-        let firstTrimmed = first.text.trimmingWhitespace()
-        if bodyLines.count == 1, firstTrimmed.hasPrefix("<"), firstTrimmed.count > 1,
-           firstTrimmed.dropFirst().first == " " || firstTrimmed.dropFirst().first == "\t" {
+        if bodyLines.count == 1, let reference = Self.fileReference(first.text.trimmingWhitespace()), !reference.substitutes {
             try fileBody(first.text, line: first.line, spec: &spec)
             return
         }
-        spec.body = .text(bodyLines.map(\.text).joined(separator: "\n"))
+        guard bodyLines.contains(where: { Self.fileReference($0.text.trimmingWhitespace()) != nil }) else {
+            spec.body = .text(bodyLines.map(\.text).joined(separator: "\n"))
+            return
+        }
+        // Text with `< file` / `<@ file` lines: a multipart body, or one `<@` file.
+        var parts: [BodyPart] = []
+        var text: [String] = []
+        for (line, number) in bodyLines {
+            guard let reference = Self.fileReference(line.trimmingWhitespace()) else {
+                text.append(line)
+                continue
+            }
+            if !text.isEmpty { parts.append(.text(text.joined(separator: "\n"))) }
+            text = []
+            try checkBodyFile(reference.path, line: number, column: line.count - line.drop { $0 == " " || $0 == "\t" }.count)
+            parts.append(.file(path: reference.path, resolvedAgainst: directory, substitutesVariables: reference.substitutes))
+        }
+        if !text.isEmpty { parts.append(.text(text.joined(separator: "\n"))) }
+        spec.body = .parts(parts)
+    }
+
+    func checkBodyFile(_ file: String, line: Int, column: Int) throws(RequestListError) {
+        guard checkBodyFiles, !file.contains("{{") else { return }
+        let full = RequestBody.absolutePath(file, relativeTo: directory)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw error("body file '\(file)' not found (looked for \(full)); paths are relative to the .http file",
+                        line: line, column: column)
+        }
     }
 
     mutating func fileBody(_ line: String, line number: Int, spec: inout RequestSpec) throws(RequestListError) {
@@ -199,14 +303,7 @@ struct HTTPFileParseState {
         let rest = line[line.index(after: lt)...]
         let file = rest.trimmingWhitespaceSubstring()
         let column = line.distance(from: line.startIndex, to: lt) + 1 + (rest.count - rest.drop(while: { $0 == " " || $0 == "\t" }).count)
-        if checkBodyFiles, !file.contains("{{") {
-            let full = RequestBody.absolutePath(file, relativeTo: directory)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                throw error("body file '\(file)' not found (looked for \(full)); paths are relative to the .http file",
-                            line: number, column: column)
-            }
-        }
+        try checkBodyFile(file, line: number, column: column)
         spec.body = .file(path: file, resolvedAgainst: directory)
     }
 }

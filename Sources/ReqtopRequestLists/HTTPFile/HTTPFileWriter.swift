@@ -45,6 +45,16 @@ public enum HTTPFileWriter {
             out += "\n< \(path.contains("{{") ? path : RequestBody.absolutePath(path, relativeTo: directory))\n"
         case let .form(fields):
             out += "\n\(FormEncoding.encode(fields))\n"
+        case let .parts(parts):
+            out += "\n"
+            for part in parts {
+                switch part {
+                case let .text(text): out += text + "\n"
+                case let .file(path, directory, substitutes):
+                    let written = path.contains("{{") ? path : RequestBody.absolutePath(path, relativeTo: directory)
+                    out += (substitutes ? "<@ " : "< ") + written + "\n"
+                }
+            }
         }
         return out
     }

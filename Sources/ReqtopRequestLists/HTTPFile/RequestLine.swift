@@ -7,7 +7,7 @@ struct RequestLine {
     var urlColumn: Int
 
     static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
-    static let unsupportedMethods: Set<String> = ["WEBSOCKET", "GRAPHQL", "GRPC"]
+    static let unsupportedMethods: Set<String> = ["WEBSOCKET", "GRPC"]
 
     /// A message and 0-based column on failure.
     struct Invalid: Error {
@@ -53,13 +53,18 @@ struct RequestLine {
             || text.contains(":") || text.hasPrefix("localhost")
     }
 
-    /// Whitespace-separated words with their 0-based columns.
+    /// Whitespace-separated words with their 0-based columns; `{{ spaced }}` stays inside its word.
     static func words(_ line: String) -> [(text: String, column: Int)] {
         var result: [(String, Int)] = []
         var current = ""
         var start = 0
+        var inVariable = false
+        var previous: Character?
         for (i, ch) in line.enumerated() {
-            if ch == " " || ch == "\t" {
+            defer { previous = ch }
+            if ch == "{", previous == "{" { inVariable = true }
+            if ch == "}", previous == "}" { inVariable = false }
+            if (ch == " " || ch == "\t"), !inVariable {
                 if !current.isEmpty { result.append((current, start)); current = "" }
             } else {
                 if current.isEmpty { start = i }

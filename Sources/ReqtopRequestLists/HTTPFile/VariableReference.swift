@@ -12,7 +12,7 @@ enum VariableReference: Sendable, Hashable {
     static func parse(_ name: String) throws(Invalid) -> VariableReference {
         if name.hasPrefix("$") {
             guard let dynamic = DynamicVariable(name) else {
-                throw Invalid(message: "unknown dynamic variable '\(name)' (supported: $uuid, $timestamp, $isoTimestamp, $randomInt)")
+                throw Invalid(message: "unknown dynamic variable '\(name)' (supported: \(DynamicVariable.supported))")
             }
             return .dynamic(dynamic)
         }

@@ -10,13 +10,15 @@ public enum RequestListLoader {
             throw RequestListError(file: path, line: 0, column: 0, // the file as a whole
                                    message: exists ? "cannot read the file (check its permissions)" : "no such file", lineText: "")
         }
-        let text = String(decoding: data, as: UTF8.self)
+        var text = String(decoding: data, as: UTF8.self)
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() } // a UTF-8 BOM (Visual Studio writes one)
         let format = RequestListFormat(pathExtension: (path as NSString).pathExtension) ?? RequestListFormat.sniff(text)
         return try load(text: text, path: path, format: format)
     }
 
     /// Parses `text` as `format`; `path` is used in messages and to resolve relative body files.
     public static func load(text: String, path: String, format: RequestListFormat) throws(RequestListError) -> RequestList {
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         switch format {
         case .http: return try HTTPFileParser.parse(text: text, path: path)
         case .har: return try HARImporter.parse(text: text, path: path)

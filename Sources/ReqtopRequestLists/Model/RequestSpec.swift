@@ -20,6 +20,9 @@ public enum RequestBody: Sendable, Hashable {
     case file(path: String, resolvedAgainst: String)
     /// URL-encoded form fields (`application/x-www-form-urlencoded`).
     case form([FormField])
+    /// Text and file pieces, one after the other on their own lines: a `<@ ./file` body (the file
+    /// with variables substituted) or a multipart body with `< ./file` parts.
+    case parts([BodyPart])
 
     /// `path` made absolute: relative paths are relative to `directory`, itself relative to the
     /// current directory when it is not absolute.
@@ -29,6 +32,52 @@ public enum RequestBody: Sendable, Hashable {
             : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(directory)
         return ((base as NSString).appendingPathComponent(path) as NSString).standardizingPath
     }
+}
+
+/// A JetBrains/REST Client script reqtop does not run: kept in the parsed model (a later step may
+/// run it), skipped with a warning.
+public struct SkippedScript: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// `< {% … %}` or `< file.js` before the request line.
+        case preRequest
+        /// `> {% … %}` or `> file.js` after the body.
+        case responseHandler
+        /// `>> file` / `>>! file`: saving the response to a file.
+        case outputRedirect
+    }
+    public var kind: Kind
+    /// The script text (`{% … %}` contents), or the file it names.
+    public var source: String
+    public var location: SourceLocation
+
+    public init(kind: Kind, source: String, location: SourceLocation) {
+        self.kind = kind
+        self.source = source
+        self.location = location
+    }
+
+    /// Names the script sets with `client.global.set("name", …)` or `request.variables.set("name", …)`.
+    public var setVariables: [String] {
+        var names: [String] = []
+        for marker in ["client.global.set(", "request.variables.set("] {
+            var rest = Substring(source)
+            while let range = rest.range(of: marker) {
+                rest = rest[range.upperBound...].drop { $0 == " " }
+                guard let quote = rest.first, quote == "\"" || quote == "'" else { continue }
+                let name = rest.dropFirst().prefix { $0 != quote }
+                if !name.isEmpty { names.append(String(name)) }
+            }
+        }
+        return names
+    }
+}
+
+/// A piece of a `.parts` body.
+public enum BodyPart: Sendable, Hashable {
+    /// Lines of text (a template in `.http` lists).
+    case text(String)
+    /// A file's contents; `substitutesVariables` for `<@`.
+    case file(path: String, resolvedAgainst: String, substitutesVariables: Bool)
 }
 
 /// One request of a list, before variables are substituted.
@@ -46,6 +95,8 @@ public struct RequestSpec: Sendable, Hashable {
     public var options: HTTPRequest.Options
     /// Where the request starts in its file (the request line), if it came from a file.
     public var location: SourceLocation?
+    /// Scripts around the request that reqtop skips (kept for a later step that may run them).
+    public var scripts: [SkippedScript] = []
 
     public init(
         name: String? = nil, method: String = "GET", url: String, headers: [HTTPHeader] = [],

@@ -41,14 +41,19 @@ public final class RequestResolver: Sendable {
             return
         }
         for variable in list.fileVariables {
-            _ = try substitution(spec: nil, outcomes: nil).substituteFileVariable(variable)
+            do { _ = try substitution(spec: nil, outcomes: nil).substituteFileVariable(variable) } catch where error.needsSkippedScript {}
         }
+        // A request that needs what only a skipped script sets is reported when it comes up (not sent);
+        // every other problem stops the run before anything is sent.
+        var needsScript: Set<Int> = []
         for index in list.specs.indices {
             let checker = substitution(spec: index, outcomes: nil)
-            for text in templates(of: list.specs[index]) { _ = try checker.substitute(text) }
+            for text in templates(of: list.specs[index]) {
+                do { _ = try checker.substitute(text) } catch where error.needsSkippedScript { needsScript.insert(index) }
+            }
         }
         try checkCycles()
-        for index in list.specs.indices where dependencies(of: index).isEmpty {
+        for index in list.specs.indices where dependencies(of: index).isEmpty && !needsScript.contains(index) {
             _ = try resolve(index)
         }
     }
@@ -113,10 +118,7 @@ public final class RequestResolver: Sendable {
         func apply(_ text: String) throws(RequestListError) -> String {
             substitutesVariables ? try sub.substitute(text) : text
         }
-        let urlText = try apply(spec.url)
-        guard let url = Self.makeURL(urlText) else {
-            throw locator.error("invalid URL '\(urlText)': use a full URL such as https://example.org/path", spec: index)
-        }
+        var urlText = try apply(spec.url)
         guard HTTPRequest.isValidMethod(spec.method) else {
             throw locator.error("'\(spec.method)' is not an HTTP method (a token of letters, digits and !#$%&'*+-.^_`|~)", spec: index)
         }
@@ -129,6 +131,18 @@ public final class RequestResolver: Sendable {
             }
             headers.append(HTTPHeader(name: name, value: value))
         }
+        if urlText.hasPrefix("/") {
+            // Origin form: the JetBrains spec takes the host from the Host header (http unless it says otherwise).
+            guard let host = headers.value(for: "Host") else {
+                throw locator.error("'\(urlText)' has no host: add a 'Host:' header or write a full URL "
+                                    + "(httpyac would prefix the file's {{host}} variable; reqtop follows the JetBrains spec)", spec: index)
+            }
+            urlText = (host.contains("://") ? host : "http://" + host) + urlText
+        }
+        guard let url = Self.makeURL(urlText) else {
+            throw locator.error("invalid URL '\(urlText)': use a full URL such as https://example.org/path", spec: index)
+        }
+        var method = spec.method
         var body = HTTPRequest.Body.none
         switch spec.body {
         case nil: break
@@ -145,8 +159,30 @@ public final class RequestResolver: Sendable {
             var resolved: [FormField] = []
             for field in fields { resolved.append(FormField(name: try apply(field.name), value: try apply(field.value))) }
             body = .data(Data(FormEncoding.encode(resolved).utf8))
+        case let .parts(parts):
+            // Multipart bodies go out with CRLF line ends, as RFC 2046 asks; other bodies with LF.
+            let newline = (headers.value(for: "Content-Type") ?? "").lowercased().hasPrefix("multipart/") ? "\r\n" : "\n"
+            var data = Data()
+            for (offset, part) in parts.enumerated() {
+                if offset > 0 { data.append(Data(newline.utf8)) }
+                switch part {
+                case let .text(text):
+                    data.append(Data(try apply(text).replacingOccurrences(of: "\n", with: newline).utf8))
+                case let .file(path, directory, substitutes):
+                    let resolvedPath = try apply(path)
+                    let full = RequestBody.absolutePath(resolvedPath, relativeTo: directory)
+                    guard let contents = FileManager.default.contents(atPath: full) else {
+                        throw locator.error("cannot read body file '\(resolvedPath)' (looked for \(full))", spec: index)
+                    }
+                    data.append(substitutes ? Data(try apply(String(decoding: contents, as: UTF8.self)).utf8) : contents)
+                }
+            }
+            body = .data(data)
         }
-        return HTTPRequest(method: spec.method, url: url, headers: headers, body: body, options: spec.options)
+        if substitutesVariables, let graphQL = try GraphQLBody(method: &method, headers: &headers, body: body) {
+            body = .data(graphQL.json)
+        }
+        return HTTPRequest(method: method, url: url, headers: headers, body: body, options: spec.options)
     }
 
     /// `.http` files may write `Authorization: Basic user password` or `Basic user:password` in
@@ -180,6 +216,13 @@ public final class RequestResolver: Sendable {
         case let .text(text)?: texts.append(text)
         case let .file(path, _)?: texts.append(path)
         case let .form(fields)?: for field in fields { texts += [field.name, field.value] }
+        case let .parts(parts)?:
+            for part in parts {
+                switch part {
+                case let .text(text): texts.append(text)
+                case let .file(path, _, _): texts.append(path) // a `<@` file's own variables are checked when it is read
+                }
+            }
         case .bytes?, nil: break
         }
         return texts

@@ -50,7 +50,12 @@ struct Substitution {
         }
         switch reference {
         case let .dynamic(dynamic):
-            return dynamic.generate()
+            let directory = (list.sourcePath as NSString).deletingLastPathComponent
+            guard let value = dynamic.generate(directory: directory.isEmpty ? "." : directory) else {
+                throw locator.error("{{\(name)}}: the environment variable (or .env entry) it names is not set", name: name,
+                                    spec: specIndex, variable: variable)
+            }
+            return value
         case let .response(ref):
             if keepsResponseReferences { return "{{\(name)}}" }
             return try responseValue(ref, name: name, variable: variable)
@@ -63,6 +68,12 @@ struct Substitution {
                     throw locator.error("variable '\(key)' refers to itself (\(cycle))", name: key, spec: nil, variable: fileVariable)
                 }
                 return try substitute(fileVariable.value, variable: fileVariable, stack: stack + [key])
+            }
+            if let script = list.specs.lazy.flatMap(\.scripts).first(where: { $0.setVariables.contains(key) }) {
+                var error = locator.error("needs {{\(key)}}, which only the script skipped at \(script.location) sets "
+                                          + "(reqtop does not run scripts): not sent", name: name, spec: specIndex, variable: variable)
+                error.needsSkippedScript = true
+                throw error
             }
             var message = "unknown variable '\(key)': define it with '@\(key) = …', in \(Environments.publicFileName)"
             if let env = variables.environmentName { message += " (environment '\(env)')" }

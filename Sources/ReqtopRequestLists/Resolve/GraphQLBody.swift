@@ -1,0 +1,31 @@
+import Foundation
+
+/// A GraphQL request written the JetBrains way (`GRAPHQL url`) or the REST Client way
+/// (`X-REQUEST-TYPE: GraphQL`): the body is the query, optionally followed by a blank line and a
+/// JSON object of variables. It is sent as a POST of `{"query": …, "variables": …}` with
+/// `Content-Type: application/json`, as those clients send it.
+struct GraphQLBody {
+    let json: Data
+
+    /// Rewrites `method` and `headers` and returns the JSON body when the request is GraphQL; nil otherwise.
+    init?(method: inout String, headers: inout [HTTPHeader], body: HTTPRequest.Body) throws(RequestListError) {
+        let byMethod = method.uppercased() == "GRAPHQL"
+        let byHeader = headers.value(for: "X-REQUEST-TYPE")?.lowercased() == "graphql"
+        guard byMethod || byHeader else { return nil }
+        let text = String(decoding: body.data ?? Data(), as: UTF8.self)
+        var query = text
+        var variables: JSONValue?
+        // The variables are the last blank-line-separated block, when it is a JSON object.
+        if let split = text.range(of: "\n\n", options: .backwards),
+           let parsed = try? JSONParser.parse(String(text[split.upperBound...])), case .object = parsed {
+            query = String(text[..<split.lowerBound])
+            variables = parsed
+        }
+        var document = "{\"query\":" + JSONValue.string(query.trimmingCharacters(in: .whitespacesAndNewlines)).jsonText
+        if let variables { document += ",\"variables\":" + variables.jsonText }
+        json = Data((document + "}").utf8)
+        if byMethod { method = "POST" }
+        headers.removeAll(named: "X-REQUEST-TYPE")
+        if !headers.contains(name: "Content-Type") { headers.append(HTTPHeader(name: "Content-Type", value: "application/json")) }
+    }
+}

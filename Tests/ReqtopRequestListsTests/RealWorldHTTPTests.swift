@@ -1,0 +1,202 @@
+import Foundation
+import ReqtopRequestLists
+import XCTest
+
+/// `.http` files as people write them for the JetBrains HTTP Client and VS Code REST Client.
+final class RealWorldHTTPTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-http-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Writes `text` as `name` in the temp folder and loads it.
+    private func load(_ text: String, name: String = "api.http", variables: [String: String] = [:]) throws -> (RequestList, RequestResolver) {
+        let path = directory.appendingPathComponent(name).path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let list = try RequestListLoader.load(path: path)
+        let resolver = RequestResolver(list: list, variables: VariableContext(commandLine: variables))
+        try resolver.validate()
+        return (list, resolver)
+    }
+
+    private func file(_ name: String, _ text: String) throws {
+        try Data(text.utf8).write(to: directory.appendingPathComponent(name))
+    }
+
+    func testAByteOrderMarkIsNotPartOfTheFirstLine() throws {
+        let (list, _) = try load("\u{FEFF}GET https://api.example.org/x\n")
+        XCTAssertEqual(list.specs.first?.url, "https://api.example.org/x")
+    }
+
+    func testSpacedVariablesWorkInTheRequestLineAndEverywhere() throws {
+        let (_, resolver) = try load("@host = https://api.example.org\n\nGET {{ host }}/get?v={{  host  }}\nX-H: {{ host }}\n")
+        let request = try resolver.resolve(0)
+        XCTAssertEqual(request.url.absoluteString, "https://api.example.org/get?v=https://api.example.org")
+        XCTAssertEqual(request.header(named: "X-H"), "https://api.example.org")
+    }
+
+    func testCommentLinesInABodyAreNotSent() throws {
+        let (_, resolver) = try load("""
+            POST https://api.example.org/items
+            Content-Type: application/json
+
+            // the item to create
+            # (JetBrains and REST Client comments)
+            {
+              "name": "x"
+            }
+            """)
+        XCTAssertEqual(String(decoding: try resolver.resolve(0).body.data ?? Data(), as: UTF8.self), "{\n  \"name\": \"x\"\n}")
+    }
+
+    func testMultiLineTargetsOriginFormAndHeaderContinuations() throws {
+        let (_, resolver) = try load("""
+            GET https://api.example.org
+                /users
+                /42
+                ?fields=name
+                &sort=asc
+            Accept: application/json
+
+            ###
+            GET /api/health?x=1
+            Host: internal.example.org:8080
+            X-Long: first part
+              second part
+            """)
+        XCTAssertEqual(try resolver.resolve(0).url.absoluteString, "https://api.example.org/users/42?fields=name&sort=asc")
+        let origin = try resolver.resolve(1)
+        XCTAssertEqual(origin.url.absoluteString, "http://internal.example.org:8080/api/health?x=1")
+        XCTAssertEqual(origin.header(named: "X-Long"), "first part second part")
+    }
+
+    func testOriginFormWithoutAHostSaysWhatToDo() throws {
+        XCTAssertThrowsError(try load("@host = http://x.test\n\nGET /api\n")) { error in
+            let message = (error as? RequestListError)?.message ?? ""
+            XCTAssertTrue(message.contains("add a 'Host:' header") && message.contains("httpyac"), message)
+        }
+    }
+
+    func testFileBodiesWithVariablesAndMultipartFileParts() throws {
+        try file("in.json", #"{"user": "{{user}}"}"#)
+        try file("photo.bin", "PNG\u{0}\u{1}")
+        let (_, resolver) = try load("""
+            @user = ada
+
+            POST https://api.example.org/json
+            Content-Type: application/json
+
+            <@ ./in.json
+
+            ###
+            POST https://api.example.org/upload
+            Content-Type: multipart/form-data; boundary=abcd
+
+            --abcd
+            Content-Disposition: form-data; name="title"
+
+            {{user}}
+            --abcd
+            Content-Disposition: form-data; name="file"; filename="photo.bin"
+            Content-Type: application/octet-stream
+
+            < ./photo.bin
+            --abcd--
+            """)
+        XCTAssertEqual(String(decoding: try resolver.resolve(0).body.data ?? Data(), as: UTF8.self), #"{"user": "ada"}"#)
+        let multipart = String(decoding: try resolver.resolve(1).body.data ?? Data(), as: UTF8.self)
+        XCTAssertEqual(multipart, "--abcd\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nada\r\n--abcd\r\n"
+                       + "Content-Disposition: form-data; name=\"file\"; filename=\"photo.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+                       + "PNG\u{0}\u{1}\r\n--abcd--")
+    }
+
+    func testScriptsAreSkippedWithAWarningAndWhatNeedsThemIsNotSent() throws {
+        let (list, resolver) = try load("""
+            < {%
+              request.variables.set("nonce", "42")
+            %}
+            POST https://api.example.org/login
+
+            {"user": "ada"}
+
+            > {%
+              client.test("ok", () => client.assert(response.status === 200));
+              client.global.set("token", response.body.token);
+            %}
+
+            ###
+            GET https://api.example.org/me
+            Authorization: Bearer {{token}}
+
+            > ./check.js
+            >> ./out.json
+
+            ###
+            GET https://api.example.org/public
+            """)
+        XCTAssertEqual(list.specs.count, 3)
+        XCTAssertEqual(list.specs[0].scripts.map(\.kind), [.preRequest, .responseHandler])
+        XCTAssertEqual(list.specs[0].scripts[1].setVariables, ["token"])
+        XCTAssertEqual(list.specs[1].scripts.map(\.kind), [.responseHandler, .outputRedirect])
+        XCTAssertEqual(list.warnings.count, 4, "one warning per skipped script: \(list.warnings)")
+        XCTAssertEqual(list.warnings.first?.location?.line, 1)
+        XCTAssertEqual(String(decoding: try resolver.resolve(0).body.data ?? Data(), as: UTF8.self), #"{"user": "ada"}"#)
+        XCTAssertThrowsError(try resolver.resolve(1)) { error in
+            let error = error as? RequestListError
+            XCTAssertEqual(error?.needsSkippedScript, true)
+            XCTAssertTrue(error?.message.contains("{{token}}") == true && error?.message.contains("api.http:8:1") == true, error?.message ?? "")
+        }
+        XCTAssertEqual(try resolver.resolve(2).url.absoluteString, "https://api.example.org/public")
+    }
+
+    func testGraphQLIsSentAsJSONWithItsVariables() throws {
+        let (_, resolver) = try load("""
+            GRAPHQL https://api.example.org/graphql
+
+            query Items($n: Int) { items(first: $n) { id } }
+
+            {"n": 3}
+
+            ###
+            POST https://api.example.org/graphql
+            X-REQUEST-TYPE: GraphQL
+
+            query { me { id } }
+            """)
+        let jetbrains = try resolver.resolve(0)
+        XCTAssertEqual(jetbrains.method, "POST")
+        XCTAssertEqual(jetbrains.header(named: "Content-Type"), "application/json")
+        XCTAssertEqual(String(decoding: jetbrains.body.data ?? Data(), as: UTF8.self),
+                       #"{"query":"query Items($n: Int) { items(first: $n) { id } }","variables":{"n":3}}"#)
+        let restClient = try resolver.resolve(1)
+        XCTAssertNil(restClient.header(named: "X-REQUEST-TYPE"))
+        XCTAssertEqual(String(decoding: restClient.body.data ?? Data(), as: UTF8.self), #"{"query":"query { me { id } }"}"#)
+    }
+
+    func testDynamicVariablesOfBothClients() throws {
+        setenv("REQTOP_TEST_TOKEN", "from-env", 1)
+        try file(".env", "API_KEY=\"from-dotenv\"\n")
+        let (_, resolver) = try load("""
+            GET https://api.example.org/x?a={{$processEnv REQTOP_TEST_TOKEN}}&b={{$env.REQTOP_TEST_TOKEN}}&c={{$dotenv API_KEY}}&d={{$randomInt 5 6}}&e={{$datetime "YYYY"}}&f={{$datetime iso8601 1 d}}&g={{$localDatetime rfc1123}}&h={{$guid}}
+            """)
+        let query = try resolver.resolve(0).url.query ?? ""
+        let fields = Dictionary(uniqueKeysWithValues: query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        })
+        XCTAssertEqual(fields["a"], "from-env")
+        XCTAssertEqual(fields["b"], "from-env")
+        XCTAssertEqual(fields["c"], "from-dotenv")
+        XCTAssertEqual(fields["d"], "5")
+        XCTAssertEqual(fields["e"]?.count, 4)
+        XCTAssertTrue(fields["f"]?.contains("T") == true, fields["f"] ?? "")
+        XCTAssertTrue(fields["g"]?.hasSuffix("%20GMT") == true, fields["g"] ?? "")
+        XCTAssertEqual(fields["h"]?.count, 36)
+    }
+}
