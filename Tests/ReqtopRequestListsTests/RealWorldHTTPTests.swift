@@ -200,3 +200,41 @@ final class RealWorldHTTPTests: XCTestCase {
         XCTAssertEqual(fields["h"]?.count, 36)
     }
 }
+
+/// HAR archives as browsers and proxies write them.
+final class RealWorldHARTests: XCTestCase {
+    private func har(_ entries: String, bom: Bool = false) throws -> RequestList {
+        let text = (bom ? "\u{FEFF}" : "") + #"{"log": {"version": "1.2", "creator": {"name": "x", "version": "1"}, "entries": ["# + entries + "]}}"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(UUID().uuidString).har").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try RequestListLoader.load(path: path)
+    }
+
+    private func entry(_ method: String, _ url: String, postData: String = "null", extra: String = "") -> String {
+        #"{"startedDateTime": "2026-01-01T00:00:00Z", "time": 1, "request": {"method": "\#(method)", "url": "\#(url)", "httpVersion": "HTTP/1.1", "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0, "postData": \#(postData)}, "response": {}, "timings": {}\#(extra)}"#
+    }
+
+    func testAByteOrderMarkIsAccepted() throws {
+        XCTAssertEqual(try har(entry("GET", "https://a.test/x"), bom: true).specs.map(\.url), ["https://a.test/x"])
+    }
+
+    func testWebSocketAndDataEntriesAreSkippedWithAWarning() throws {
+        let list = try har([entry("GET", "wss://a.test/socket", extra: #", "_resourceType": "websocket""#),
+                            entry("GET", "data:image/png;base64,AAAA"), entry("GET", "https://a.test/ok")].joined(separator: ","))
+        XCTAssertEqual(list.specs.map(\.url), ["https://a.test/ok"])
+        XCTAssertEqual(list.warnings.count, 2)
+        XCTAssertTrue(list.warnings[0].message.contains("wss:"), "\(list.warnings)")
+    }
+
+    func testMultipartParamsBecomeAMultipartBodyWithTheEntrysBoundary() throws {
+        let post = #"{"mimeType": "multipart/form-data; boundary=----WebKitFormBoundaryX", "params": [{"name": "title", "value": "hi"}, {"name": "file", "fileName": "a.txt", "contentType": "text/plain", "value": "abc"}]}"#
+        let list = try har(entry("POST", "https://a.test/upload", postData: post))
+        let request = try RequestResolver(list: list).resolve(0)
+        XCTAssertEqual(request.header(named: "Content-Type"), "multipart/form-data; boundary=----WebKitFormBoundaryX")
+        XCTAssertEqual(String(decoding: request.body.data ?? Data(), as: UTF8.self),
+                       "------WebKitFormBoundaryX\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nhi\r\n"
+                       + "------WebKitFormBoundaryX\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n"
+                       + "Content-Type: text/plain\r\n\r\nabc\r\n------WebKitFormBoundaryX--\r\n")
+    }
+}

@@ -36,12 +36,46 @@ public enum HARImporter {
                                    lineText: error.line <= lines.count ? lines[error.line - 1] : "")
         }
         var warnings: [RequestListWarning] = []
-        let specs = zip(requests, located).enumerated().map { index, pair in
-            var spec = spec(from: pair.0, index: index, path: path, warnings: &warnings)
-            spec.location = SourceLocation(file: path, line: pair.1.json.line, column: pair.1.json.column)
-            return spec
+        var specs: [RequestSpec] = []
+        for (index, (request, node)) in zip(requests, located).enumerated() {
+            let location = SourceLocation(file: path, line: node.json.line, column: node.json.column)
+            // WebSocket, data: and other non-HTTP entries cannot be replayed as HTTP requests.
+            if let scheme = HTTPURL.scheme(of: request.url), scheme != "http", scheme != "https" {
+                warnings.append(RequestListWarning(location: location,
+                                                   message: "entry \(index + 1) skipped: a \(scheme): request is not HTTP and is not replayed"))
+                continue
+            }
+            var spec = spec(from: request, index: index, path: path, warnings: &warnings)
+            spec.location = location
+            specs.append(spec)
         }
         return RequestList(specs: specs, sourcePath: path, format: .har, warnings: warnings, sourceLines: lines)
+    }
+
+    /// `params` as a multipart/form-data body with the boundary of `contentType` (one is added to
+    /// the Content-Type header when it names none).
+    static func multipartBody(_ params: [HAR.Param], contentType: String, headers: inout [HTTPHeader]) -> Data {
+        var boundary = contentType.split(separator: ";").lazy
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.lowercased().hasPrefix("boundary=") }
+            .map { String($0.dropFirst("boundary=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        if boundary == nil {
+            let made = "reqtop-" + UUID().uuidString
+            boundary = made
+            if let i = headers.firstIndex(where: { HTTPHeader.namesMatch($0.name, "Content-Type") }) {
+                headers[i].value = "multipart/form-data; boundary=\(made)"
+            }
+        }
+        var body = ""
+        for param in params {
+            body += "--\(boundary!)\r\nContent-Disposition: form-data; name=\"\(param.name)\""
+            if let fileName = param.fileName { body += "; filename=\"\(fileName)\"" }
+            body += "\r\n"
+            if let type = param.contentType, !type.isEmpty { body += "Content-Type: \(type)\r\n" }
+            body += "\r\n\(param.value ?? "")\r\n"
+        }
+        body += "--\(boundary!)--\r\n"
+        return Data(body.utf8)
     }
 
     static func keep(header name: String) -> Bool {
@@ -68,12 +102,17 @@ public enum HARImporter {
                     body = .text(text)
                 }
             } else if let params = post.params, !params.isEmpty {
-                if params.contains(where: { $0.fileName != nil }) {
-                    warnings.append(RequestListWarning(
-                        location: nil,
-                        message: "entry \(index + 1): file uploads in postData.params cannot be replayed; only their names and values are sent"))
+                let contentType = headers.value(for: "Content-Type") ?? ""
+                if contentType.lowercased().hasPrefix("multipart/") {
+                    body = .bytes(multipartBody(params, contentType: contentType, headers: &headers))
+                    if params.contains(where: { $0.fileName != nil && ($0.value ?? "").isEmpty }) {
+                        warnings.append(RequestListWarning(
+                            location: nil,
+                            message: "entry \(index + 1): the HAR holds no contents for its file uploads; those parts are sent empty"))
+                    }
+                } else {
+                    body = .form(params.map { FormField(name: $0.name, value: $0.value ?? "") })
                 }
-                body = .form(params.map { FormField(name: $0.name, value: $0.value ?? "") })
             }
         }
         var options = HTTPRequest.Options()
