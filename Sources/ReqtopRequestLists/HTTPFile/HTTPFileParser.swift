@@ -68,8 +68,12 @@ struct HTTPFileParseState {
         while index < lines.count {
             let trimmed = lines[index].trimmingWhitespace()
             if trimmed.hasPrefix("###") {
-                let name = String(trimmed.dropFirst(3)).trimmingWhitespace()
-                blockName = name.isEmpty ? nil : name
+                // `### name` names the request when it is one word not used yet; any other text
+                // after `###` (banners, `### [PUT] Customers - Update ###`) is a comment.
+                let name = String(trimmed.drop { $0 == "#" }).trimmingWhitespace()
+                let isName = !name.isEmpty && !name.contains { $0 == " " || $0 == "\t" || $0 == "#" } && namesSeen[name] == nil
+                    && !specs.contains { $0.name == name }
+                blockName = isName ? name : nil
                 index += 1
             }
             try parseBlock(name: blockName)
@@ -94,6 +98,10 @@ struct HTTPFileParseState {
             if trimmed.hasPrefix("@") { try fileVariable(line: trimmed, column: indent); index += 1; continue }
             if trimmed.hasPrefix("<") {
                 try script(.preRequest, spec: &spec)
+                continue
+            }
+            if trimmed == "{{" {
+                try httpyacScript(spec: &spec)
                 continue
             }
             try requestLine(line, spec: &spec)
@@ -154,11 +162,28 @@ struct HTTPFileParseState {
         warnings.append(RequestListWarning(location: location, message: what))
     }
 
+    /// An httpyac script block (`{{` … `}}` on lines of their own): skipped with a warning, kept in `scripts`.
+    mutating func httpyacScript(spec: inout RequestSpec) throws(RequestListError) {
+        let start = index
+        var end = index + 1
+        while end < lines.count, lines[end].trimmingWhitespace() != "}}" {
+            guard !Self.isSeparator(lines[end]) else { throw error("httpyac script block '{{' is not closed with '}}'", line: start, column: 0) }
+            end += 1
+        }
+        guard end < lines.count else { throw error("httpyac script block '{{' is not closed with '}}'", line: start, column: 0) }
+        let location = SourceLocation(file: path, line: start + 1, column: 1)
+        spec.scripts.append(SkippedScript(kind: .preRequest, source: lines[(start + 1)..<end].joined(separator: "\n"), location: location))
+        warnings.append(RequestListWarning(location: location, message: "httpyac script block skipped: reqtop does not run scripts"))
+        index = end + 1
+    }
+
     /// Response handlers and output redirections after the body, up to the next separator.
     mutating func handlers(spec: inout RequestSpec) throws(RequestListError) {
         while index < lines.count, !Self.isSeparator(lines[index]) {
             let trimmed = lines[index].trimmingWhitespace()
-            if Self.isHandler(trimmed) {
+            if trimmed == "{{" {
+                try httpyacScript(spec: &spec)
+            } else if Self.isHandler(trimmed) {
                 try script(.responseHandler, spec: &spec)
             } else {
                 index += 1 // blank lines, comments, `<>` references after the handlers
@@ -251,7 +276,7 @@ struct HTTPFileParseState {
                 index += 1
                 continue
             }
-            if Self.isHandler(trimmed) { break } // response handlers follow the body
+            if Self.isHandler(trimmed) || trimmed == "{{" { break } // response handlers (or an httpyac script) follow the body
             if Self.isComment(trimmed) { index += 1; continue } // comments in bodies, as the JetBrains spec says
             try checkTemplate(line, line: index, column: 0)
             bodyLines.append((line, index))

@@ -56,7 +56,8 @@ public struct SkippedScript: Sendable, Hashable {
         self.location = location
     }
 
-    /// Names the script sets with `client.global.set("name", …)` or `request.variables.set("name", …)`.
+    /// Names the script sets with `client.global.set("name", …)`, `request.variables.set("name", …)`
+    /// or (httpyac) `exports.name = …`.
     public var setVariables: [String] {
         var names: [String] = []
         for marker in ["client.global.set(", "request.variables.set("] {
@@ -67,6 +68,13 @@ public struct SkippedScript: Sendable, Hashable {
                 let name = rest.dropFirst().prefix { $0 != quote }
                 if !name.isEmpty { names.append(String(name)) }
             }
+        }
+        // httpyac: `exports.name = …`
+        var rest = Substring(source)
+        while let range = rest.range(of: "exports.") {
+            rest = rest[range.upperBound...]
+            let name = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            if !name.isEmpty, rest.dropFirst(name.count).drop(while: { $0 == " " }).first == "=" { names.append(String(name)) }
         }
         return names
     }
