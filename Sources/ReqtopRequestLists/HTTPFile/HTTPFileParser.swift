@@ -15,9 +15,11 @@ public enum HTTPFileParser {
     public static func parse(text: String, path: String, checkBodyFiles: Bool = true) throws(RequestListError) -> RequestList {
         var state = HTTPFileParseState(text: text, path: path, checkBodyFiles: checkBodyFiles)
         try state.run()
-        return RequestList(
+        var list = RequestList(
             specs: state.specs, fileVariables: state.variables, sourcePath: path, format: .http,
             warnings: state.warnings, sourceLines: state.lines)
+        list.fileScripts = state.fileScripts
+        return list
     }
 }
 
@@ -30,6 +32,8 @@ struct HTTPFileParseState {
     var specs: [RequestSpec] = []
     var variables: [FileVariable] = []
     var warnings: [RequestListWarning] = []
+    /// Scripts in blocks without a request.
+    var fileScripts: [SkippedScript] = []
     var index = 0
     private var namesSeen: [String: Int] = [:]
 
@@ -119,6 +123,7 @@ struct HTTPFileParseState {
             specs.append(spec)
             return
         }
+        fileScripts += spec.scripts // a block of scripts and variables only
     }
 
     /// A script at `index` (`< {% … %}`, `> {% … %}` over one or more lines, `> file.js`,

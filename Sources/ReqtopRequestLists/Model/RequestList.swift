@@ -71,6 +71,11 @@ public struct RequestList: Sendable {
     public var warnings: [RequestListWarning]
     /// The source text split into lines, for pointing errors at their line.
     public var sourceLines: [String]
+    /// Skipped scripts that belong to no request (an httpyac global script block).
+    public var fileScripts: [SkippedScript] = []
+
+    /// Every skipped script: the file's and each request's.
+    public var allScripts: [SkippedScript] { fileScripts + specs.flatMap(\.scripts) }
 
     public init(
         specs: [RequestSpec], fileVariables: [FileVariable] = [], sourcePath: String, format: RequestListFormat,

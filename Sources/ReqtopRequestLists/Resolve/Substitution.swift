@@ -69,7 +69,7 @@ struct Substitution {
                 }
                 return try substitute(fileVariable.value, variable: fileVariable, stack: stack + [key])
             }
-            if let script = list.specs.lazy.flatMap(\.scripts).first(where: { $0.setVariables.contains(key) }) {
+            if let script = list.allScripts.first(where: { $0.setVariables.contains(key) }) {
                 var error = locator.error("needs {{\(key)}}, which only the script skipped at \(script.location) sets "
                                           + "(reqtop does not run scripts): not sent", name: name, spec: specIndex, variable: variable)
                 error.needsSkippedScript = true

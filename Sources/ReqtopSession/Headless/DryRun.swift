@@ -12,13 +12,20 @@ package enum DryRun {
             let spec = list.specs[index]
             out += "### \(index + 1)" + (spec.name.map { " \($0)" } ?? "") + "\n"
             let waitsFor = resolver.dependencies(of: index)
-            if waitsFor.isEmpty, let request = try? resolver.resolve(index) {
-                out += text(for: request, configuration: configuration)
-            } else {
-                out += "\(spec.method) \(spec.url)\n"
-                for header in spec.headers { out += "\(header.name): \(header.value)\n" }
-                if !waitsFor.isEmpty { out += "# waits for the response of: \(waitsFor.sorted().joined(separator: ", "))\n" }
+            var notSent: String?
+            if waitsFor.isEmpty {
+                do throws(RequestListError) {
+                    out += text(for: try resolver.resolve(index), configuration: configuration)
+                    out += "\n"
+                    continue
+                } catch {
+                    notSent = error.message
+                }
             }
+            out += "\(spec.method) \(spec.url)\n"
+            for header in spec.headers { out += "\(header.name): \(header.value)\n" }
+            if !waitsFor.isEmpty { out += "# waits for the response of: \(waitsFor.sorted().joined(separator: ", "))\n" }
+            if let notSent { out += "# not sent: \(notSent)\n" }
             out += "\n"
         }
         return out
