@@ -1,16 +1,13 @@
 import Foundation
 
-/// One curl command's options, collected word by word and turned into specs.
+/// One curl request's options (a command, or the part of one between `--next`s), collected word by
+/// word with curl 7.88's semantics and turned into specs (one per URL).
 struct CurlCommand {
-    enum DataPiece {
-        case text(String)
-        case file(String)
-        case field(name: String, value: String)
-    }
-
     let location: SourceLocation
     let directory: String
     let lines: [String]
+    /// The command's standard input (`< file`, a heredoc, a herestring), for `@-`.
+    let stdin: Data?
     var urls: [String] = []
     var method: String?
     var head = false
@@ -18,16 +15,24 @@ struct CurlCommand {
     var headers: [HTTPHeader] = []
     /// Headers removed with `-H 'Name:'`, lower case: curl does not add them.
     var removedHeaders: Set<String> = []
-    var data: [DataPiece] = []
+    /// `-d`-family pieces, joined with `&` as curl joins them.
+    var data: [Data] = []
+    var urlQueries: [String] = []
+    var formParts: [BodyPart] = []
+    var cookieString: String?
+    var json = false
+    var upload: (path: String, fromStdin: Bool)?
     /// curl follows redirects only with -L, so a command without it does not either.
     var options = HTTPRequest.Options(followRedirects: false)
     var ignored: [String] = []
     var warnings: [RequestListWarning] = []
+    private let boundary = "------------------------reqtop" + String(UUID().uuidString.prefix(12)).lowercased()
 
-    init(location: SourceLocation, directory: String, lines: [String]) {
+    init(location: SourceLocation, directory: String, lines: [String], stdin: Data?) {
         self.location = location
         self.directory = directory
         self.lines = lines
+        self.stdin = stdin
     }
 
     func error(_ message: String, at word: ShellWords.Word) -> RequestListError {
@@ -80,44 +85,51 @@ struct CurlCommand {
 
     mutating func option(_ name: String, value: String?, word: ShellWords.Word, shown: String? = nil) throws(RequestListError) {
         let v = value ?? ""
+        let flag = shown ?? "--" + name
         switch name {
         case "request": method = v
         case "header": try header(v, word: word)
-        case "data", "data-ascii": data.append(v.hasPrefix("@") ? .file(String(v.dropFirst())) : .text(v))
-        case "data-binary": data.append(v.hasPrefix("@") ? .file(String(v.dropFirst())) : .text(v))
-        case "data-raw": data.append(.text(v))
-        case "data-urlencode": urlencoded(v, word: word)
+        case "data", "data-ascii":
+            // From a file (or stdin), curl strips carriage returns and newlines.
+            data.append(v.hasPrefix("@") ? try contents(String(v.dropFirst()), word: word).filter { $0 != 0x0D && $0 != 0x0A } : Data(v.utf8))
+        case "data-binary": data.append(v.hasPrefix("@") ? try contents(String(v.dropFirst()), word: word) : Data(v.utf8))
+        case "data-raw": data.append(Data(v.utf8))
+        case "data-urlencode": data.append(Data(try urlencoded(v, word: word).utf8))
+        case "json":
+            json = true
+            data.append(v.hasPrefix("@") ? try contents(String(v.dropFirst()), word: word) : Data(v.utf8))
+        case "url-query":
+            urlQueries.append(v.hasPrefix("+") ? String(v.dropFirst()) : try urlencoded(v, word: word))
+        case "form", "form-string": try form(v, literal: name == "form-string", word: word)
+        case "upload-file": upload = (v, v == "-")
         case "get": get = true
         case "head": head = true
         case "user":
             let credentials = v.contains(":") ? v : v + ":"
             headers.append(HTTPHeader(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString()))
+        case "oauth2-bearer": headers.append(HTTPHeader(name: "Authorization", value: "Bearer " + v))
+        case "range": headers.append(HTTPHeader(name: "Range", value: "bytes=" + v))
         case "cookie":
-            if v.contains("=") {
-                headers.append(HTTPHeader(name: "Cookie", value: v))
-            } else {
-                ignored.append("\(shown ?? "--cookie") \(v) (cookie files are not read)")
-            }
+            if v.contains("=") { cookieString = v } else { ignored.append("\(flag) \(v) (cookie files are not read)") }
         case "user-agent": headers.append(HTTPHeader(name: "User-Agent", value: v))
         case "referer":
             let referer = v.hasSuffix(";auto") ? String(v.dropLast(5)) : v
             if !referer.isEmpty { headers.append(HTTPHeader(name: "Referer", value: referer)) }
         case "compressed": options.compressed = true
         case "insecure": options.insecure = true
-        case "globoff": break // reqtop never globs: the URL is sent as written
         case "location": options.followRedirects = true
         case "location-trusted":
             options.followRedirects = true
             options.trustedRedirects = true
         case "max-redirs":
-            guard let hops = Int(v), hops >= -1 else { throw error("'\(shown ?? "--max-redirs")' needs a number, not '\(v)'", at: word) }
+            guard let hops = Int(v), hops >= -1 else { throw error("'\(flag)' needs a number, not '\(v)'", at: word) }
             options.maxRedirects = hops < 0 ? Int.max : hops
         case "url": urls.append(v)
         case "max-time":
-            guard let seconds = Double(v), seconds > 0 else { throw error("'\(shown ?? "--max-time")' needs a number of seconds, not '\(v)'", at: word) }
+            guard let seconds = Double(v), seconds > 0 else { throw error("'\(flag)' needs a number of seconds, not '\(v)'", at: word) }
             options.timeout = seconds
         default:
-            let flag = shown ?? "--" + name
+            if CurlOptions.noEffectOnTheRequest.contains(name) { return }
             ignored.append(value.map { "\(flag) \($0)" } ?? flag)
         }
     }
@@ -129,7 +141,9 @@ struct CurlCommand {
             guard !name.isEmpty else { throw error("header '\(line)' has no name", at: word) }
             if value.isEmpty {
                 removedHeaders.insert(name.lowercased()) // "Name:" removes a header curl would add
-                if name.lowercased() != "content-type" { ignored.append("-H '\(line)' (removing a default header)") }
+                if !["content-type", "expect", "accept", "user-agent"].contains(name.lowercased()) {
+                    ignored.append("-H '\(line)' (removing a default header)")
+                }
             } else {
                 headers.append(HTTPHeader(name: name, value: value))
             }
@@ -140,16 +154,68 @@ struct CurlCommand {
         }
     }
 
-    mutating func urlencoded(_ value: String, word: ShellWords.Word) {
-        if let eq = value.firstIndex(of: "=") {
-            let name = String(value[..<eq])
-            let content = String(value[value.index(after: eq)...])
-            data.append(name.isEmpty ? .text(FormEncoding.encodeComponent(content)) : .field(name: name, value: content))
-        } else if value.contains("@") {
-            ignored.append("--data-urlencode \(value) (file contents are not read)")
-        } else {
-            data.append(.text(FormEncoding.encodeComponent(value)))
+    /// A file's contents, or standard input for `-`, read now (relative paths: to the list's folder).
+    func contents(_ path: String, word: ShellWords.Word) throws(RequestListError) -> Data {
+        if path == "-" {
+            guard let stdin else {
+                throw error("'@-' reads standard input, which this command does not redirect (add '< file' or a heredoc)", at: word)
+            }
+            return stdin
         }
+        let full = RequestBody.absolutePath(path, relativeTo: directory)
+        guard let data = FileManager.default.contents(atPath: full) else {
+            throw error("cannot read '\(path)' (looked for \(full))", at: word)
+        }
+        return data
+    }
+
+    /// `--data-urlencode` (and `--url-query`) in its five forms: `content`, `=content`,
+    /// `name=content`, `@file`, `name@file`.
+    func urlencoded(_ value: String, word: ShellWords.Word) throws(RequestListError) -> String {
+        if let eq = value.firstIndex(of: "="), !value[..<eq].contains("@") {
+            let name = String(value[..<eq])
+            let content = FormEncoding.encodeComponent(String(value[value.index(after: eq)...]))
+            return name.isEmpty ? content : name + "=" + content
+        }
+        if let at = value.firstIndex(of: "@") {
+            let name = String(value[..<at])
+            let file = String(decoding: try contents(String(value[value.index(after: at)...]), word: word), as: UTF8.self)
+            let content = FormEncoding.encodeComponent(file)
+            return name.isEmpty ? content : name + "=" + content
+        }
+        return FormEncoding.encodeComponent(value)
+    }
+
+    /// One `-F name=value` / `name=@file;type=…;filename=…` / `name=<file` (or `--form-string name=value`).
+    mutating func form(_ text: String, literal: Bool, word: ShellWords.Word) throws(RequestListError) {
+        guard let eq = text.firstIndex(of: "=") else { throw error("'-F \(text)' is not 'name=value'", at: word) }
+        let name = String(text[..<eq])
+        var value = String(text[text.index(after: eq)...])
+        var disposition = "Content-Disposition: form-data; name=\"\(name)\""
+        var contentType: String?
+        if !literal, value.hasPrefix("@") || value.hasPrefix("<") {
+            let upload = value.hasPrefix("@")
+            var attributes = value.dropFirst().split(separator: ";").map(String.init)
+            let path = attributes.isEmpty ? "" : attributes.removeFirst()
+            var fileName = (path as NSString).lastPathComponent
+            for attribute in attributes {
+                if attribute.hasPrefix("type=") { contentType = String(attribute.dropFirst(5)) }
+                if attribute.hasPrefix("filename=") { fileName = String(attribute.dropFirst(9)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            }
+            if upload {
+                disposition += "; filename=\"\(fileName)\""
+                contentType = contentType ?? (path.hasSuffix(".txt") ? "text/plain" : "application/octet-stream")
+            }
+            let data = try contents(path, word: word)
+            formParts.append(.text("--\(boundary)\n\(disposition)" + (contentType.map { "\nContent-Type: \($0)" } ?? "") + "\n"))
+            formParts.append(.text(String(decoding: data, as: UTF8.self)))
+            return
+        }
+        if !literal, let semicolon = value.range(of: ";type=") {
+            contentType = String(value[semicolon.upperBound...])
+            value = String(value[..<semicolon.lowerBound])
+        }
+        formParts.append(.text("--\(boundary)\n\(disposition)" + (contentType.map { "\nContent-Type: \($0)" } ?? "") + "\n\n" + value))
     }
 
     /// One spec per URL.
@@ -161,39 +227,50 @@ struct CurlCommand {
             let word = ShellWords.Word(text: "curl", line: location.line, column: location.column)
             throw error("curl command has no URL", at: word)
         }
-        var body: RequestBody?
-        var queryAddition: String?
-        if !data.isEmpty {
-            if data.allSatisfy({ if case .field = $0 { true } else { false } }) {
-                body = .form(data.compactMap { if case let .field(n, v) = $0 { FormField(name: n, value: v) } else { nil } })
-            } else if data.count == 1, case let .file(file) = data[0] {
-                body = .file(path: file, resolvedAgainst: directory)
+        if let cookieString {
+            if headers.contains(name: "Cookie") {
+                warnings.append(RequestListWarning(location: location,
+                                                   message: "-b \(cookieString) is not sent: the -H Cookie header replaces it, as in curl"))
             } else {
-                let parts = data.map { piece -> String in
-                    switch piece {
-                    case let .text(t): return t
-                    case let .field(n, v): return n + "=" + FormEncoding.encodeComponent(v)
-                    case let .file(f): return "@" + f
-                    }
-                }
-                if data.contains(where: { if case .file = $0 { true } else { false } }) {
-                    warnings.append(RequestListWarning(location: location,
-                                                       message: "'@file' data mixed with other data is sent literally"))
-                }
-                body = .text(parts.joined(separator: "&"))
-            }
-            if get {
-                if case let .form(fields)? = body { queryAddition = FormEncoding.encode(fields) }
-                else if case let .text(t)? = body { queryAddition = t }
-                body = nil
-            } else if headers.value(for: "Content-Type") == nil, !removedHeaders.contains("content-type") {
-                headers.append(HTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded"))
+                headers.append(HTTPHeader(name: "Cookie", value: cookieString))
             }
         }
-        let resolvedMethod = method ?? (head ? "HEAD" : (body != nil ? "POST" : "GET"))
+        var body: RequestBody?
+        var queryAddition = urlQueries
+        var defaultMethod = "GET"
+        if !formParts.isEmpty {
+            body = .parts(formParts + [.text("--\(boundary)--\n")])
+            if !headers.contains(name: "Content-Type") {
+                headers.append(HTTPHeader(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)"))
+            }
+            defaultMethod = "POST"
+        } else if !data.isEmpty {
+            let joined = data.reduce(into: Data()) { all, piece in
+                if !all.isEmpty { all.append(UInt8(ascii: "&")) }
+                all.append(piece)
+            }
+            if get {
+                queryAddition.append(String(decoding: joined, as: UTF8.self))
+            } else {
+                body = String(data: joined, encoding: .utf8).map(RequestBody.text) ?? .bytes(joined)
+                defaultMethod = "POST"
+                if json {
+                    if !headers.contains(name: "Content-Type") { headers.append(HTTPHeader(name: "Content-Type", value: "application/json")) }
+                    if !headers.contains(name: "Accept") { headers.append(HTTPHeader(name: "Accept", value: "application/json")) }
+                } else if !headers.contains(name: "Content-Type"), !removedHeaders.contains("content-type") {
+                    headers.append(HTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded"))
+                }
+            }
+        } else if let upload {
+            let word = ShellWords.Word(text: "-T", line: location.line, column: location.column)
+            body = .bytes(try contents(upload.fromStdin ? "-" : upload.path, word: word))
+            defaultMethod = "PUT"
+        }
+        let resolvedMethod = method ?? (head ? "HEAD" : defaultMethod)
         return urls.map { url in
             var full = url
-            if let query = queryAddition { full += (url.contains("?") ? "&" : "?") + query }
+            if let upload, !upload.fromStdin, full.hasSuffix("/") { full += (upload.path as NSString).lastPathComponent }
+            if !queryAddition.isEmpty { full += (url.contains("?") ? "&" : "?") + queryAddition.joined(separator: "&") }
             return RequestSpec(method: resolvedMethod, url: full, headers: headers, body: body, options: options, location: location)
         }
     }

@@ -9,27 +9,47 @@ import Foundation
 public enum CurlImporter {
     public static func parse(text: String, path: String) throws(RequestListError) -> RequestList {
         let lines = text.splitLines()
-        let commands: [[ShellWords.Word]]
+        let split: (commands: [ShellWords.Command], warnings: [(message: String, line: Int, column: Int)])
         do {
-            commands = try ShellWords.split(text)
+            split = try ShellWords.split(text)
         } catch {
             throw RequestListError(file: path, line: error.line, column: error.column, message: error.message,
                                    lineText: error.line <= lines.count ? lines[error.line - 1] : "")
         }
         let dir = (path as NSString).deletingLastPathComponent
+        let directory = dir.isEmpty ? "." : dir
         var specs: [RequestSpec] = []
-        var warnings: [RequestListWarning] = []
-        for words in commands {
-            guard let first = words.first else { continue }
+        var warnings = split.warnings.map {
+            RequestListWarning(location: SourceLocation(file: path, line: $0.line, column: $0.column), message: $0.message)
+        }
+        for command in split.commands {
+            guard let first = command.words.first else { continue }
             let location = SourceLocation(file: path, line: first.line, column: first.column)
             guard first.text == "curl" || first.text.hasSuffix("/curl") else {
                 warnings.append(RequestListWarning(location: location, message: "skipped '\(first.text)': not a curl command"))
                 continue
             }
-            var command = CurlCommand(location: location, directory: dir.isEmpty ? "." : dir, lines: lines)
-            try command.apply(Array(words.dropFirst()))
-            specs += try command.specs()
-            warnings += command.warnings
+            var stdin: Data?
+            switch command.stdin {
+            case .file(let file)?:
+                let full = RequestBody.absolutePath(file, relativeTo: directory)
+                guard let data = FileManager.default.contents(atPath: full) else {
+                    throw RequestListError(file: path, line: first.line, column: first.column,
+                                           message: "cannot read '\(file)', the command's standard input (looked for \(full))",
+                                           lineText: first.line <= lines.count ? lines[first.line - 1] : "")
+                }
+                stdin = data
+            case .text(let text)?: stdin = Data(text.utf8)
+            case nil: break
+            }
+            // `--next` (`-:`) starts a new request with fresh options.
+            let groups = command.words.dropFirst().split(whereSeparator: { $0.text == "--next" || $0.text == "-:" })
+            for group in groups {
+                var curl = CurlCommand(location: location, directory: directory, lines: lines, stdin: stdin)
+                try curl.apply(Array(group))
+                specs += try curl.specs()
+                warnings += curl.warnings
+            }
         }
         guard !specs.isEmpty else {
             throw RequestListError(file: path, line: 1, column: 1, message: "no curl command found (expected lines starting with 'curl')",

@@ -1,13 +1,31 @@
-/// Splits shell command lines into words the way bash does for what "Copy as cURL" produces:
-/// whitespace, `'…'`, `"…"` (with `\` escapes), `$'…'` (ANSI-C escapes), backslash escapes,
-/// backslash-newline continuations, `#` comments, and `;`, `&&`, `||`, `|`, `&` and newlines
-/// between commands. Nothing is expanded: `$HOME` stays `$HOME`.
+import Foundation
+
+/// Splits shell command lines into commands of words the way bash does: whitespace, `'…'`,
+/// `"…"` (with `\` escapes), `$'…'` (ANSI-C escapes), backslash escapes, backslash-newline
+/// continuations, `#` comments, and `;`, `&&`, `||`, `|`, `&` and newlines between commands.
+/// `$VAR` and `${VAR}` are expanded from the environment in bare words and double quotes (an
+/// unset one expands to nothing, with a warning). Redirections are understood: `< file`, a
+/// `<<EOF` heredoc and a `<<< word` herestring become the command's standard input; `>`, `>>`,
+/// `2>`, `&>` and `2>&1` targets are consumed. Backticks and `$(…)` are refused, naming the construct.
 struct ShellWords {
     struct Word: Hashable {
         var text: String
         /// 1-based line and column where the word starts.
         var line: Int
         var column: Int
+    }
+
+    /// One command: its words and where its standard input comes from.
+    struct Command {
+        var words: [Word] = []
+        var stdin: Stdin?
+    }
+
+    enum Stdin: Hashable {
+        /// `< path`.
+        case file(String)
+        /// A heredoc's or herestring's text.
+        case text(String)
     }
 
     struct Unbalanced: Error {
@@ -17,17 +35,27 @@ struct ShellWords {
     }
 
     private let chars: [Character]
+    private let environment: [String: String]
     private var index = 0
     private var line = 1
     private var column = 1
+    /// Heredocs opened on the current line, read when the line ends.
+    private var pendingHeredocs: [(delimiter: String, stripTabs: Bool, expands: Bool)] = []
+    /// Warnings with their 1-based line and column.
+    private(set) var warnings: [(message: String, line: Int, column: Int)] = []
 
-    /// The commands in `text`, each a list of words; empty commands are left out.
-    static func split(_ text: String) throws(Unbalanced) -> [[Word]] {
-        var lexer = ShellWords(chars: Array(text))
-        return try lexer.run()
+    /// The commands in `text` (empty ones left out), and what deserves a warning.
+    static func split(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(Unbalanced) -> (commands: [Command], warnings: [(message: String, line: Int, column: Int)]) {
+        var lexer = ShellWords(chars: Array(text), environment: environment)
+        let commands = try lexer.run()
+        return (commands, lexer.warnings)
     }
 
-    private init(chars: [Character]) { self.chars = chars }
+    private init(chars: [Character], environment: [String: String]) {
+        self.chars = chars
+        self.environment = environment
+    }
 
     private var current: Character? { index < chars.count ? chars[index] : nil }
     private func peek(_ offset: Int) -> Character? { index + offset < chars.count ? chars[index + offset] : nil }
@@ -39,16 +67,18 @@ struct ShellWords {
 
     private static func isNewline(_ c: Character) -> Bool { c == "\n" || c == "\r\n" }
 
-    private mutating func run() throws(Unbalanced) -> [[Word]] {
-        var commands: [[Word]] = []
-        var words: [Word] = []
+    private mutating func run() throws(Unbalanced) -> [Command] {
+        var commands: [Command] = []
+        var command = Command()
         var word: Word?
+        var heredocCommands: [Int] = []
         func finishWord() {
-            if let w = word { words.append(w); word = nil }
+            if let w = word { command.words.append(w); word = nil }
         }
         func finishCommand() {
             finishWord()
-            if !words.isEmpty { commands.append(words); words = [] }
+            if !command.words.isEmpty || command.stdin != nil { commands.append(command) }
+            command = Command()
         }
         while let c = current {
             if c == "\\", let next = peek(1), Self.isNewline(next) {
@@ -58,12 +88,38 @@ struct ShellWords {
             if c == " " || c == "\t" || c == "\r" {
                 finishWord(); advance(); continue
             }
-            if Self.isNewline(c) || c == ";" || c == "|" || c == "&" {
+            if Self.isNewline(c) {
+                finishCommand()
+                advance()
+                try readHeredocs(into: &commands, at: heredocCommands)
+                heredocCommands = []
+                continue
+            }
+            if c == "&", peek(1) == ">" {
+                finishWord(); advance(); try skipRedirectionTarget(); continue
+            }
+            if c == ";" || c == "|" || c == "&" {
                 finishCommand(); advance(); continue
             }
             if c == "#", word == nil {
                 while let d = current, !Self.isNewline(d) { advance() }
                 continue
+            }
+            if c == ">" {
+                // `>`, `>>`, `2>`, `1>`, `2>&1`, `>&2`: where output goes; nothing to send.
+                if let w = word, w.text == "1" || w.text == "2" { word = nil } else { finishWord() }
+                try skipRedirectionTarget()
+                continue
+            }
+            if c == "<", word == nil {
+                if try inputRedirection(into: &command) { heredocCommands.append(commands.count) }
+                continue
+            }
+            if c == "`" {
+                throw Unbalanced(message: "backticks (command substitution) cannot be replayed: put the value itself", line: line, column: column)
+            }
+            if c == "$", peek(1) == "(" {
+                throw Unbalanced(message: "$(…) (command substitution) cannot be replayed: put the value itself", line: line, column: column)
             }
             if word == nil { word = Word(text: "", line: line, column: column) }
             switch c {
@@ -73,6 +129,8 @@ struct ShellWords {
                 word!.text += try doubleQuoted()
             case "$" where peek(1) == "'":
                 word!.text += try ansiQuoted()
+            case "$" where Self.startsVariable(peek(1)):
+                word!.text += expandVariable()
             case "\\":
                 advance()
                 if let escaped = current { word!.text.append(escaped); advance() }
@@ -82,8 +140,129 @@ struct ShellWords {
             }
         }
         finishCommand()
+        try readHeredocs(into: &commands, at: heredocCommands)
         return commands
     }
+
+    // MARK: Redirections
+
+    /// `< file`, `<< DELIM` / `<<- DELIM` (the body is read when the line ends), `<<< word`.
+    /// Returns true for a heredoc.
+    private mutating func inputRedirection(into command: inout Command) throws(Unbalanced) -> Bool {
+        let (startLine, startColumn) = (line, column)
+        advance()
+        if current == "<", peek(1) == "<" {
+            advance(); advance()
+            guard let text = try nextWord() else { throw Unbalanced(message: "'<<<' needs a string", line: startLine, column: startColumn) }
+            command.stdin = .text(text + "\n")
+            return false
+        }
+        if current == "<" {
+            advance()
+            var stripTabs = false
+            if current == "-" { stripTabs = true; advance() }
+            while current == " " || current == "\t" { advance() }
+            let quoted = current == "'" || current == "\""
+            guard let delimiter = try nextWord() else {
+                throw Unbalanced(message: "'<<' needs a delimiter word", line: startLine, column: startColumn)
+            }
+            pendingHeredocs.append((delimiter, stripTabs, !quoted))
+            command.stdin = .text("")
+            return true
+        }
+        guard let path = try nextWord() else { throw Unbalanced(message: "'<' needs a file name", line: startLine, column: startColumn) }
+        command.stdin = .file(path)
+        return false
+    }
+
+    /// Reads the bodies of the heredocs opened on the line that just ended into `commands[targets]`.
+    private mutating func readHeredocs(into commands: inout [Command], at targets: [Int]) throws(Unbalanced) {
+        guard !pendingHeredocs.isEmpty else { return }
+        for (heredoc, target) in zip(pendingHeredocs, targets) {
+            var body = ""
+            var closed = false
+            while current != nil {
+                var text = ""
+                while let c = current, !Self.isNewline(c) { text.append(c); advance() }
+                if current != nil { advance() }
+                let candidate = heredoc.stripTabs ? String(text.drop { $0 == "\t" }) : text
+                if candidate == heredoc.delimiter { closed = true; break }
+                body += candidate + "\n"
+            }
+            guard closed else { throw Unbalanced(message: "heredoc is not closed with '\(heredoc.delimiter)'", line: line, column: column) }
+            if target < commands.count { commands[target].stdin = .text(heredoc.expands ? expandVariables(in: body) : body) }
+        }
+        pendingHeredocs = []
+    }
+
+    /// The word after a redirection operator (quotes understood); nil when there is none.
+    private mutating func nextWord() throws(Unbalanced) -> String? {
+        while current == " " || current == "\t" { advance() }
+        var text = ""
+        var any = false
+        while let c = current, c != " ", c != "\t", !Self.isNewline(c), c != ";", c != "|", c != "&", c != ">", c != "<" {
+            any = true
+            switch c {
+            case "'": text += try singleQuoted()
+            case "\"": text += try doubleQuoted()
+            case "$" where peek(1) == "'": text += try ansiQuoted()
+            case "$" where Self.startsVariable(peek(1)): text += expandVariable()
+            default: text.append(c); advance()
+            }
+        }
+        return any ? text : nil
+    }
+
+    /// Consumes `>`, `>>`, `>&`, then the target (`file`, `&1`, `2`).
+    private mutating func skipRedirectionTarget() throws(Unbalanced) {
+        while current == ">" { advance() }
+        if current == "&" { advance() }
+        _ = try nextWord()
+    }
+
+    // MARK: Expansion
+
+    private static func startsVariable(_ c: Character?) -> Bool {
+        guard let c else { return false }
+        return c == "{" || c == "_" || (c.isASCII && c.isLetter)
+    }
+
+    /// `$NAME` or `${NAME}` at `current`, expanded from the environment (unset: nothing, and a warning).
+    private mutating func expandVariable() -> String {
+        let (startLine, startColumn) = (line, column)
+        advance() // $
+        var name = ""
+        if current == "{" {
+            advance()
+            while let c = current, c != "}" { name.append(c); advance() }
+            if current == "}" { advance() }
+        } else {
+            while let c = current, c == "_" || (c.isASCII && (c.isLetter || c.isNumber)) { name.append(c); advance() }
+        }
+        guard let value = environment[name] else {
+            warnings.append(("$\(name) is not set in the environment: it expands to nothing, as in bash", startLine, startColumn))
+            return ""
+        }
+        return value
+    }
+
+    /// `$NAME` and `${NAME}` expanded in a heredoc's text.
+    private mutating func expandVariables(in text: String) -> String {
+        var lexer = ShellWords(chars: Array(text), environment: environment)
+        var out = ""
+        while let c = lexer.current {
+            if c == "$", Self.startsVariable(lexer.peek(1)) {
+                out += lexer.expandVariable()
+            } else {
+                out.append(c)
+                lexer.advance()
+            }
+        }
+        warnings += lexer.warnings.map { ($0.message, line, column) }
+        return out
+    }
+
+    // MARK: Quotes
 
     private mutating func singleQuoted() throws(Unbalanced) -> String {
         let (startLine, startColumn) = (line, column)
@@ -102,17 +281,26 @@ struct ShellWords {
         advance()
         var out = ""
         while let c = current {
-            advance()
-            if c == "\"" { return out }
-            if c == "\\", let next = current {
-                if Self.isNewline(next) { advance(); continue }
+            if c == "\"" { advance(); return out }
+            if c == "\\", let next = peek(1) {
+                if Self.isNewline(next) { advance(); advance(); continue }
                 if next == "$" || next == "`" || next == "\"" || next == "\\" {
+                    advance()
                     out.append(next)
                     advance()
                     continue
                 }
             }
+            if c == "$", Self.startsVariable(peek(1)) {
+                out += expandVariable()
+                continue
+            }
+            if c == "`" || (c == "$" && peek(1) == "(") {
+                throw Unbalanced(message: "\(c == "`" ? "backticks" : "$(…)") (command substitution) cannot be replayed: put the value itself",
+                                 line: line, column: column)
+            }
             out.append(c)
+            advance()
         }
         throw Unbalanced(message: "unbalanced double quote: add the closing \"", line: startLine, column: startColumn)
     }

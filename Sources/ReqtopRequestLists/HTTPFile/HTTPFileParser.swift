@@ -72,12 +72,11 @@ struct HTTPFileParseState {
         while index < lines.count {
             let trimmed = lines[index].trimmingWhitespace()
             if trimmed.hasPrefix("###") {
-                // `### name` names the request when it is one word not used yet; any other text
-                // after `###` (banners, `### [PUT] Customers - Update ###`) is a comment.
-                let name = String(trimmed.drop { $0 == "#" }).trimmingWhitespace()
-                let isName = !name.isEmpty && !name.contains { $0 == " " || $0 == "\t" || $0 == "#" } && namesSeen[name] == nil
-                    && !specs.contains { $0.name == name }
-                blockName = isName ? name : nil
+                // `### text` names the request (as the JetBrains client shows it) unless that name is
+                // taken: then, like a `###…###` banner line, it is only a comment.
+                var name = String(trimmed.drop { $0 == "#" }).trimmingWhitespace()
+                while name.hasSuffix("#") { name = String(name.dropLast()).trimmingWhitespace() }
+                blockName = name.isEmpty || namesSeen[name] != nil || specs.contains { $0.name == name } ? nil : name
                 index += 1
             }
             try parseBlock(name: blockName)
