@@ -20,13 +20,18 @@ struct CurlCommand {
     var urlQueries: [String] = []
     var formParts: [BodyPart] = []
     var cookieString: String?
+    var user: String?
+    var bearer: String?
+    /// `--digest` and friends: curl sends no credentials until challenged, and reqtop does not do those schemes.
+    var nonBasicAuth = false
     var json = false
     var upload: (path: String, fromStdin: Bool)?
     /// curl follows redirects only with -L, so a command without it does not either.
     var options = HTTPRequest.Options(followRedirects: false)
     var ignored: [String] = []
     var warnings: [RequestListWarning] = []
-    private let boundary = "------------------------reqtop" + String(UUID().uuidString.prefix(12)).lowercased()
+    /// As long as curl's (24 dashes and 16 characters), so bodies have curl's length.
+    private let boundary = "------------------------reqtop" + String(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(10)).lowercased()
 
     init(location: SourceLocation, directory: String, lines: [String], stdin: Data?) {
         self.location = location
@@ -104,11 +109,13 @@ struct CurlCommand {
         case "upload-file": upload = (v, v == "-")
         case "get": get = true
         case "head": head = true
-        case "user":
-            let credentials = v.contains(":") ? v : v + ":"
-            headers.append(HTTPHeader(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString()))
-        case "oauth2-bearer": headers.append(HTTPHeader(name: "Authorization", value: "Bearer " + v))
-        case "range": headers.append(HTTPHeader(name: "Range", value: "bytes=" + v))
+        case "user": user = v.contains(":") ? v : v + ":"
+        case "oauth2-bearer": bearer = v
+        case "digest", "ntlm", "negotiate", "anyauth", "no-basic", "ntlm-wb", "aws-sigv4":
+            nonBasicAuth = true
+            ignored.append(value.map { "\(flag) \($0)" } ?? flag)
+        case "basic": nonBasicAuth = false
+        case "range": headers.append(HTTPHeader(name: "Range", value: "bytes=" + (v.contains("-") ? v : v + "-")))
         case "cookie":
             if v.contains("=") { cookieString = v } else { ignored.append("\(flag) \(v) (cookie files are not read)") }
         case "user-agent": headers.append(HTTPHeader(name: "User-Agent", value: v))
@@ -137,9 +144,10 @@ struct CurlCommand {
     mutating func header(_ line: String, word: ShellWords.Word) throws(RequestListError) {
         if let colon = line.firstIndex(of: ":") {
             let name = String(line[..<colon]).trimmingWhitespace()
-            let value = String(line[line.index(after: colon)...]).trimmingWhitespace()
+            // Leading blanks are not part of the value; trailing ones are sent as written, as curl does.
+            let value = String(line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" })
             guard !name.isEmpty else { throw error("header '\(line)' has no name", at: word) }
-            if value.isEmpty {
+            if value.trimmingWhitespace().isEmpty {
                 removedHeaders.insert(name.lowercased()) // "Name:" removes a header curl would add
                 if !["content-type", "expect", "accept", "user-agent"].contains(name.lowercased()) {
                     ignored.append("-H '\(line)' (removing a default header)")
@@ -211,7 +219,18 @@ struct CurlCommand {
             formParts.append(.text(String(decoding: data, as: UTF8.self)))
             return
         }
-        if !literal, let semicolon = value.range(of: ";type=") {
+        if !literal, value.hasPrefix("\"") {
+            // A quoted value: curl drops the quotes (and `\` escapes), then reads `;type=` after them.
+            var inner = ""
+            var rest = value.dropFirst()
+            while let c = rest.first, c != "\"" {
+                rest = rest.dropFirst()
+                if c == "\\", let next = rest.first { inner.append(next); rest = rest.dropFirst() } else { inner.append(c) }
+            }
+            let after = rest.dropFirst()
+            if let type = after.range(of: ";type=") { contentType = String(after[type.upperBound...]) }
+            value = inner
+        } else if !literal, let semicolon = value.range(of: ";type=") {
             contentType = String(value[semicolon.upperBound...])
             value = String(value[..<semicolon.lowerBound])
         }
@@ -227,6 +246,13 @@ struct CurlCommand {
             let word = ShellWords.Word(text: "curl", line: location.line, column: location.column)
             throw error("curl command has no URL", at: word)
         }
+        if !nonBasicAuth, !headers.contains(name: "Authorization") {
+            if let user {
+                headers.insert(HTTPHeader(name: "Authorization", value: "Basic " + Data(user.utf8).base64EncodedString()), at: 0)
+            } else if let bearer {
+                headers.insert(HTTPHeader(name: "Authorization", value: "Bearer " + bearer), at: 0)
+            }
+        }
         if let cookieString {
             if headers.contains(name: "Cookie") {
                 warnings.append(RequestListWarning(location: location,
@@ -240,7 +266,10 @@ struct CurlCommand {
         var defaultMethod = "GET"
         if !formParts.isEmpty {
             body = .parts(formParts + [.text("--\(boundary)--\n")])
-            if !headers.contains(name: "Content-Type") {
+            if let i = headers.firstIndex(where: { HTTPHeader.namesMatch($0.name, "Content-Type") }) {
+                // As curl does, a multipart Content-Type of the command's own gets the boundary.
+                if !headers[i].value.contains("boundary=") { headers[i].value += "; boundary=\(boundary)" }
+            } else {
                 headers.append(HTTPHeader(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)"))
             }
             defaultMethod = "POST"

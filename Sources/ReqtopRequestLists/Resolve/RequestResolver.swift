@@ -142,6 +142,9 @@ public final class RequestResolver: Sendable {
         guard let url = Self.makeURL(urlText) else {
             throw locator.error("invalid URL '\(urlText)': use a full URL such as https://example.org/path", spec: index)
         }
+        guard url.scheme == "http" || url.scheme == "https" else {
+            throw locator.error("'\(urlText)': reqtop sends HTTP and HTTPS requests only, not \(url.scheme):", spec: index)
+        }
         var method = spec.method
         var body = HTTPRequest.Body.none
         switch spec.body {

@@ -15,6 +15,8 @@ package struct LoggedRequest: Sendable, Equatable {
     package let rawHead: [String]
     /// The size of the (de-chunked) request body in bytes.
     package let bodySize: Int
+    /// SHA-256 of the body, lower-case hex.
+    package let bodySHA256: String
     /// Which accepted TCP connection carried the request (1 for the first accepted connection).
     package let connectionID: Int
 

@@ -192,7 +192,8 @@ package final class TestServer: Sendable {
     private func record(_ request: ReceivedRequest, connectionID: Int) {
         let entry = LoggedRequest(
             method: request.method, target: request.target, path: request.path,
-            headers: request.headers, rawHead: request.rawHead, bodySize: request.body.count, connectionID: connectionID
+            headers: request.headers, rawHead: request.rawHead, bodySize: request.body.count,
+            bodySHA256: SHA256.hex(of: request.body), connectionID: connectionID
         )
         state.withLock { $0.log.append(entry) }
     }

@@ -1,0 +1,97 @@
+import Foundation
+import ReqtopNetworking
+import ReqtopRequestLists
+import ReqtopTestServer
+import ReqtopTestSupport
+import XCTest
+
+/// The curl importer against curl itself: every command of the wild corpus is run by real curl
+/// (through a `.curlrc` that connects every host to the embedded server) and read by reqtop; the
+/// request head curl sent must be the one reqtop predicts it sends (`ClientHeaders.onTheWire`,
+/// itself checked against the wire by `WireTruthTests`), and the bodies the same bytes.
+final class CurlDifferentialTests: EmbeddedServerTestCase {
+    /// Commands of `text`: the corpus files separate them with blank lines.
+    private func commands(_ text: String) -> [String] {
+        text.components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { $0.contains("curl") }
+    }
+
+    /// The head to compare: the request line, then the header fields as `name: value` in name order.
+    /// Not compared: the client's own User-Agent (curl/… vs reqtop/…), a multipart boundary (random
+    /// in both), and the position of the fields curl writes in libcurl's own slots (-u, -r, -b, -A,
+    /// -e and the default form Content-Type), which reqtop sends among the request's fields.
+    private func comparable(_ lines: [String]) -> [String] {
+        let fields = lines.dropFirst().compactMap { line -> String? in
+            guard let colon = line.firstIndex(of: ":") else { return line }
+            let name = line[..<colon].lowercased()
+            guard name != "user-agent" else { return nil }
+            var value = line[line.index(after: colon)...].drop { $0 == " " }
+            if let range = value.range(of: "boundary=") { value = value[..<range.upperBound] + "…" }
+            return "\(name): \(value)"
+        }
+        return Array(lines.prefix(1)) + fields.sorted()
+    }
+
+    func testRealCurlSendsWhatReqtopReadsFromEveryWildCommand() throws {
+        let curl = try XCTUnwrap(findExecutable(named: "curl"), "curl is needed on PATH")
+        let bash = try XCTUnwrap(findExecutable(named: "bash"))
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-curlrc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        try Data("--connect-to ::127.0.0.1:\(server.port)\n--silent\n--max-time 5\n".utf8)
+            .write(to: home.appendingPathComponent(".curlrc"))
+        let corpus = ((#filePath as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent("../ReqtopRequestListsTests/Fixtures/Wild/curl")
+        var same = 0, refused = 0, warned = 0, curlSentNothing = 0, wrong: [String] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: corpus).sorted() {
+            let text = try String(contentsOfFile: (corpus as NSString).appendingPathComponent(name), encoding: .utf8)
+            for command in commands(text.replacingOccurrences(of: "https://", with: "http://")) {
+                let path = home.appendingPathComponent("command.curl").path
+                let requests: [HTTPRequest]
+                do {
+                    let list = try RequestListLoader.load(text: command, path: path, format: .curl)
+                    if list.warnings.contains(where: { $0.message.hasPrefix("ignored curl options") }) {
+                        warned += 1 // told the user which options are not applied (a proxy, --http1.0, --digest …)
+                        continue
+                    }
+                    let resolver = RequestResolver(list: list)
+                    requests = try list.specs.indices.map { try resolver.resolve($0) }
+                } catch {
+                    refused += 1 // told the user why (file:line:col); not sent, so nothing to compare
+                    continue
+                }
+                let before = server.requestLog.count
+                _ = try Subprocess.run(bash, ["-c", "cd '\(home.path)' && " + command.replacingOccurrences(of: "curl ", with: "'\(curl)' -o /dev/null ")],
+                                       timeout: 20, environment: ["HOME": home.path, "CURL_HOME": home.path, "PATH": "/usr/bin:/bin"])
+                let sent = Array(server.requestLog.dropFirst(before))
+                var configuration = SessionConfiguration()
+                configuration.compression = false
+                let predicted = requests.map { request in
+                    ["\(request.method) \(request.url.requestTarget) HTTP/1.1"]
+                        + ClientHeaders.onTheWire(request, configuration: configuration).map(\.header.description)
+                }
+                if sent.isEmpty {
+                    curlSentNothing += 1 // curl refused it (a glob in the URL) or the test server did (a malformed header)
+                    continue
+                }
+                guard sent.count == requests.count else {
+                    wrong.append("\(name): curl sent \(sent.count) requests, reqtop reads \(requests.count): \(command.prefix(120))")
+                    continue
+                }
+                var matches = true
+                for (got, request) in zip(sent, zip(predicted, requests)) {
+                    let isMultipart = request.1.header(named: "Content-Type")?.hasPrefix("multipart/") == true
+                    if comparable(got.rawHead) != comparable(request.0)
+                        || (!isMultipart && got.bodySHA256 != SHA256.hex(of: request.1.body.data ?? Data())) {
+                        matches = false
+                        wrong.append("\(name): \(command.prefix(100))\n  curl:   \(comparable(got.rawHead))\n  reqtop: \(comparable(request.0))")
+                    }
+                }
+                if matches { same += 1 }
+            }
+        }
+        print("curl differential: \(same) the same, \(refused) refused with a message, \(warned) with options not applied (listed), "
+              + "\(curlSentNothing) curl itself sent nothing, \(wrong.count) different")
+        XCTAssertGreaterThan(same, 100)
+        XCTAssertEqual(wrong, [], wrong.joined(separator: "\n"))
+    }
+}
