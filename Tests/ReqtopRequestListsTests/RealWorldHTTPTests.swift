@@ -155,6 +155,22 @@ final class RealWorldHTTPTests: XCTestCase {
         XCTAssertEqual(try resolver.resolve(2).url.absoluteString, "https://api.example.org/public")
     }
 
+    func testAVariableOnlyAScriptFileCouldSetIsNotSentWithThatReason() throws {
+        let (_, resolver) = try load("""
+            < ./pre.js
+            POST https://api.example.org/a
+
+            {"v": "{{fromScript}}"}
+
+            ###
+            GET https://api.example.org/b
+            """)
+        XCTAssertThrowsError(try resolver.resolve(0)) { error in
+            XCTAssertTrue((error as? RequestListError)?.message.contains("'./pre.js'") == true, "\(error)")
+        }
+        XCTAssertEqual(try resolver.resolve(1).url.absoluteString, "https://api.example.org/b", "the rest of the list runs")
+    }
+
     func testGraphQLIsSentAsJSONWithItsVariables() throws {
         let (_, resolver) = try load("""
             GRAPHQL https://api.example.org/graphql

@@ -75,6 +75,14 @@ struct Substitution {
                 error.needsSkippedScript = true
                 throw error
             }
+            if let script = list.allScripts.first(where: { $0.kind != .outputRedirect && !$0.source.contains("\n") && !$0.source.contains("(") }) {
+                // A script in a file reqtop does not read may be what sets it.
+                var error = locator.error("needs {{\(key)}}, which is defined nowhere reqtop reads; the script file "
+                                          + "'\(script.source)' skipped at \(script.location) may set it: not sent",
+                                          name: name, spec: specIndex, variable: variable)
+                error.needsSkippedScript = true
+                throw error
+            }
             var message = "unknown variable '\(key)': define it with '@\(key) = …', in \(Environments.publicFileName)"
             if let env = variables.environmentName { message += " (environment '\(env)')" }
             message += ", or with --var \(key)=…"
