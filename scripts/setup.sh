@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what reqtop needs, idempotently and quietly when it is already there.
 #   scripts/setup.sh build   C libraries for building (libcurl, ncursesw, zlib)
-#   scripts/setup.sh test    also tmux, nginx, openssl, curl and a Python venv (.venv) with httpbin + gunicorn
+#   scripts/setup.sh test    also tmux, nginx, openssl, curl and a Python venv (.venv) with httpbin, gunicorn, locust
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,9 +30,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 if [ "$mode" = test ]; then
-  if ! .venv/bin/python -c 'import httpbin, gunicorn' 2>/dev/null; then
-    echo "setup: creating .venv with httpbin and gunicorn" >&2
+  if ! .venv/bin/python -c 'import httpbin, gunicorn, locust' 2>/dev/null; then
+    echo "setup: creating .venv with httpbin, gunicorn and locust" >&2
     python3 -m venv .venv
-    .venv/bin/pip install -q --disable-pip-version-check httpbin gunicorn
+    .venv/bin/pip install -q --disable-pip-version-check httpbin gunicorn locust
   fi
 fi

@@ -70,6 +70,46 @@ final class CLITests: XCTestCase {
         }
     }
 
+    // MARK: Locust
+
+    func testLocustfileFromConvertSendsTheListWithChainedValues() throws {
+        let locust = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("../../.venv/bin/locust")
+        guard FileManager.default.isExecutableFile(atPath: locust) else {
+            throw XCTSkip("Locust is not installed in .venv (scripts/setup.sh test installs it)")
+        }
+        let nginx = TestEnvironment.nginxURL?.absoluteString
+        let list = try file("load.http", """
+            # @name login
+            POST {{base}}/anything/login
+            Content-Type: application/json
+            X-Dup: a
+            X-Dup: b
+
+            {"user": "ada"}
+
+            ###
+            GET {{base}}/echo/head?from={{login.response.body.$.json.user}}
+            Authorization: Bearer {{login.response.body.$.method}}
+            """ + (nginx.map { "\n\n###\nGET \($0)/files/100b.bin\n" } ?? ""))
+        let locustfile = directory.appendingPathComponent("locustfile.py").path
+        let converted = try reqtop(["convert", list, "--to", "locust", "-o", locustfile, "--var", base])
+        XCTAssertEqual(converted.status, 0, converted.stderrText)
+        XCTAssertTrue(converted.stderrText.contains("'X-Dup' is repeated"), "the merge of repeated headers is said: \(converted.stderrText)")
+        let run = try Subprocess.run(locust, ["-f", locustfile, "--headless", "-u", "1", "-r", "1", "-t", "2s", "--only-summary"],
+                                     timeout: 60)
+        XCTAssertEqual(run.status, 0, run.stderrText)
+        let log = server.requestLog
+        let logins = log.filter { $0.method == "POST" && $0.path == "/anything/login" }
+        let chained = log.filter { $0.path == "/echo/head" }
+        XCTAssertGreaterThan(logins.count, 0)
+        XCTAssertEqual(logins.first?.bodySize, 15)
+        XCTAssertEqual(logins.first?.header("X-Dup"), "a, b")
+        XCTAssertEqual(logins.first?.header("Content-Type"), "application/json")
+        XCTAssertEqual(chained.first?.target, "/echo/head?from=ada", "the chained value, extracted in Python")
+        XCTAssertEqual(chained.first?.header("Authorization"), "Bearer POST")
+        XCTAssertTrue(run.stdoutText.contains("login") || run.stderrText.contains("login"), "the summary names the requests")
+    }
+
     // MARK: JSON Lines
 
     func testJSONLinesOutputParsesLineByLineAndMatchesTheSchema() throws {

@@ -7,18 +7,20 @@ import ReqtopSession
 /// `reqtop convert IN --to http|har|curl [-o OUT]`.
 enum ConvertCommand: Command {
     static let name = "convert"
-    static let arguments = "IN --to http|har|curl [-o OUT] [--env NAME] [--var NAME=VALUE]"
+    static let arguments = "IN --to http|har|curl|locust [-o OUT] [--env NAME] [--var NAME=VALUE]"
     static let briefArguments = "IN --to FORMAT"
-    static let abstract = "convert a request list to http, har or curl"
+    static let abstract = "convert a request list to http, har, curl or a Locust locustfile"
     static let discussion = """
         Converts a request list (.http, HAR or curl commands) to another format; reqtop reads
         the result back into the same requests. .http output keeps {{variables}}; HAR and curl
         cannot hold them, so they are resolved with --env and --var (references to another
         request's response stay as text, with a warning). Bodies that cannot be written inline
-        go to files named OUT.body-N.bin beside the output.
+        go to files named OUT.body-N.bin beside the output. --to locust writes a Locust locustfile
+        (python) that sends the same requests in order for every simulated user, chained values
+        extracted the same way: for load tests across machines (locust --master / --worker).
         """
 
-    static let target = CommandOption.value("to", "FORMAT", help: "http, har or curl (required)")
+    static let target = CommandOption.value("to", "FORMAT", help: "http, har, curl or locust (required)")
     static let output = CommandOption.value("output", short: "o", "OUT", help: "write to OUT instead of standard output")
     static let environment = CommandOption.value("env", "NAME", help: "environment used to resolve variables for HAR and curl")
     static let variable = CommandOption.value("var", "NAME=VALUE", help: "set a variable (repeatable)")
@@ -29,12 +31,35 @@ enum ConvertCommand: Command {
             throw UsageError(parsed.positionals.isEmpty ? "no input file given" : "give exactly one input file")
         }
         let input = parsed.positionals[0]
-        guard let name = parsed.value(target) else { throw UsageError("--to http|har|curl is required") }
-        guard let format = RequestListFormat(rawValue: name) else {
-            throw UsageError("--to must be http, har or curl, got '\(name)'")
-        }
+        guard let name = parsed.value(target) else { throw UsageError("--to http|har|curl|locust is required") }
         let variables = try commandLineVariables(parsed.values(variable))
+        if name == "locust" {
+            return locust(input, output: parsed.value(output), environment: parsed.value(environment), variables: variables)
+        }
+        guard let format = RequestListFormat(rawValue: name) else {
+            throw UsageError("--to must be http, har, curl or locust, got '\(name)'")
+        }
         return convert(input, to: format, output: parsed.value(output), environment: parsed.value(environment), variables: variables)
+    }
+
+    private static func locust(_ input: String, output: String?, environment: String?, variables: [String: String]) -> Int32 {
+        do {
+            let inputs = try loadInputs(files: [input], environment: environment, variables: variables)
+            let (text, warnings) = try LocustWriter.text(for: inputs[0].list, variables: inputs[0].variables)
+            for warning in warnings { printToStandardError(warning.description) }
+            if let output {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            } else {
+                FileDescriptorSink.standardOutput.write(text)
+            }
+            return 0
+        } catch let error as RequestListError {
+            printToStandardError(error.description)
+            return 2
+        } catch {
+            printToStandardError("reqtop convert: \(error.localizedDescription)")
+            return 1
+        }
     }
 
     private static func convert(_ input: String, to format: RequestListFormat, output: String?, environment: String?,
