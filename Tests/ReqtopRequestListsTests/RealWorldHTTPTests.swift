@@ -155,6 +155,103 @@ final class RealWorldHTTPTests: XCTestCase {
         XCTAssertEqual(try resolver.resolve(2).url.absoluteString, "https://api.example.org/public")
     }
 
+    func testFileVariablesArePositional() throws {
+        let (_, resolver) = try load("""
+            GET https://api.example.org/first/{{id}}
+
+            ###
+            @id = 1
+            GET https://api.example.org/a/{{id}}
+
+            ###
+            @id = 2
+            @path = /b/{{id}}
+            GET https://api.example.org{{path}}
+            """)
+        XCTAssertEqual(try resolver.resolve(0).url.absoluteString, "https://api.example.org/first/1", "defined only below: the first definition")
+        XCTAssertEqual(try resolver.resolve(1).url.absoluteString, "https://api.example.org/a/1")
+        XCTAssertEqual(try resolver.resolve(2).url.absoluteString, "https://api.example.org/b/2", "the latest definition above")
+    }
+
+    func testVariablesAfterABodyAreFileVariablesNotBodyText() throws {
+        let (list, resolver) = try load("""
+            POST https://api.example.org/token
+
+            {"user": "ada"}
+
+            @token = abc
+
+            ###
+            GET https://api.example.org/me
+            Authorization: Bearer {{token}}
+            """)
+        XCTAssertEqual(list.fileVariables.map(\.name), ["token"])
+        XCTAssertEqual(list.fileVariables.first?.location.line, 5)
+        XCTAssertEqual(String(decoding: try resolver.resolve(0).body.data ?? Data(), as: UTF8.self), #"{"user": "ada"}"#)
+        XCTAssertEqual(try resolver.resolve(1).header(named: "Authorization"), "Bearer abc")
+    }
+
+    func testFormFieldLinesStartingWithAnAmpersandJoinThePreviousLine() throws {
+        let (_, resolver) = try load("""
+            POST https://api.example.org/token
+            Content-Type: application/x-www-form-urlencoded
+
+            grant_type=password
+            &client_id={{client}}
+              &scope=openid profile
+
+            ###
+            POST https://api.example.org/text
+            Content-Type: text/plain
+
+            a=1
+            &b=2
+            """, variables: ["client": "web"])
+        XCTAssertEqual(String(decoding: try resolver.resolve(0).body.data ?? Data(), as: UTF8.self),
+                       "grant_type=password&client_id=web&scope=openid profile")
+        XCTAssertEqual(String(decoding: try resolver.resolve(1).body.data ?? Data(), as: UTF8.self), "a=1\n&b=2", "only forms join")
+    }
+
+    func testAVariableTheRequestsOwnPreRequestScriptSetsIsNotSent() throws {
+        let (_, resolver) = try load("""
+            < {%
+              request.variables.set("url", "https://api.example.org/x?" + Date.now());
+            %}
+            GET {{url}}
+
+            ###
+            @url = https://api.example.org/y
+            GET {{url}}
+            """)
+        XCTAssertThrowsError(try resolver.resolve(0)) { error in
+            let error = error as? RequestListError
+            XCTAssertEqual(error?.needsSkippedScript, true, "the script would override @url: \(String(describing: error))")
+        }
+        XCTAssertEqual(try resolver.resolve(1).url.absoluteString, "https://api.example.org/y")
+    }
+
+    func testDirectivesThatSetVariablesAreSkippedAndWhatNeedsThemIsNotSent() throws {
+        let (list, resolver) = try load("""
+            # @env-stdin-cmd JWT_CONTEXT jq -r '.json.token'
+            POST https://api.example.org/chain_1
+
+            {"token": "t"}
+
+            ###
+            # @prompt otp One-time password
+            POST https://api.example.org/chain_2
+
+            {"context": "{{JWT_CONTEXT}}", "otp": "{{otp}}"}
+            """)
+        XCTAssertEqual(list.specs.map { $0.scripts.map(\.kind) }, [[.variableDirective], [.variableDirective]])
+        XCTAssertEqual(list.specs.flatMap { $0.scripts.flatMap(\.setVariables) }, ["JWT_CONTEXT", "otp"])
+        XCTAssertTrue(list.warnings.contains { $0.message.contains("@env-stdin-cmd") && $0.message.contains("{{JWT_CONTEXT}}") }, "\(list.warnings)")
+        XCTAssertEqual(try resolver.resolve(0).url.absoluteString, "https://api.example.org/chain_1")
+        XCTAssertThrowsError(try resolver.resolve(1)) { error in
+            XCTAssertEqual((error as? RequestListError)?.needsSkippedScript, true, "\(error)")
+        }
+    }
+
     func testAVariableOnlyAScriptFileCouldSetIsNotSentWithThatReason() throws {
         let (_, resolver) = try load("""
             < ./pre.js
@@ -241,6 +338,12 @@ final class RealWorldHARTests: XCTestCase {
         XCTAssertEqual(list.specs.map(\.url), ["https://a.test/ok"])
         XCTAssertEqual(list.warnings.count, 2)
         XCTAssertTrue(list.warnings[0].message.contains("wss:"), "\(list.warnings)")
+    }
+
+    func testAnEntryWithAnEmptyURLIsSkippedWithAWarning() throws {
+        let list = try har([entry("POST", ""), entry("GET", "https://a.test/ok")].joined(separator: ","))
+        XCTAssertEqual(list.specs.map(\.url), ["https://a.test/ok"])
+        XCTAssertEqual(list.warnings.map(\.message), ["entry 1 skipped: its URL is empty"])
     }
 
     func testMultipartParamsBecomeAMultipartBodyWithTheEntrysBoundary() throws {

@@ -103,6 +103,43 @@ final class RoundTripTests: XCTestCase {
         }
     }
 
+    func testRedefinedVariablesAndFormLinesReadBackTheSame() throws {
+        let source = """
+            @id = 1
+            GET https://a.test/{{id}}
+
+            ###
+            POST https://a.test/form
+            Content-Type: application/x-www-form-urlencoded
+
+            a=1
+            &b={{id}}
+
+            @id = 2
+
+            ###
+            GET https://a.test/{{id}}
+            """
+        let original = try HTTPFileParser.parse(text: source, path: Fixtures.path("http/redefined.http"))
+        var files = BodyFiles(prefix: "unused")
+        let written = HTTPFileWriter.text(for: original, bodyFiles: &files)
+        let reparsed = try HTTPFileParser.parse(text: written, path: Fixtures.path("http/redefined-copy.http"))
+        let urls = { (list: RequestList) in try (0..<list.specs.count).map { try RequestResolver(list: list).resolve($0).url.absoluteString } }
+        XCTAssertEqual(try urls(reparsed), try urls(original), written)
+        XCTAssertEqual(try urls(original), ["https://a.test/1", "https://a.test/form", "https://a.test/2"])
+        XCTAssertEqual(try RequestResolver(list: reparsed).resolve(1).body.data, Data("a=1&b=1".utf8), written)
+    }
+
+    func testBodyTextThatWouldReadBackDifferentlyGoesToABodyFile() throws {
+        for (text, inline) in [("a=1\n&b=2", false), ("line\n# not a comment", false), ("x\n\n@v = 1", false), ("a=1&b=2\nmore", true)] {
+            let spec = RequestSpec(method: "POST", url: "https://a.test/", headers: [HTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded")],
+                                   body: .text(text))
+            var files = BodyFiles(prefix: "body")
+            _ = HTTPFileWriter.text(for: spec, isTemplate: false, bodyFiles: &files)
+            XCTAssertEqual(files.files.isEmpty, inline, text)
+        }
+    }
+
     func testMethodsAreKeptExactlyAsWritten() throws {
         let list = try Fixtures.load("http/wire-truth.http")
         XCTAssertEqual(list.specs.map(\.method), ["wHat", "PROPFIND", "QUERY", "POST", "MKCOL"])

@@ -39,6 +39,10 @@ public enum HARImporter {
         var specs: [RequestSpec] = []
         for (index, (request, node)) in zip(requests, located).enumerated() {
             let location = SourceLocation(file: path, line: node.json.line, column: node.json.column)
+            if request.url.trimmingCharacters(in: .whitespaces).isEmpty {
+                warnings.append(RequestListWarning(location: location, message: "entry \(index + 1) skipped: its URL is empty"))
+                continue
+            }
             // WebSocket, data: and other non-HTTP entries cannot be replayed as HTTP requests.
             if let scheme = HTTPURL.scheme(of: request.url), scheme != "http", scheme != "https" {
                 warnings.append(RequestListWarning(location: location,

@@ -6,7 +6,8 @@ import Foundation
 /// by a name), `# @name x`, `#` and `//` comments (in bodies too), `@var = value`,
 /// `METHOD URL [HTTP/1.1]` with indented continuation lines (`/path`, `?query`, `&more`),
 /// origin-form targets (`GET /api` + `Host:`), headers (indented lines continue a value) until a
-/// blank line, then the body until the next separator (`< ./file` for a file body, `<@ ./file` with
+/// blank line, then the body until the next separator (form lines starting with `&` join the line
+/// before; `@name = value` lines after a blank line at its end are file variables; `< ./file` for a file body, `<@ ./file` with
 /// variables substituted). Scripts — `< {% … %}` before the request, `> {% … %}` or `> file.js`
 /// after it, `>> file` — are skipped with a warning and kept in the spec's `scripts`.
 public enum HTTPFileParser {
@@ -159,7 +160,7 @@ struct HTTPFileParseState {
         }
         spec.scripts.append(SkippedScript(kind: kind, source: source, location: location))
         let what: String = switch kind {
-        case .preRequest: "pre-request script skipped: reqtop does not run scripts"
+        case .preRequest, .variableDirective: "pre-request script skipped: reqtop does not run scripts"
         case .responseHandler: "response handler skipped: reqtop does not run scripts (its assertions and variables are not applied)"
         case .outputRedirect: "'>>' skipped: reqtop does not save responses to files (use --har)"
         }
@@ -287,9 +288,14 @@ struct HTTPFileParseState {
             index += 1
         }
         // Blank lines and comments before the next separator belong to no body.
-        while let last = bodyLines.last.map({ $0.text.trimmingWhitespace() }), last.isEmpty || Self.isComment(last) {
-            bodyLines.removeLast()
+        func dropTrailingBlankLines() {
+            while let last = bodyLines.last.map({ $0.text.trimmingWhitespace() }), last.isEmpty || Self.isComment(last) {
+                bodyLines.removeLast()
+            }
         }
+        dropTrailingBlankLines()
+        try trailingFileVariables(of: &bodyLines)
+        dropTrailingBlankLines()
         while let first = bodyLines.first, first.text.trimmingWhitespace().isEmpty { bodyLines.removeFirst() }
         guard let first = bodyLines.first else { return }
         if bodyLines.count == 1, let reference = Self.fileReference(first.text.trimmingWhitespace()), !reference.substitutes {
@@ -297,7 +303,7 @@ struct HTTPFileParseState {
             return
         }
         guard bodyLines.contains(where: { Self.fileReference($0.text.trimmingWhitespace()) != nil }) else {
-            spec.body = .text(bodyLines.map(\.text).joined(separator: "\n"))
+            spec.body = .text(Self.joinBody(bodyLines.map(\.text), contentType: spec.header(named: "Content-Type")))
             return
         }
         // Text with `< file` / `<@ file` lines: a multipart body, or one `<@` file.
@@ -315,6 +321,42 @@ struct HTTPFileParseState {
         }
         if !text.isEmpty { parts.append(.text(text.joined(separator: "\n"))) }
         spec.body = .parts(parts)
+    }
+
+    /// Body lines as sent. A form (`application/x-www-form-urlencoded`) may be written one field per
+    /// line: lines starting with `&` continue the previous one, as in REST Client.
+    static func joinBody(_ lines: [String], contentType: String?) -> String {
+        let isForm = contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
+        guard isForm else { return lines.joined(separator: "\n") }
+        var out = ""
+        for (offset, line) in lines.enumerated() {
+            let unindented = line.drop { $0 == " " || $0 == "\t" }
+            if unindented.hasPrefix("&") { out += unindented } else { out += (offset == 0 ? "" : "\n") + line }
+        }
+        return out
+    }
+
+    /// `@name = value` lines after a blank line at the end of a body define file variables for the
+    /// requests below (Visual Studio writes them there), so they are taken out of the body.
+    mutating func trailingFileVariables(of bodyLines: inout [(text: String, line: Int)]) throws(RequestListError) {
+        var start = bodyLines.endIndex
+        while start > bodyLines.startIndex, Self.isFileVariable(bodyLines[start - 1].text.trimmingWhitespace()) { start -= 1 }
+        guard start < bodyLines.endIndex, start == bodyLines.startIndex || bodyLines[start - 1].text.trimmingWhitespace().isEmpty
+        else { return }
+        let resume = index
+        for (text, line) in bodyLines[start...] {
+            index = line
+            try fileVariable(line: text.trimmingWhitespace(), column: text.count - text.drop { $0 == " " || $0 == "\t" }.count)
+        }
+        index = resume
+        bodyLines.removeSubrange(start...)
+    }
+
+    /// `@name = value` with a valid name.
+    static func isFileVariable(_ trimmed: String) -> Bool {
+        guard trimmed.hasPrefix("@"), let eq = trimmed.firstIndex(of: "=") else { return false }
+        let name = trimmed[trimmed.index(after: trimmed.startIndex)..<eq].trimmingWhitespaceSubstring()
+        return !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || "_-.".contains($0) }
     }
 
     func checkBodyFile(_ file: String, line: Int, column: Int) throws(RequestListError) {

@@ -19,6 +19,13 @@ extension HTTPFileParseState {
                 throw error("'@timeout' needs a number of seconds, e.g. '# @timeout 5'", line: index, column: column)
             }
             spec.options.timeout = seconds
+        case "prompt", "env-stdin-cmd", "env-json-key", "env-header-key", "file-to-variable":
+            // Set a variable by asking, running a command, or reading the response or a file.
+            let location = SourceLocation(file: path, line: index + 1, column: column + 1)
+            spec.scripts.append(SkippedScript(kind: .variableDirective, source: "\(key) \(value)", location: location))
+            let uses = value.split(separator: " ").first.map { "; requests that use {{\($0)}} are not sent" } ?? ""
+            warnings.append(RequestListWarning(
+                location: location, message: "directive '@\(key)' skipped: reqtop does not set variables this way\(uses)"))
         default:
             warnings.append(RequestListWarning(
                 location: SourceLocation(file: path, line: index + 1, column: column + 1),
@@ -40,7 +47,6 @@ extension HTTPFileParseState {
         let leading = rawValue.count - rawValue.drop(while: { $0 == " " || $0 == "\t" }).count
         let valueColumn = column + 1 + afterAt.distance(from: afterAt.startIndex, to: eq) + 1 + leading
         try checkTemplate(value, line: index, column: valueColumn)
-        variables.removeAll { $0.name == name }
         variables.append(FileVariable(name: name, value: value,
                                       location: SourceLocation(file: path, line: index + 1, column: valueColumn + 1)))
     }

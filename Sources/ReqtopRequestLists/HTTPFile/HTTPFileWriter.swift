@@ -4,16 +4,32 @@ import Foundation
 ///
 /// Options without `.http` syntax use reqtop's comment directives (`# @insecure`, `# @compressed`,
 /// `# @trusted-redirects`), which other clients treat as comments. A body the format cannot hold
-/// inline exactly (binary bytes, text with CR, blank or comment lines at its ends, `###` or `{{` in
-/// literal text) is written to a body file and referred to with `< file`.
+/// inline exactly (binary bytes, text with CR, blank lines at its ends, comment lines, lines starting
+/// with `&`, a last line like `@x = y`, `{{` in literal text) is written to a body file and referred to with `< file`.
 public enum HTTPFileWriter {
-    /// The whole list: file variables first, then each request.
+    /// The whole list: each request, with the file variables defined above it in the source written
+    /// above it again (they are positional), and those defined below the last request at the end.
     public static func text(for list: RequestList, bodyFiles: inout BodyFiles) -> String {
-        var out = ""
-        for variable in list.fileVariables { out += "@\(variable.name) = \(variable.value)\n" }
-        if !list.fileVariables.isEmpty { out += "\n" }
+        var pending = list.fileVariables.sorted { $0.location.line < $1.location.line }[...]
+        func variables(above line: Int?) -> String {
+            var out = ""
+            while let next = pending.first, line.map({ next.location.line < $0 }) ?? true {
+                out += "@\(next.name) = \(next.value)\n"
+                pending.removeFirst()
+            }
+            return out
+        }
         let templates = list.format == .http
-        return out + list.specs.map { text(for: $0, isTemplate: templates, bodyFiles: &bodyFiles) }.joined(separator: "\n")
+        var blocks = list.specs.map { spec in
+            // After the `###` line: before it, they would read as the end of the previous body.
+            var block = text(for: spec, isTemplate: templates, bodyFiles: &bodyFiles)
+            let separatorEnd = block.firstIndex(of: "\n").map(block.index(after:)) ?? block.endIndex
+            block.insert(contentsOf: variables(above: spec.location?.line), at: separatorEnd)
+            return block
+        }
+        let trailing = variables(above: nil)
+        if !trailing.isEmpty { blocks.append("###\n" + trailing) }
+        return blocks.joined(separator: "\n")
     }
 
     /// One request, starting with its `###` separator. `isTemplate`: `{{…}}` in the spec are
@@ -77,7 +93,11 @@ public enum HTTPFileWriter {
             return false
         }
         if lines.count == 1, lines[0].hasPrefix("<") { return false }
-        return !lines.contains { $0.hasPrefix("###") || $0.hasPrefix("<>") || $0.hasPrefix(">") || $0.hasPrefix("< {%") }
+        // A last line `@x = y` would read as a file variable.
+        if lines.last.map(HTTPFileParseState.isFileVariable) == true { return false }
+        // `&` at a line start joins the line before in a form body; `#`/`//` lines are comments.
+        return !lines.dropFirst().contains { $0.hasPrefix("&") }
+            && !lines.contains { HTTPFileParseState.isComment($0) || $0.hasPrefix("<>") || $0.hasPrefix(">") || $0.hasPrefix("< {%") }
     }
 
     static func formatNumber(_ value: Double) -> String {

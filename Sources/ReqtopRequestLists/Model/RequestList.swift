@@ -63,7 +63,8 @@ public struct RequestListWarning: Sendable, Hashable, CustomStringConvertible {
 /// A parsed request list: its specs plus what is needed to resolve and report on them.
 public struct RequestList: Sendable {
     public var specs: [RequestSpec]
-    /// `.http` file variables, in file order.
+    /// `.http` file variables, every definition in file order (a name may be defined again further down:
+    /// references see the latest definition above them).
     public var fileVariables: [FileVariable]
     /// The path the list came from (used in messages).
     public var sourcePath: String

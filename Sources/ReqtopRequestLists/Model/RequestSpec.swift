@@ -44,6 +44,9 @@ public struct SkippedScript: Sendable, Hashable {
         case responseHandler
         /// `>> file` / `>>! file`: saving the response to a file.
         case outputRedirect
+        /// A comment directive that sets a variable (`# @prompt NAME`, kulala's `# @env-stdin-cmd NAME …`):
+        /// `source` is the directive without `# @`.
+        case variableDirective
     }
     public var kind: Kind
     /// The script text (`{% … %}` contents), or the file it names.
@@ -56,9 +59,10 @@ public struct SkippedScript: Sendable, Hashable {
         self.location = location
     }
 
-    /// Names the script sets with `client.global.set("name", …)`, `request.variables.set("name", …)`
-    /// or (httpyac) `exports.name = …`.
+    /// Names the script sets with `client.global.set("name", …)`, `request.variables.set("name", …)`,
+    /// (httpyac) `exports.name = …`, or the name a variable directive sets.
     public var setVariables: [String] {
+        if kind == .variableDirective { return source.split(separator: " ").dropFirst().prefix(1).map(String.init) }
         var names: [String] = []
         for marker in ["client.global.set(", "request.variables.set("] {
             var rest = Substring(source)

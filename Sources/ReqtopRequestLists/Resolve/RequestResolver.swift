@@ -8,7 +8,7 @@ import ReqtopSync
 public final class RequestResolver: Sendable {
     public let list: RequestList
     public let variables: VariableContext
-    private let fileVariables: [String: FileVariable]
+    private let fileVariables: FileVariableScope
     private let requestNames: Set<String>
     private let outcomes = Protected<[String: RecordedOutcome]>([:])
     /// `dependencies(of:)` per spec: parsed once, asked for by validation, cycle checks and the runner.
@@ -17,7 +17,7 @@ public final class RequestResolver: Sendable {
     public init(list: RequestList, variables: VariableContext = VariableContext()) {
         self.list = list
         self.variables = variables
-        fileVariables = Dictionary(list.fileVariables.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+        fileVariables = FileVariableScope(list.fileVariables)
         requestNames = Set(list.specs.compactMap(\.name))
     }
 
@@ -69,17 +69,20 @@ public final class RequestResolver: Sendable {
     private func findDependencies(of index: Int) -> Set<String> {
         guard substitutesVariables, list.specs.indices.contains(index) else { return [] }
         var names: Set<String> = []
-        var visited: Set<String> = []
-        var pending = templates(of: list.specs[index])
-        while let text = pending.popLast() {
+        var visited: Set<SourceLocation> = []
+        // Each template with the line it is written on (file variables are positional).
+        let specLine = list.specs[index].location?.line
+        var pending = templates(of: list.specs[index]).map { (text: $0, line: specLine) }
+        while let (text, line) = pending.popLast() {
             guard let template = try? Template.parse(text) else { continue }
             for name in template.variableNames {
                 switch try? VariableReference.parse(name) {
                 case let .response(ref)?: names.insert(ref.requestName)
                 case let .named(key)?:
                     if variables.commandLine[key] == nil, variables.environment[key] == nil,
-                       let variable = fileVariables[key], visited.insert(key).inserted {
-                        pending.append(variable.value)
+                       let variable = fileVariables.variable(named: key, seenFromLine: line),
+                       visited.insert(variable.location).inserted {
+                        pending.append((variable.value, variable.location.line))
                     }
                 default: break
                 }

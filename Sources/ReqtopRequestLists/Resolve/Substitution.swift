@@ -10,7 +10,7 @@ enum RecordedOutcome: Sendable {
 struct Substitution {
     let list: RequestList
     let variables: VariableContext
-    let fileVariables: [String: FileVariable]
+    let fileVariables: FileVariableScope
     let locator: VariableLocator
     /// Outcomes of named requests; nil while validating (references are only checked).
     let outcomes: [String: RecordedOutcome]?
@@ -60,9 +60,16 @@ struct Substitution {
             if keepsResponseReferences { return "{{\(name)}}" }
             return try responseValue(ref, name: name, variable: variable)
         case let .named(key):
+            // The request's own pre-request script sets a variable after everything else is read.
+            if let specIndex, let script = list.specs[specIndex].scripts.first(where: { $0.kind == .preRequest && $0.setVariables.contains(key) }) {
+                var error = locator.error("needs {{\(key)}}, which its own pre-request script skipped at \(script.location) sets "
+                                          + "(reqtop does not run scripts): not sent", name: name, spec: specIndex, variable: variable)
+                error.needsSkippedScript = true
+                throw error
+            }
             if let value = variables.commandLine[key] { return value }
             if let value = variables.environment[key] { return value }
-            if let fileVariable = fileVariables[key] {
+            if let fileVariable = fileVariables.variable(named: key, seenFromLine: referenceLine(in: variable)) {
                 if stack.contains(key) {
                     let cycle = (stack + [key]).joined(separator: " → ")
                     throw locator.error("variable '\(key)' refers to itself (\(cycle))", name: key, spec: nil, variable: fileVariable)
@@ -75,7 +82,7 @@ struct Substitution {
                 error.needsSkippedScript = true
                 throw error
             }
-            if let script = list.allScripts.first(where: { $0.kind != .outputRedirect && !$0.source.contains("\n") && !$0.source.contains("(") }) {
+            if let script = list.allScripts.first(where: { ($0.kind == .preRequest || $0.kind == .responseHandler) && !$0.source.contains("\n") && !$0.source.contains("(") }) {
                 // A script in a file reqtop does not read may be what sets it.
                 var error = locator.error("needs {{\(key)}}, which is defined nowhere reqtop reads; the script file "
                                           + "'\(script.source)' skipped at \(script.location) may set it: not sent",
@@ -88,6 +95,12 @@ struct Substitution {
             message += ", or with --var \(key)=…"
             throw locator.error(message, name: name, spec: specIndex, variable: variable)
         }
+    }
+
+    /// The line a reference is written on: the file variable's it is in, else the request's.
+    private func referenceLine(in variable: FileVariable?) -> Int? {
+        if let variable { return variable.location.line }
+        return specIndex.flatMap { list.specs[$0].location?.line }
     }
 
     private func responseValue(_ ref: ResponseReference, name: String, variable: FileVariable?) throws(RequestListError) -> String {
