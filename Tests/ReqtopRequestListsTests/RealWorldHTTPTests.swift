@@ -252,6 +252,57 @@ final class RealWorldHTTPTests: XCTestCase {
         }
     }
 
+    func testWhatOtherDialectsEvaluateIsNotSentAndTheRestRuns() throws {
+        let (list, resolver) = try load("""
+            import ./chain.http
+            run #login
+
+            ###
+            # @name one
+            POST https://api.example.org/one
+
+            {"a": 1}
+
+            ###
+            POST https://api.example.org/two
+
+            {"copy": "{{one.request.body.$.a}}", "js": {{JSON.stringify(one)}}}
+
+            ###
+            GET https://api.example.org/three
+            Authorization: {{$auth.token("main")}}
+
+            ###
+            GET https://api.example.org/four
+            """)
+        XCTAssertEqual(list.warnings.map(\.location?.line), [1, 2])
+        XCTAssertTrue(list.warnings[0].message.contains("does not import"), "\(list.warnings)")
+        XCTAssertEqual(list.specs.count, 4)
+        for (index, expected) in [(1, "refers to what 'one' sent"), (2, "OAuth 2.0 token")] {
+            XCTAssertThrowsError(try resolver.resolve(index)) { error in
+                let error = error as? RequestListError
+                XCTAssertEqual(error?.needsSkippedScript, true)
+                XCTAssertTrue(error?.message.contains(expected) == true, error?.message ?? "")
+            }
+        }
+        XCTAssertEqual(try resolver.resolve(3).url.absoluteString, "https://api.example.org/four")
+    }
+
+    func testAnExpressionInBracesIsNamedAsOne() throws {
+        let (_, resolver) = try load("@one = 1\nPOST https://api.example.org/x\n\n{{JSON.stringify(one)}}\n")
+        XCTAssertThrowsError(try resolver.resolve(0)) { error in
+            XCTAssertTrue((error as? RequestListError)?.message.contains("is an expression") == true, "\(error)")
+        }
+    }
+
+    func testAGraphQLFragmentOutsideARequestSaysWhatItIs() {
+        XCTAssertThrowsError(try load("fragment Parts on Repository {\n  name\n}\n\nGRAPHQL https://api.example.org/graphql\n\nquery { a }\n")) { error in
+            let error = error as? RequestListError
+            XCTAssertEqual(error?.line, 1)
+            XCTAssertTrue(error?.message.contains("GraphQL fragment") == true, "\(String(describing: error))")
+        }
+    }
+
     func testAVariableOnlyAScriptFileCouldSetIsNotSentWithThatReason() throws {
         let (_, resolver) = try load("""
             < ./pre.js

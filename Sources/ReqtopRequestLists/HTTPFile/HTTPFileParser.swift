@@ -58,6 +58,17 @@ struct HTTPFileParseState {
         let rest = trimmed.dropFirst().drop { $0 == " " || $0 == "\t" }
         return trimmed.hasPrefix(">>") || rest.hasPrefix("{%") || rest.hasSuffix(".js")
     }
+    /// httpyac/kulala `import ./other.http` and `run #name` / `run ./other.http` lines: why they are skipped.
+    static func importOrRun(_ trimmed: String) -> String? {
+        let words = trimmed.split(separator: " ", maxSplits: 1)
+        guard words.count == 2, let target = words.last.map(String.init), !target.contains("://") else { return nil }
+        switch words[0] {
+        case "import": return "'\(trimmed)' skipped: reqtop does not import other .http files (httpyac, kulala); run that file too"
+        case "run": return "'\(trimmed)' skipped: reqtop does not run requests by reference (httpyac, kulala)"
+        default: return nil
+        }
+    }
+
     /// `< path` or `<@ path`: a file's contents in a body.
     static func fileReference(_ trimmed: String) -> (path: String, substitutes: Bool)? {
         let substitutes = trimmed.hasPrefix("<@")
@@ -106,6 +117,11 @@ struct HTTPFileParseState {
             }
             if trimmed == "{{" {
                 try httpyacScript(spec: &spec)
+                continue
+            }
+            if let skipped = Self.importOrRun(trimmed) {
+                warnings.append(RequestListWarning(location: SourceLocation(file: path, line: index + 1, column: indent + 1), message: skipped))
+                index += 1
                 continue
             }
             try requestLine(line, spec: &spec)

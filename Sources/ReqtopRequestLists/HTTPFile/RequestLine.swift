@@ -22,6 +22,10 @@ struct RequestLine {
         if unsupportedMethods.contains(first.text) {
             throw Invalid(message: "\(first.text) requests are not supported by reqtop", column: first.column)
         }
+        if first.text == "fragment", tokens.count >= 4, tokens[2].text == "on" {
+            throw Invalid(message: "a GraphQL fragment outside a request is httpyac syntax; reqtop sends a GRAPHQL request's body as written (put the fragment in it)",
+                          column: first.column)
+        }
         var index = 0
         var method = "GET"
         if tokens.count > 1, HTTPRequest.isValidMethod(first.text), !tokens[1].text.hasPrefix("HTTP/") {

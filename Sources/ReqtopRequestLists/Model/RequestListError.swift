@@ -17,7 +17,8 @@ public struct RequestListError: Error, Sendable, Hashable, CustomStringConvertib
     public var message: String
     /// The full text of the offending line (empty when there is none, e.g. a missing file).
     public var lineText: String
-    /// The request needs a variable that only a skipped script sets: it is not sent, the rest runs.
+    /// The request needs what reqtop does not run (a variable only a skipped script sets, a JavaScript
+    /// expression in `{{ }}`): it is not sent, the rest runs.
     public var needsSkippedScript = false
 
     public init(file: String, line: Int, column: Int, message: String, lineText: String) {

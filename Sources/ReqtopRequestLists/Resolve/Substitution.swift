@@ -46,7 +46,13 @@ struct Substitution {
         do {
             reference = try VariableReference.parse(name)
         } catch {
-            throw locator.error(error.message, name: name, spec: specIndex, variable: variable)
+            var located = locator.error(error.message, name: name, spec: specIndex, variable: variable)
+            if name.hasPrefix("$auth.") {
+                // JetBrains' OAuth 2.0 tokens: one request needs them, the rest of the list does not.
+                located.message = "{{\(name)}} asks the JetBrains client for an OAuth 2.0 token; reqtop does not run auth flows (use a variable, e.g. {{token}} with --var token=…): not sent"
+                located.needsSkippedScript = true
+            }
+            throw located
         }
         switch reference {
         case let .dynamic(dynamic):
@@ -90,11 +96,28 @@ struct Substitution {
                 error.needsSkippedScript = true
                 throw error
             }
+            if let notSent = unsupportedReference(key) {
+                var error = locator.error("{{\(key)}} \(notSent): not sent", name: name, spec: specIndex, variable: variable)
+                error.needsSkippedScript = true
+                throw error
+            }
             var message = "unknown variable '\(key)': define it with '@\(key) = …', in \(Environments.publicFileName)"
             if let env = variables.environmentName { message += " (environment '\(env)')" }
             message += ", or with --var \(key)=…"
             throw locator.error(message, name: name, spec: specIndex, variable: variable)
         }
+    }
+
+    /// Why `{{key}}` is something other clients evaluate and reqtop does not, or nil for a plain unknown name.
+    private func unsupportedReference(_ key: String) -> String? {
+        let parts = key.split(separator: ".", maxSplits: 2)
+        if parts.count == 3, parts[1] == "request", requestNames.contains(String(parts[0])) {
+            return "refers to what '\(parts[0])' sent (kulala); reqtop substitutes only its response ('\(parts[0]).response.…')"
+        }
+        if !key.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) {
+            return "is an expression (httpyac evaluates JavaScript in {{ }}); reqtop substitutes only variables"
+        }
+        return nil
     }
 
     /// The line a reference is written on: the file variable's it is in, else the request's.
