@@ -288,6 +288,30 @@ final class RealWorldHTTPTests: XCTestCase {
         XCTAssertEqual(try resolver.resolve(3).url.absoluteString, "https://api.example.org/four")
     }
 
+    func testLoopsAndTokensOfOtherClientsAreNotSentWithTheReason() throws {
+        let (list, resolver) = try load("""
+            # @loop for item of data
+            GET https://api.example.org/items/{{item}}
+
+            ###
+            # @loop for 3
+            GET https://api.example.org/three
+
+            ###
+            GET https://api.example.org/azure
+            Authorization: {{$aadToken new}}
+            """)
+        XCTAssertEqual(list.specs[0].scripts.flatMap(\.setVariables), ["item"])
+        XCTAssertEqual(list.specs[1].scripts.flatMap(\.setVariables), [])
+        XCTAssertTrue(list.warnings.contains { $0.message.contains("sent once") }, "\(list.warnings)")
+        XCTAssertEqual(try resolver.resolve(1).url.absoluteString, "https://api.example.org/three")
+        for index in [0, 2] {
+            XCTAssertThrowsError(try resolver.resolve(index)) { error in
+                XCTAssertEqual((error as? RequestListError)?.needsSkippedScript, true, "\(error)")
+            }
+        }
+    }
+
     func testAnExpressionInBracesIsNamedAsOne() throws {
         let (_, resolver) = try load("@one = 1\nPOST https://api.example.org/x\n\n{{JSON.stringify(one)}}\n")
         XCTAssertThrowsError(try resolver.resolve(0)) { error in

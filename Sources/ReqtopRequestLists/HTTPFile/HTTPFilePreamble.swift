@@ -19,6 +19,13 @@ extension HTTPFileParseState {
                 throw error("'@timeout' needs a number of seconds, e.g. '# @timeout 5'", line: index, column: column)
             }
             spec.options.timeout = seconds
+        case "loop":
+            // httpyac repeats the request; reqtop sends it once, and not at all when it needs the loop's variable.
+            let location = SourceLocation(file: path, line: index + 1, column: column + 1)
+            let directive = SkippedScript(kind: .variableDirective, source: "loop \(value)", location: location)
+            spec.scripts.append(directive)
+            let uses = directive.setVariables.first.map { "; requests that use {{\($0)}} are not sent" } ?? "; the request is sent once"
+            warnings.append(RequestListWarning(location: location, message: "directive '@loop' skipped: reqtop does not repeat requests\(uses)"))
         case "prompt", "env-stdin-cmd", "env-json-key", "env-header-key", "file-to-variable":
             // Set a variable by asking, running a command, or reading the response or a file.
             let location = SourceLocation(file: path, line: index + 1, column: column + 1)

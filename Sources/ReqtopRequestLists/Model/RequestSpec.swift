@@ -62,7 +62,12 @@ public struct SkippedScript: Sendable, Hashable {
     /// Names the script sets with `client.global.set("name", …)`, `request.variables.set("name", …)`,
     /// (httpyac) `exports.name = …`, or the name a variable directive sets.
     public var setVariables: [String] {
-        if kind == .variableDirective { return source.split(separator: " ").dropFirst().prefix(1).map(String.init) }
+        if kind == .variableDirective {
+            let words = source.split(separator: " ")
+            // httpyac `@loop for item of list` sets `item`; the others name their variable first.
+            if words.first == "loop" { return words.count > 3 && words[1] == "for" && words[3] == "of" ? [String(words[2])] : [] }
+            return words.dropFirst().prefix(1).map(String.init)
+        }
         var names: [String] = []
         for marker in ["client.global.set(", "request.variables.set("] {
             var rest = Substring(source)

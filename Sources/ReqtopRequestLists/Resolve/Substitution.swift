@@ -47,9 +47,12 @@ struct Substitution {
             reference = try VariableReference.parse(name)
         } catch {
             var located = locator.error(error.message, name: name, spec: specIndex, variable: variable)
-            if name.hasPrefix("$auth.") {
-                // JetBrains' OAuth 2.0 tokens: one request needs them, the rest of the list does not.
-                located.message = "{{\(name)}} asks the JetBrains client for an OAuth 2.0 token; reqtop does not run auth flows (use a variable, e.g. {{token}} with --var token=…): not sent"
+            // Tokens other clients fetch (JetBrains OAuth 2.0, REST Client's Azure AD): one request needs
+            // them, the rest of the list does not.
+            let client = name.hasPrefix("$auth.") ? "the JetBrains client for an OAuth 2.0 token"
+                : name.hasPrefix("$aadToken") || name.hasPrefix("$aadV2Token") ? "REST Client for an Azure AD token" : nil
+            if let client {
+                located.message = "{{\(name)}} asks \(client); reqtop does not run auth flows (use a variable, e.g. {{token}} with --var token=…): not sent"
                 located.needsSkippedScript = true
             }
             throw located
