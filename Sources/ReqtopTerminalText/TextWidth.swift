@@ -62,17 +62,19 @@ public enum TextWidth {
         var lines: [String] = []
         var line = ""
         var lineWidth = 0
+        var lineHasWords = false // an empty word (from leading or repeated spaces) counts: the spaces stay
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {
             var word = String(word)
             var wordWidth = of(word)
-            let gap = line.isEmpty ? 0 : 1
+            let gap = lineHasWords ? 1 : 0
             if lineWidth + gap + wordWidth <= width {
                 if gap == 1 { line += " " }
                 line += word
                 lineWidth += gap + wordWidth
+                lineHasWords = true
                 continue
             }
-            if !line.isEmpty { lines.append(line); line = ""; lineWidth = 0 }
+            if lineHasWords { lines.append(line); line = ""; lineWidth = 0 }
             while wordWidth > width {
                 var head = ""
                 var headWidth = 0
@@ -89,6 +91,7 @@ public enum TextWidth {
             }
             line = word
             lineWidth = wordWidth
+            lineHasWords = true
         }
         lines.append(line)
         return lines

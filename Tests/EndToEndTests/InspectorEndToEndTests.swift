@@ -81,8 +81,14 @@ final class InspectorEndToEndTests: XCTestCase {
         XCTAssertEqual(try tmux.display("#{pane_title}"), title, "the OSC title sequence was not obeyed")
         let colours = try tmux.capture(escapes: true)
         XCTAssertFalse(colours.contains("\u{1B}[31m"), "no stray red from the header value")
-        // Body (binary: a hex dump), Timing (the waterfall), Events (the timeline).
-        for mark in ["00000000  62 6f 64 79", "Waterfall (total", "completed  status 200"] {
+        // Body: mostly text, so text with the escapes as pictures; `v` steps to the hex dump.
+        try tmux.sendKeys("Tab")
+        screen = try tmux.waitFor(text: "auto view (v changes it)")
+        XCTAssertTrue(screen.contains("body: ␛[31mred␛[0m ␛]0;pwned␇"), screen)
+        try tmux.sendKeys("v", "v", "v")
+        try tmux.waitFor(text: "00000000  62 6f 64 79")
+        // Timing (the waterfall), Events (the timeline).
+        for mark in ["Waterfall (total", "completed  status 200"] {
             try tmux.sendKeys("Tab")
             screen = try tmux.waitFor(text: mark)
         }
@@ -97,6 +103,59 @@ final class InspectorEndToEndTests: XCTestCase {
         XCTAssertTrue(screen.contains("STTY: icanon echo"), screen)
         XCTAssertEqual(try tmux.display("#{alternate_on}"), "0")
         XCTAssertEqual(try tmux.display("#{cursor_flag}"), "1")
+    }
+
+    func testDetailViewSearchWrapScrollAndCookies() throws {
+        let base = server.baseURL.absoluteString
+        let long = String(repeating: "x", count: 300) + "END"
+        let list = try writeList("""
+            ### cookies
+            GET \(base)/cookies/set?sid=abc
+
+            ### long
+            GET \(base)/get?long=\(long)
+            """)
+        let tmux = try shell(running: "\(Self.reqtop) run \(list)")
+        try tmux.waitUntil("both tasks to complete") { screen in
+            (self.row("/cookies/set", in: screen)?.contains("completed") ?? false) && (self.row("/get?long", in: screen)?.contains("completed") ?? false)
+        }
+        try select("/get?long", tmux)
+        try tmux.sendKeys("Enter")
+        try tmux.waitFor(text: "Request │ Response")
+        try tmux.sendKeys("3")
+        var screen = try tmux.waitFor(text: "auto view (v changes it)")
+        XCTAssertTrue(screen.contains("xEND"), "a long value wraps instead of being cut:\n\(screen)")
+        // Typing a search goes into the prompt: its letters do not replay (r) or cancel (x) anything.
+        try tmux.sendKeys("/xend")
+        try tmux.waitFor(text: "search: xend")
+        try tmux.sendKeys("Enter")
+        screen = try tmux.waitUntil("the first match") { $0.contains("match 1/2 for xend") }
+        try tmux.sendKeys("n")
+        try tmux.waitFor(text: "match 2/2 for xend")
+        XCTAssertFalse(try tmux.capture().contains("replaying"), "nothing was replayed")
+        // Wrap off: the end of the line is off screen until → scrolls to it.
+        try tmux.sendKeys("g", "z")
+        screen = try tmux.waitFor(text: "wrap off")
+        XCTAssertFalse(screen.contains("xEND"), screen)
+        for _ in 0..<30 { try tmux.sendKeys("Right") } // 8 columns each: the 300-character value's end is in view
+        try tmux.waitFor(text: "xEND")
+        // The Cookies tab of the redirecting /cookies/set: set by the first hop, sent on the second.
+        try tmux.sendKeys("Escape")
+        try tmux.waitFor(text: "HOST / PATH")
+        try select("/cookies/set", tmux)
+        try tmux.sendKeys("Enter", "6")
+        screen = try tmux.waitFor(text: "── set by")
+        let setRow = screen.split(separator: "\n").first { $0.contains("sid") && $0.contains("abc") && $0.contains("/") }
+        XCTAssertNotNil(setRow, screen)
+        // An unbound letter changes nothing.
+        let before = try tmux.capture()
+        try tmux.sendKeys("u")
+        try tmux.sendKeys("6") // a bound key after it, so the capture below sees both handled
+        XCTAssertEqual(try tmux.capture(), before)
+        try tmux.sendKeys("q")
+        screen = try tmux.waitUntil("the session to end or ask") { $0.contains("DONE") || $0.contains("quit? (y/n)") }
+        if screen.contains("quit? (y/n)") { try tmux.sendKeys("y") }
+        try tmux.waitFor(text: "DONE", timeout: 15)
     }
 
     func testSuspendResumeCancelReplayFilterSaveAndNewRequest() throws {

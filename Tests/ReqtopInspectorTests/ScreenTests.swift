@@ -86,7 +86,8 @@ final class ScreenTests: XCTestCase {
 
         _ = app.handle(.tab)
         lines = draw(app, terminal)
-        XCTAssertEqual(Array(lines[2...4]).map { $0.trimmingCharacters(in: .whitespaces) }, ["{", "\"ok\" : true", "}"])
+        XCTAssertEqual(Array(lines[2...6]).map { $0.trimmingCharacters(in: .whitespaces) },
+                       ["auto view (v changes it)", "", "{", "\"ok\": true", "}"])
 
         _ = app.handle(.tab)
         lines = draw(app, terminal)
@@ -104,6 +105,96 @@ final class ScreenTests: XCTestCase {
 
         _ = app.handle(.escape)
         XCTAssertTrue(draw(app, terminal)[2].contains("HOST / PATH"), "Esc goes back to the table")
+    }
+
+    /// A completed task whose response has `headers` and `body`.
+    private func task(_ id: Int, headers: [HTTPHeader], body: Data) -> [TaskEvent] {
+        let url = "http://api.test/t\(id)"
+        let head = HTTPResponseHead(url: HTTPURL(string: url)!, httpVersion: "1.1", status: 200, reason: "OK", headers: headers)
+        let timings = PhaseTimings(dns: 1, connect: 1, tls: -1, send: 1, wait: 1, receive: 1, total: 5)
+        return [Events.created(id, "GET", url), Events.simple(id, .resumed, at: 100.01),
+                Events.simple(id, .requestSent(Events.sent("GET", url)), at: 100.02), Events.simple(id, .response(head), at: 100.03),
+                Events.simple(id, .completed(TaskCompletion(response: head, body: .data(body), bytes: Int64(body.count), timings: timings,
+                                                           redirects: [], serializer: "raw", serializedValue: nil, serializationError: nil)), at: 100.04)]
+    }
+
+    private func openDetail(_ app: InspectorApp, _ terminal: Terminal<TestBackend>, tab: Character) -> [String] {
+        _ = draw(app, terminal)
+        _ = app.handle(.enter)
+        _ = app.handle(.char(tab))
+        return draw(app, terminal)
+    }
+
+    func testSearchInTheDetailViewTypesIntoAPromptAndSteppsThroughMatches() {
+        let (app, store, actions, terminal) = makeApp(width: 60, height: 8)
+        let body = (1...30).map { $0 % 10 == 0 ? "row \($0) has the URL" : "row \($0)" }.joined(separator: "\n")
+        store.apply(task(1, headers: [HTTPHeader(name: "Content-Type", value: "text/plain")], body: Data(body.utf8)))
+        _ = openDetail(app, terminal, tab: "3")
+        for key in "/url" { _ = app.handle(.char(key)) }
+        XCTAssertEqual(actions.calls, [], "typing a search never replays or cancels")
+        _ = app.handle(.enter)
+        var lines = draw(app, terminal)
+        XCTAssertTrue(lines[7].contains("match 1/3 for url"), lines[7])
+        XCTAssertTrue(lines[2].contains("row 10 has the URL"), "the first match scrolls to the top: \(lines)")
+        _ = app.handle(.char("n"))
+        lines = draw(app, terminal)
+        XCTAssertTrue(lines[7].contains("match 2/3"), lines[7])
+        XCTAssertTrue(lines[2].contains("row 20 has the URL"), "\(lines)")
+        _ = app.handle(.char("N"))
+        _ = app.handle(.char("N"))
+        lines = draw(app, terminal)
+        XCTAssertTrue(lines[7].contains("match 3/3") && lines[7].contains("wrapped"), lines[7])
+        _ = app.handle(.char("G"))
+        lines = draw(app, terminal)
+        XCTAssertEqual(lines[6].trimmingCharacters(in: .whitespaces), "row 30 has the URL", "G shows a full last page: \(lines)")
+        XCTAssertEqual(lines[2].trimmingCharacters(in: .whitespaces), "row 26")
+    }
+
+    func testAnUnboundLetterInTheDetailViewChangesNothing() {
+        let (app, store, actions, terminal) = makeApp(width: 60, height: 8)
+        store.apply(Events.lifecycle(1, "GET", "http://api.test/a", status: 200, bytes: 11, totalMs: 5))
+        let before = openDetail(app, terminal, tab: "1")
+        for key in "uiqpadfhk".filter({ Keymap.command(for: .char($0), in: .detail) == nil }) {
+            XCTAssertEqual(app.handle(.char(key)), .ignore, "\(key)")
+        }
+        XCTAssertEqual(draw(app, terminal), before)
+        XCTAssertEqual(actions.calls, [])
+    }
+
+    func testBodyViewsShowEscapesAsPicturesAndJSONInOrder() {
+        let (app, store, _, terminal) = makeApp(width: 60, height: 10)
+        store.apply(task(1, headers: [HTTPHeader(name: "Content-Type", value: "text/plain")], body: Data("red \u{1B}[31mtext\u{1B}[0m\n".utf8) + Data([0xFF])))
+        store.apply(task(2, headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: Data(#"{"z":1,"a":{},"list":[]}"#.utf8)))
+        var lines = openDetail(app, terminal, tab: "3")
+        XCTAssertEqual(lines[4].trimmingCharacters(in: .whitespaces), "red ␛[31mtext␛[0m", "mostly text stays text: \(lines)")
+        XCTAssertEqual(lines[5].trimmingCharacters(in: .whitespaces), "\u{FFFD}")
+        _ = app.handle(.char("v")) // json: not JSON, shown as text with a note
+        _ = app.handle(.char("v")) // text
+        _ = app.handle(.char("v")) // hex
+        lines = draw(app, terminal)
+        XCTAssertTrue(lines[2].contains("hex view"), "\(lines)")
+        XCTAssertTrue(lines[3].hasPrefix(" 00000000  72 65 64 20 1b"), lines[3])
+        _ = app.handle(.char("v")) // raw
+        _ = app.handle(.char("v")) // auto again
+        _ = app.handle(.escape)
+        _ = app.handle(.char("j"))
+        lines = openDetail(app, terminal, tab: "3")
+        XCTAssertEqual(Array(lines[4...8]).map { $0.trimmingCharacters(in: .whitespaces) },
+                       ["{", "\"z\": 1,", "\"a\": {},", "\"list\": []", "}"], "document order, empty containers compact")
+    }
+
+    func testCookiesTabListsCookiesSentAndSet() {
+        let (app, store, _, terminal) = makeApp(width: 100, height: 12)
+        store.apply(task(1, headers: [HTTPHeader(name: "Set-Cookie", value: "sid=abc; Path=/; HttpOnly; SameSite=Lax"),
+                                      HTTPHeader(name: "Set-Cookie", value: "theme=dark; Max-Age=60")], body: Data()))
+        let lines = openDetail(app, terminal, tab: "6").map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertTrue(lines[1].contains("Cookies"), lines[1])
+        XCTAssertEqual(lines[2], "── sent to http://api.test/t1 ──")
+        XCTAssertEqual(lines[3], "(no cookies sent)")
+        XCTAssertEqual(lines[5], "── set by http://api.test/t1 (200) ──")
+        XCTAssertEqual(lines[6].split(separator: " ").map(String.init), ["name", "value", "domain", "path", "expires", "flags"])
+        XCTAssertEqual(lines[7].split(separator: " ").map(String.init), ["sid", "abc", "/", "HttpOnly", "SameSite=Lax"])
+        XCTAssertEqual(lines[8].split(separator: " ").map(String.init), ["theme", "dark", "max-age", "60"])
     }
 
     func testFilterPromptNarrowsTheTableAndEscClearsIt() {

@@ -10,11 +10,12 @@ package enum DetailTab: String, CaseIterable, Sendable {
     case body = "Body"
     case timing = "Timing"
     case events = "Events"
+    case cookies = "Cookies"
 }
 
 /// The detail text of the task on screen, rebuilt only when the task or the tab changes.
 struct DetailLinesCache {
-    var key: (id: TaskID, tab: DetailTab, revision: Int, width: Int)?
+    var key: (id: TaskID, tab: DetailTab, revision: Int, width: Int, view: BodyView)?
     var content = DetailContent.lines([])
 }
 
@@ -38,13 +39,15 @@ extension InspectorApp {
         frame.render(Tabs(tabs.map(\.rawValue), selected: tabs.firstIndex(of: detailTab)!), in: parts[1])
 
         let body = parts[2].inset(horizontal: 1)
-        if detailLines.key.map({ $0.id != id || $0.tab != detailTab || $0.revision != record.revision || $0.width != body.width }) ?? true {
-            detailLines.key = (id, detailTab, record.revision, body.width)
-            detailLines.content = DetailText.content(of: record, tab: detailTab, width: body.width, now: now)
+        if detailLines.key.map({ $0.id != id || $0.tab != detailTab || $0.revision != record.revision || $0.width != body.width || $0.view != bodyView }) ?? true {
+            detailLines.key = (id, detailTab, record.revision, body.width, bodyView)
+            detailLines.content = DetailText.content(of: record, tab: detailTab, width: body.width, view: bodyView, now: now)
         }
         switch detailLines.content {
         case .lines(let lines):
-            frame.render(TextView(lines: lines), in: body, state: &detailScroll)
+            var view = TextView(lines: lines, wrap: detailWrap)
+            view.highlight = detailSearch
+            frame.render(view, in: body, state: &detailScroll)
         case .hex(let bytes, let note):
             let rows = Layout.vertical([.fixed(note == nil ? 0 : 1), .fill(1)]).split(body)
             if let note { frame.buffer.setString(x: rows[0].x, y: rows[0].y, note, style: Style().dim, maxWidth: rows[0].width) }
@@ -58,13 +61,14 @@ enum DetailText {
     /// At most this much of a body is shown; a larger one says so.
     static let bodyPreviewLimit = 1 << 20
 
-    static func content(of record: TaskRecord, tab: DetailTab, width: Int, now: Double) -> DetailContent {
+    static func content(of record: TaskRecord, tab: DetailTab, width: Int, view: BodyView = .auto, now: Double) -> DetailContent {
         switch tab {
         case .request: return .lines(request(record))
         case .response: return .lines(response(record))
-        case .body: return body(record)
+        case .body: return body(record, view: view)
         case .timing: return .lines(timing(record, width: width))
         case .events: return .lines(events(record))
+        case .cookies: return .lines(DetailCookies.lines(record))
         }
     }
 
@@ -99,7 +103,7 @@ enum DetailText {
         case .data(let data):
             let size = ByteCount.format(Int64(data.count))
             if repeated { return ["", "── the same body (\(size)) ──"] }
-            return ["", "── body (\(size)) ──"] + (plainText(data.prefix(64 << 10)).map { Sanitizer.lines($0) } ?? ["(binary)"])
+            return ["", "── body (\(size)) ──"] + (BodyView.isMostlyText(data) ? Sanitizer.lines(String(decoding: data.prefix(64 << 10), as: UTF8.self)) : ["(binary)"])
         case .file(let path):
             return ["", "── body streamed from \(path) ──"]
         }
@@ -125,30 +129,21 @@ enum DetailText {
         return lines
     }
 
-    static func body(_ r: TaskRecord) -> DetailContent {
+    static func body(_ r: TaskRecord, view: BodyView) -> DetailContent {
         guard let body = r.body else {
             if r.bodyReleased { return .lines(["the body was released to keep memory bounded (the oldest go first)"]) }
             return .lines([r.state == .completed ? "(no body)" : "the body appears here when the task completes"])
         }
         guard let bytes = try? body.prefix(bodyPreviewLimit) else { return .lines(["the body could not be read"]) }
-        let note = body.count > Int64(bytes.count)
-            ? "showing the first \(ByteCount.format(Int64(bytes.count))) of \(ByteCount.format(body.count))" : nil
-        let isJSON = r.response?.mimeType.map { $0.contains("json") } ?? false
-        if isJSON, note == nil, let object = try? JSONSerialization.jsonObject(with: bytes, options: [.fragmentsAllowed]),
-           let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]),
-           let text = String(data: pretty, encoding: .utf8) {
-            return .lines(Sanitizer.lines(text))
+        var notes = ["\(view.rawValue) view (v changes it)"]
+        if body.count > Int64(bytes.count) {
+            notes.append("showing the first \(ByteCount.format(Int64(bytes.count))) of \(ByteCount.format(body.count))")
         }
-        if let text = plainText(bytes) {
-            return .lines((note.map { [$0, ""] } ?? []) + Sanitizer.lines(text))
+        let note = notes.joined(separator: " · ")
+        switch view.content(of: bytes, mimeType: r.response?.mimeType) {
+        case .lines(let lines): return .lines([note, ""] + lines)
+        case .hex(let bytes, _): return .hex(bytes, note: note)
         }
-        return .hex(Array(bytes), note: note)
-    }
-
-    /// The body as text when it is UTF-8 without NULs or other control bytes (ESC excepted: it is shown as ␛).
-    static func plainText(_ data: Data) -> String? {
-        let controls = data.prefix(4096).contains { $0 < 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0x1B }
-        return controls ? nil : String(data: data, encoding: .utf8)
     }
 
     static func timing(_ r: TaskRecord, width: Int) -> [String] {

@@ -35,6 +35,14 @@ package final class InspectorApp {
     var anchor: TaskID?
     var pageSize = 10
     var detailLines = DetailLinesCache()
+    /// The detail view's search (`/`), kept across tabs; `n`/`N` step through its matching lines.
+    var detailSearch: TextSearch?
+    /// Which of the search's matching lines `n`/`N` went to last (an index into them).
+    var detailMatch: Int?
+    /// Soft wrap in the detail view (`z`).
+    var detailWrap = true
+    /// How the Body tab shows bodies (`v`).
+    var bodyView = BodyView.auto
 
     package init(store: TaskStore, actions: InspectorActions, title: String) {
         self.store = store
@@ -76,6 +84,7 @@ package final class InspectorApp {
             screen = .detail(id)
             detailTab = .request
             detailScroll = TextViewState()
+            detailMatch = nil
         case .back:
             switch screen {
             case .main:
@@ -90,6 +99,28 @@ package final class InspectorApp {
             let step = command == .nextTab ? 1 : tabs.count - 1
             detailTab = tabs[(tabs.firstIndex(of: detailTab)! + step) % tabs.count]
             detailScroll = TextViewState()
+            detailMatch = nil
+        case .tab1, .tab2, .tab3, .tab4, .tab5, .tab6:
+            let number = [Command.tab1, .tab2, .tab3, .tab4, .tab5, .tab6].firstIndex(of: command)!
+            guard number < DetailTab.allCases.count else { return .ignore }
+            detailTab = DetailTab.allCases[number]
+            detailScroll = TextViewState()
+            detailMatch = nil
+        case .search: open(.search, text: detailSearch?.pattern ?? "")
+        case .nextMatch, .previousMatch: jumpToMatch(forward: command == .nextMatch, includingCurrent: false)
+        case .cycleBodyView:
+            bodyView = bodyView.next
+            detailTab = .body
+            say("body view: \(bodyView.rawValue)")
+        case .toggleWrap:
+            detailWrap.toggle()
+            say(detailWrap ? "wrap on" : "wrap off: ← → scroll sideways")
+        case .scrollLeft, .scrollRight:
+            guard !detailWrap else {
+                say("wrap is on: press z to turn it off and scroll sideways")
+                return .redraw
+            }
+            detailScroll.column = max(0, detailScroll.column + (command == .scrollRight ? 8 : -8))
         case .suspendResume:
             guard let id = selectedID else { return .ignore }
             say(actions.suspendOrResume(id))
@@ -135,6 +166,31 @@ package final class InspectorApp {
             return .quit
         }
         return .redraw
+    }
+
+    /// Scrolls the detail view to the next (or previous) line matching the search, and says which
+    /// match it is ("match 3/17").
+    func jumpToMatch(forward: Bool, includingCurrent: Bool) {
+        guard let search = detailSearch else { return say("no search: press / to search this tab") }
+        guard case .lines(let lines) = detailLines.content else { return say("search works on text (this is a hex dump)") }
+        let matches = search.matchingLines(lines)
+        guard !matches.isEmpty else {
+            detailMatch = nil
+            return say("no match for \(search.pattern)")
+        }
+        // From the match `n`/`N` went to last, else from the first line on screen.
+        let index: Int
+        var wrapped = false
+        if let last = detailMatch, !includingCurrent, last < matches.count {
+            index = (last + (forward ? 1 : matches.count - 1)) % matches.count
+            wrapped = forward ? index < last : index > last
+        } else {
+            let top = detailScroll.offset
+            index = forward ? matches.firstIndex { $0 >= top } ?? 0 : matches.lastIndex { $0 <= top } ?? matches.count - 1
+        }
+        detailMatch = index
+        detailScroll.offset = matches[index]
+        say("match \(index + 1)/\(matches.count) for \(search.pattern)" + (wrapped ? " (wrapped)" : ""))
     }
 
     private func move(by delta: Int) {

@@ -12,9 +12,11 @@ enum PromptKind: Hashable {
     case newRequestHeader
     case newRequestBody
     case confirmQuit(running: Int)
+    case search
 
     var label: String {
         switch self {
+        case .search: "search: "
         case .filter: "filter (text status:4xx method:POST state:failed host:x name:x !term): "
         case .harPath: "save HAR to: "
         case .curlPath: "save curl command to: "
@@ -116,6 +118,14 @@ extension InspectorApp {
             // Sent as typed: no Content-Type is added (type one at the header prompt).
             if !line.isEmpty { draft.body = .data(Data(line.utf8)) }
             say(actions.send(draft))
+        case .search:
+            guard !line.isEmpty else {
+                detailSearch = nil
+                return say("search cleared")
+            }
+            detailSearch = TextSearch(line)
+            detailMatch = nil
+            jumpToMatch(forward: true, includingCurrent: true)
         case .confirmQuit:
             break
         }

@@ -43,6 +43,46 @@ final class TextViewTests: XCTestCase {
         XCTAssertEqual(state.offset, 9)
     }
 
+    func testScrollingToTheEndShowsAFullLastPage() {
+        let lines = (0..<10).map { "line \($0)" }
+        var state = TextViewState(offset: Int.max / 2)
+        let buffer = render(width: 7, height: 3) { buffer, area in
+            TextView(lines: lines).render(area: area, buffer: &buffer, state: &state)
+        }
+        assertLines(buffer, ["line 7 ", "line 8 ", "line 9 "])
+        XCTAssertEqual(state.offset, 7)
+        var wrapped = TextViewState(offset: Int.max / 2)
+        let wrappedBuffer = render(width: 6, height: 3) { buffer, area in
+            TextView(lines: ["a", "b", "long line here"], wrap: true).render(area: area, buffer: &buffer, state: &wrapped)
+        }
+        assertLines(wrappedBuffer, ["long  ", "line  ", "here  "])
+    }
+
+    func testMatchesAreHighlightedAndSmartCaseDecides() {
+        var state = TextViewState()
+        var view = TextView(lines: ["Get the gET", "none"])
+        view.highlight = TextSearch("get")
+        let buffer = render(width: 12, height: 2) { buffer, area in view.render(area: area, buffer: &buffer, state: &state) }
+        let reversedColumns = (0..<12).filter { buffer[$0, 0].style.modifiers.contains(.reverse) }
+        XCTAssertEqual(reversedColumns, [0, 1, 2, 8, 9, 10])
+        XCTAssertFalse((0..<12).contains { buffer[$0, 1].style.modifiers.contains(.reverse) })
+        XCTAssertEqual(TextSearch("GET").ranges(in: "Get the gET GET"), [12..<15], "a capital makes the search case-sensitive")
+        XCTAssertEqual(TextSearch("get").matchingLines(["a", "GET /", "b get"]), [1, 2])
+    }
+
+    func testLinesScrollSidewaysWhenNotWrapped() {
+        var state = TextViewState(column: 4)
+        let buffer = render(width: 4, height: 1) { buffer, area in
+            TextView(lines: ["0123456789"]).render(area: area, buffer: &buffer, state: &state)
+        }
+        assertLines(buffer, ["4567"])
+        var wrapped = TextViewState(column: 4)
+        _ = render(width: 4, height: 1) { buffer, area in
+            TextView(lines: ["0123456789"], wrap: true).render(area: area, buffer: &buffer, state: &wrapped)
+        }
+        XCTAssertEqual(wrapped.column, 0, "wrapped text has nothing to the side")
+    }
+
     func testHexDumpLinesLookLikeHexdumpC() {
         let bytes = Array("Hello, World!\n".utf8) + [0x00, 0xFF, 0x41]
         XCTAssertEqual(HexDump.lineCount(byteCount: bytes.count), 2)

@@ -2,7 +2,12 @@
 public struct TextViewState: Hashable, Sendable {
     /// The first source line shown.
     public var offset: Int
-    public init(offset: Int = 0) { self.offset = offset }
+    /// The first display column shown when lines are not wrapped.
+    public var column: Int
+    public init(offset: Int = 0, column: Int = 0) {
+        self.offset = offset
+        self.column = column
+    }
 
     /// Scrolls by `delta` lines, staying within `0..<lineCount`.
     public mutating func scroll(by delta: Int, lineCount: Int) {
@@ -16,6 +21,9 @@ public struct TextView: StatefulWidget {
     private let lineAt: (Int) -> String
     public var wrap: Bool
     public var style: Style
+    /// Occurrences of this are drawn in `highlightStyle`.
+    public var highlight: TextSearch?
+    public var highlightStyle = Style().reversed
 
     /// A view of `lineCount` lines produced by `line` (untrusted text is fine: it is sanitized).
     public init(lineCount: Int, wrap: Bool = false, style: Style = .plain, line: @escaping (Int) -> String) {
@@ -42,17 +50,58 @@ public struct TextView: StatefulWidget {
 
     public func render(area: Rect, buffer: inout Buffer, state: inout TextViewState) {
         guard !area.isEmpty else { return }
-        state.offset = max(0, min(state.offset, lineCount - 1))
+        state.offset = max(0, min(state.offset, lastOffset(area: area)))
         var y = area.y
         var index = state.offset
+        if wrap { state.column = 0 }
+        state.column = max(0, state.column)
         while y < area.bottom, index < lineCount {
-            let line = Sanitizer.singleLine(lineAt(index))
-            let rows = wrap ? TextWidth.wrap(line, width: area.width) : [line]
-            for row in rows where y < area.bottom {
+            for var row in rows(of: index, width: area.width) where y < area.bottom {
+                if state.column > 0 { row = Self.dropColumns(state.column, of: row) }
                 buffer.setString(x: area.x, y: y, row, style: style, maxWidth: area.width)
+                if let highlight { mark(highlight, in: row, x: area.x, y: y, buffer: &buffer) }
                 y += 1
             }
             index += 1
+        }
+    }
+
+    /// `row` without its first `columns` display columns (a wide character cut in half becomes a space).
+    static func dropColumns(_ columns: Int, of row: String) -> String {
+        var dropped = 0
+        var rest = Substring(row)
+        while dropped < columns, let first = rest.first {
+            dropped += TextWidth.of(first)
+            rest = rest.dropFirst()
+        }
+        return (dropped > columns ? " " : "") + rest
+    }
+
+    /// The screen rows of line `index`.
+    private func rows(of index: Int, width: Int) -> [String] {
+        let line = Sanitizer.singleLine(lineAt(index))
+        return wrap ? TextWidth.wrap(line, width: width) : [line]
+    }
+
+    /// The largest offset that still fills the area: scrolling to the end shows a full last page.
+    private func lastOffset(area: Rect) -> Int {
+        guard wrap else { return max(0, lineCount - area.height) }
+        var rowsBelow = 0
+        var index = lineCount
+        while index > 0 {
+            rowsBelow += rows(of: index - 1, width: area.width).count
+            if rowsBelow > area.height { return index }
+            index -= 1
+        }
+        return 0
+    }
+
+    private func mark(_ search: TextSearch, in row: String, x: Int, y: Int, buffer: inout Buffer) {
+        let characters = Array(row)
+        for range in search.ranges(in: row) {
+            let start = TextWidth.of(String(characters[..<range.lowerBound]))
+            let width = TextWidth.of(String(characters[range]))
+            buffer.setStyle(Rect(x: x + start, y: y, width: width, height: 1), highlightStyle)
         }
     }
 }

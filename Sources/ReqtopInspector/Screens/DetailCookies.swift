@@ -1,0 +1,71 @@
+import Foundation
+import ReqtopNetworking
+import ReqtopSession
+import ReqtopTerminalUI
+
+/// The Cookies tab: the cookies each hop sent (its `Cookie` fields as they went on the wire) and
+/// the cookies each response set (`Set-Cookie`, one row per cookie with its attributes).
+enum DetailCookies {
+    static func lines(_ r: TaskRecord) -> [String] {
+        var lines: [String] = []
+        let hops = r.redirects.count + 1
+        for head in r.sentHeads {
+            let sent = head.headers.filter { $0.name.lowercased() == "cookie" }.flatMap { field in
+                field.value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            }
+            let hop = hops > 1 ? " (hop \(head.hop + 1) of \(hops))" : ""
+            lines.append("── sent to \(head.url.absoluteString)\(hop) ──")
+            lines += sent.isEmpty ? ["(no cookies sent)"] : table(sent.map(nameAndValue).map { [$0.name, $0.value] }, header: ["name", "value"])
+            lines.append("")
+        }
+        if r.sentHeads.isEmpty { lines += ["nothing sent yet", ""] }
+        var responses = r.redirects.map { (url: $0.from.absoluteString, head: $0.response) }
+        if let response = r.response { responses.append((response.url.absoluteString, response)) }
+        for (url, head) in responses {
+            lines.append("── set by \(url) (\(head.status)) ──")
+            let set = head.headers.filter { $0.name.lowercased() == "set-cookie" }.map { SetCookie(parsing: $0.value) }
+            lines += set.isEmpty ? ["(no cookies set)"]
+                : table(set.map { [$0.name, $0.value, $0.domain, $0.path, $0.expires, $0.flags] },
+                        header: ["name", "value", "domain", "path", "expires", "flags"])
+            lines.append("")
+        }
+        return lines
+    }
+
+    static func nameAndValue(_ pair: String) -> (name: String, value: String) {
+        guard let eq = pair.firstIndex(of: "=") else { return (pair, "") }
+        return (String(pair[..<eq]).trimmingCharacters(in: .whitespaces), String(pair[pair.index(after: eq)...]).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Rows as columns padded to their widest cell (values are never cut: a long one just widens its column).
+    static func table(_ rows: [[String]], header: [String]) -> [String] {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { TextWidth.of($0[column]) }.max() ?? 0 }
+        return all.map { row in
+            row.indices.map { $0 == row.count - 1 ? row[$0] : TextWidth.pad(row[$0], to: widths[$0]) }.joined(separator: "  ")
+        }
+    }
+}
+
+/// One `Set-Cookie` field value, split into what the Cookies tab shows.
+struct SetCookie {
+    var name = "", value = "", domain = "", path = "", expires = "", flags = ""
+
+    init(parsing field: String) {
+        let parts = field.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        (name, value) = DetailCookies.nameAndValue(parts.first ?? "")
+        var flags: [String] = []
+        for attribute in parts.dropFirst() {
+            let (key, attributeValue) = DetailCookies.nameAndValue(attribute)
+            switch key.lowercased() {
+            case "domain": domain = attributeValue
+            case "path": path = attributeValue
+            case "expires": expires = attributeValue
+            case "max-age": expires = "max-age \(attributeValue)"
+            case "samesite": flags.append("SameSite=\(attributeValue)")
+            default: flags.append(key)
+            }
+        }
+        self.flags = flags.joined(separator: " ")
+    }
+}
