@@ -183,6 +183,19 @@ final class ScreenTests: XCTestCase {
                        ["{", "\"z\": 1,", "\"a\": {},", "\"list\": []", "}"], "document order, empty containers compact")
     }
 
+    func testAFailedTaskShowsTheBodyThatArrivedMarkedAsPartial() {
+        let (app, store, _, terminal) = makeApp(width: 80, height: 8)
+        let url = "http://api.test/reset"
+        let head = HTTPResponseHead(url: HTTPURL(string: url)!, httpVersion: "1.1", status: 200, reason: "OK",
+                                    headers: [HTTPHeader(name: "Content-Type", value: "text/plain")])
+        store.apply([Events.created(1, "GET", url), Events.simple(1, .resumed, at: 100.01), Events.simple(1, .response(head), at: 100.02),
+                     Events.simple(1, .failed(TaskFailure(error: TransferError(code: .connectionReset, message: "reset by peer"), response: head,
+                                                          bytes: 9, timings: nil, redirects: [], partialBody: .data(Data("first par".utf8)))), at: 100.03)])
+        let lines = openDetail(app, terminal, tab: "3").map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertTrue(lines[2].hasPrefix("the task failed (connectionReset): showing the 9 B that arrived"), lines[2])
+        XCTAssertTrue(lines[3...].contains("first par"), "\(lines)")
+    }
+
     func testCookiesTabListsCookiesSentAndSet() {
         let (app, store, _, terminal) = makeApp(width: 100, height: 12)
         store.apply(task(1, headers: [HTTPHeader(name: "Set-Cookie", value: "sid=abc; Path=/; HttpOnly; SameSite=Lax"),

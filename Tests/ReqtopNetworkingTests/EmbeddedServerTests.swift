@@ -86,6 +86,21 @@ final class EmbeddedServerTests: EmbeddedServerTestCase {
         XCTAssertEqual(manager.registeredTaskCount, 0)
     }
 
+    func testAFailureCarriesTheBodyThatArrivedBeforeIt() throws {
+        let manager = SessionManager()
+        let recorder = EventRecorder(bus: manager.bus)
+        let task = manager.dataTask(with: HTTPRequest(server.url("/fault/reset?after=1000")))
+        try task.resume()
+        try recorder.waitForEnd(of: [task.id])
+        let failure = recorder.events.compactMap { event -> TaskFailure? in
+            if case .failed(let failure) = event.kind { return failure }
+            return nil
+        }.first
+        XCTAssertEqual(failure?.error.code, .connectionReset)
+        XCTAssertEqual(failure?.bytes, 1000)
+        XCTAssertEqual(try failure?.partialBody?.prefix(2000).count, 1000, "the 1000 bytes before the reset are kept")
+    }
+
     func testPostBodyArrivesIntactWithMethodAndHeaders() async throws {
         let manager = SessionManager()
         let request = HTTPRequest(server.url("/put"), method: "PUT", headers: [HTTPHeader(name: "Content-Type", value: "application/json")])

@@ -132,10 +132,14 @@ enum DetailText {
     static func body(_ r: TaskRecord, view: BodyView) -> DetailContent {
         guard let body = r.body else {
             if r.bodyReleased { return .lines(["the body was released to keep memory bounded (the oldest go first)"]) }
-            return .lines([r.state == .completed ? "(no body)" : "the body appears here when the task completes"])
+            if r.state == .failed { return .lines(["no body arrived before the task failed"]) }
+            return .lines([r.state.isTerminal ? "(no body)" : "the body appears here when the task completes"])
         }
         guard let bytes = try? body.prefix(bodyPreviewLimit) else { return .lines(["the body could not be read"]) }
         var notes = ["\(view.rawValue) view (v changes it)"]
+        if r.state == .failed, let error = r.error {
+            notes.insert("the task failed (\(error.code.rawValue)): showing the \(ByteCount.format(body.count)) that arrived", at: 0)
+        }
         if body.count > Int64(bytes.count) {
             notes.append("showing the first \(ByteCount.format(Int64(bytes.count))) of \(ByteCount.format(body.count))")
         }

@@ -145,7 +145,7 @@ public final class SessionManager: Sendable {
             if let error = finished.error {
                 event = error.code == .cancelled ? .cancelled : .failed(TaskFailure(
                     error: error, response: finished.head, bytes: finished.bytes, timings: finished.timings,
-                    redirects: finished.redirects))
+                    redirects: finished.redirects, partialBody: finished.body.flatMap { $0.count > 0 ? $0 : nil }))
             } else {
                 event = .completed(TaskCompletion(
                     response: finished.head!, body: finished.body, bytes: finished.bytes,

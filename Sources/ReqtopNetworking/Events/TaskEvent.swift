@@ -120,12 +120,16 @@ public struct TaskFailure: Sendable {
     public var bytes: Int64
     public var timings: PhaseTimings?
     public var redirects: [RedirectHop]
+    /// The part of the body that arrived before the failure (nil when none did or it went to a download file).
+    public var partialBody: ResponseBody?
 
-    public init(error: TransferError, response: HTTPResponseHead?, bytes: Int64, timings: PhaseTimings?, redirects: [RedirectHop]) {
+    public init(error: TransferError, response: HTTPResponseHead?, bytes: Int64, timings: PhaseTimings?, redirects: [RedirectHop],
+                partialBody: ResponseBody? = nil) {
         self.error = error
         self.response = response
         self.bytes = bytes
         self.timings = timings
         self.redirects = redirects
+        self.partialBody = partialBody
     }
 }

@@ -131,6 +131,11 @@ package final class TaskStore: Sendable {
             if let response = failure.response { record.response = Self.sharingURL(response, with: record) }
             record.timings = failure.timings
             record.redirects = failure.redirects
+            if let body = failure.partialBody {
+                record.body = body
+                state.retainedBodyBytes += body.count
+                state.bodyHolders.append(position)
+            }
             state.rates.add(requests: 1, at: event.time)
         }
         if record.state != before {
