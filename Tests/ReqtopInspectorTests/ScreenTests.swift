@@ -196,6 +196,29 @@ final class ScreenTests: XCTestCase {
         XCTAssertTrue(lines[3...].contains("first par"), "\(lines)")
     }
 
+    func testTimingShowsLivePhasesAndPausesAsTheirOwnRow() {
+        let (app, store, _, terminal) = makeApp(width: 90, height: 16)
+        let url = "http://api.test/slow"
+        store.apply([Events.created(1, "GET", url, at: 100), Events.simple(1, .resumed, at: 100),
+                     Events.simple(1, .response(Events.head(200, url)), at: 100.5), Events.simple(1, .suspended, at: 101),
+                     Events.simple(1, .resumed, at: 103)])
+        _ = draw(app, terminal, now: 104)
+        _ = app.handle(.enter)
+        _ = app.handle(.char("4"))
+        var lines = draw(app, terminal, now: 104).map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(lines[2], "Running for 4.00 s", "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("until the response head") && $0.hasSuffix("500 ms") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("receiving so far") && $0.contains("1.50 s") }, "3.5 s less the 2 s paused: \(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("paused") && $0.hasSuffix("2.00 s") }, "\(lines)")
+        // Finished: the paused time is its own row and out of receive.
+        let timings = PhaseTimings(dns: 1, connect: 1, tls: -1, send: 1, wait: 497, receive: 3_500, total: 4_000)
+        store.apply([Events.simple(1, .completed(TaskCompletion(response: Events.head(200, url), body: nil, bytes: 0, timings: timings,
+                                                               redirects: [], serializer: "raw", serializedValue: nil, serializationError: nil)), at: 104)])
+        lines = draw(app, terminal, now: 105).map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertTrue(lines.contains { $0.hasPrefix("receive") && $0.contains("1.50 s") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("paused") && $0.contains("2.00 s") }, "\(lines)")
+    }
+
     func testCookiesTabListsCookiesSentAndSet() {
         let (app, store, _, terminal) = makeApp(width: 100, height: 12)
         store.apply(task(1, headers: [HTTPHeader(name: "Set-Cookie", value: "sid=abc; Path=/; HttpOnly; SameSite=Lax"),

@@ -101,6 +101,21 @@ final class EmbeddedServerTests: EmbeddedServerTestCase {
         XCTAssertEqual(try failure?.partialBody?.prefix(2000).count, 1000, "the 1000 bytes before the reset are kept")
     }
 
+    func testAServerThatNeverAnswersIsTimedAsWaitNotReceive() throws {
+        let manager = SessionManager()
+        let recorder = EventRecorder(bus: manager.bus)
+        let task = manager.dataTask(with: HTTPRequest(server.url("/fault/stall?seconds=30"), options: .init(timeout: 0.5)))
+        try task.resume()
+        try recorder.waitForEnd(of: [task.id])
+        let timings = recorder.events.compactMap { event -> PhaseTimings? in
+            if case .failed(let failure) = event.kind { return failure.timings }
+            return nil
+        }.first
+        let t = try XCTUnwrap(timings)
+        XCTAssertEqual(t.receive, -1, "no byte came back: nothing was received")
+        XCTAssertGreaterThan(t.wait, 300, "the time went to waiting: \(t)")
+    }
+
     func testPostBodyArrivesIntactWithMethodAndHeaders() async throws {
         let manager = SessionManager()
         let request = HTTPRequest(server.url("/put"), method: "PUT", headers: [HTTPHeader(name: "Content-Type", value: "application/json")])

@@ -52,9 +52,21 @@ public struct PhaseTimings: Sendable, Hashable, Codable {
         self.dns = reusedConnection ? -1 : ms(nameLookup)
         self.connect = reusedConnection ? -1 : ms(connect - nameLookup)
         self.tls = appConnect > 0 ? ms(appConnect - connect) : -1
-        self.send = ms(preTransfer - connected)
-        self.wait = ms(startTransfer - preTransfer)
-        self.receive = ms(total - startTransfer)
+        if preTransfer <= 0 {
+            // The request was never sent (connecting failed or timed out): no send, wait or receive.
+            self.send = -1
+            self.wait = -1
+            self.receive = -1
+        } else if startTransfer <= 0 {
+            // No first byte came back: everything after sending was waiting (a stalled server, a timeout).
+            self.send = ms(preTransfer - connected)
+            self.wait = ms(total - preTransfer)
+            self.receive = -1
+        } else {
+            self.send = ms(preTransfer - connected)
+            self.wait = ms(startTransfer - preTransfer)
+            self.receive = ms(total - startTransfer)
+        }
         self.total = ms(total)
         self.redirect = -1
     }

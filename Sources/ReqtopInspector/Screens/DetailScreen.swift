@@ -39,7 +39,8 @@ extension InspectorApp {
         frame.render(Tabs(tabs.map(\.rawValue), selected: tabs.firstIndex(of: detailTab)!), in: parts[1])
 
         let body = parts[2].inset(horizontal: 1)
-        if detailLines.key.map({ $0.id != id || $0.tab != detailTab || $0.revision != record.revision || $0.width != body.width || $0.view != bodyView }) ?? true {
+        if detailLines.key.map({ $0.id != id || $0.tab != detailTab || $0.revision != record.revision || $0.width != body.width || $0.view != bodyView })
+            ?? true || (detailTab == .timing && !record.state.isTerminal) { // live timings move with the clock
             detailLines.key = (id, detailTab, record.revision, body.width, bodyView)
             detailLines.content = DetailText.content(of: record, tab: detailTab, width: body.width, view: bodyView, now: now)
         }
@@ -66,7 +67,7 @@ enum DetailText {
         case .request: return .lines(request(record))
         case .response: return .lines(response(record))
         case .body: return body(record, view: view)
-        case .timing: return .lines(timing(record, width: width))
+        case .timing: return .lines(timing(record, width: width, now: now))
         case .events: return .lines(events(record))
         case .cookies: return .lines(DetailCookies.lines(record))
         }
@@ -150,12 +151,20 @@ enum DetailText {
         }
     }
 
-    static func timing(_ r: TaskRecord, width: Int) -> [String] {
+    static func timing(_ r: TaskRecord, width: Int, now: Double) -> [String] {
+        let paused = r.pausedMilliseconds(now: now)
         guard let t = r.timings, t.total > 0 else {
-            return [r.state.isTerminal ? "no timings for this task" : "timings appear when the task completes"]
+            if r.state.isTerminal { return ["no timings for this task"] }
+            return live(r, paused: paused, now: now)
+        }
+        // Time suspended is its own row, taken out of the phase it fell in (receive, else wait).
+        var receive = t.receive, wait = t.wait
+        if paused > 0 {
+            if receive >= paused { receive -= paused } else if wait >= paused { wait -= paused }
         }
         var phases: [(String, Double)] = [("dns", t.dns), ("connect", t.connect), ("tls", t.tls), ("send", t.send),
-                                          ("wait", t.wait), ("receive", t.receive)]
+                                          ("wait", wait), ("receive", receive)]
+        if paused > 0 { phases.append(("paused", paused)) }
         if t.redirect >= 0 { phases.insert(("redirect", t.redirect), at: 0) } // earlier hops of the chain
         let barWidth = max(10, width - 24)
         var lines = ["Waterfall (total \(Milliseconds.format(t.total)))", ""]
@@ -169,7 +178,26 @@ enum DetailText {
                          + Milliseconds.format(ms).leftPadded(to: 10) + "  " + bar)
             start += value
         }
-        lines += ["", "−/– means the phase did not happen (reused connection, no TLS, no redirect)."]
+        lines += ["", "−/– means the phase did not happen (reused connection, no TLS, no redirect, no response)."]
+        return lines
+    }
+
+    /// While the task runs: what is known so far (libcurl reports the phases when it ends).
+    static func live(_ r: TaskRecord, paused: Double, now: Double) -> [String] {
+        guard let started = r.startedAt else { return ["not started yet (queued or suspended)"] }
+        let elapsed = (now - started) * 1000
+        var lines = ["Running for \(Milliseconds.format(elapsed))" + (r.state == .suspended ? " (suspended now)" : ""), ""]
+        let firstByte = r.timeline.first { $0.event == .response }?.time
+        if let firstByte {
+            lines.append("until the response head".padding(toLength: 26, withPad: " ", startingAt: 0) + Milliseconds.format((firstByte - started) * 1000).leftPadded(to: 10))
+            lines.append("receiving so far".padding(toLength: 26, withPad: " ", startingAt: 0)
+                         + Milliseconds.format(max(0, (now - firstByte) * 1000 - paused)).leftPadded(to: 10)
+                         + "  \(ByteCount.format(r.downloaded))")
+        } else {
+            lines.append("waiting for a response".padding(toLength: 26, withPad: " ", startingAt: 0) + Milliseconds.format(max(0, elapsed - paused)).leftPadded(to: 10))
+        }
+        if paused > 0 { lines.append("paused".padding(toLength: 26, withPad: " ", startingAt: 0) + Milliseconds.format(paused).leftPadded(to: 10)) }
+        lines += ["", "the full waterfall (dns, connect, tls, send, wait, receive) appears when the task ends"]
         return lines
     }
 

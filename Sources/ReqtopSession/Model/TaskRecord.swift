@@ -61,6 +61,25 @@ package struct TaskRecord: Sendable {
         return (endedAt ?? now) - startedAt
     }
 
+    /// Milliseconds the task spent suspended after it first started (until `now` while still suspended).
+    package func pausedMilliseconds(now: Double) -> Double {
+        var paused = 0.0
+        var since: Double?
+        var started = false
+        for entry in timeline {
+            switch entry.event {
+            case .resumed:
+                if let start = since { paused += entry.time - start }
+                since = nil
+                started = true
+            case .suspended where started: since = entry.time
+            default: break
+            }
+        }
+        if let since { paused += (endedAt ?? now) - since }
+        return paused * 1000
+    }
+
     /// 0…1 for a download with a known size (or an upload before the response), nil otherwise.
     package var progressFraction: Double? {
         if state == .completed { return 1 }
