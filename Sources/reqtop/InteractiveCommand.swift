@@ -25,6 +25,7 @@ func runInteractive(manager: SessionManager, title: String, begin: (InspectorSes
     defer { subscription.cancel() }
     let session = InspectorSession(manager: manager, store: store)
     session.runInTerminal = { arguments in loop.runProgram(arguments) }
+    session.sendToTerminal = { sequence in loop.sendToTerminal(sequence) }
     let app = InspectorApp(store: store, actions: session, title: title)
     let ticker = startTicker(loop.dirtyFlag, store: store)
     defer { ticker.cancel() }

@@ -147,6 +147,20 @@ final class InspectorEndToEndTests: XCTestCase {
         screen = try tmux.waitFor(text: "── set by")
         let setRow = screen.split(separator: "\n").first { $0.contains("sid") && $0.contains("abc") && $0.contains("/") }
         XCTAssertNotNil(setRow, screen)
+        // y u copies the URL through OSC 52 (tmux keeps it as a paste buffer); b saves the body.
+        try tmux.run(["set-option", "-g", "set-clipboard", "on"])
+        try tmux.sendKeys("y", "u")
+        try tmux.waitFor(text: "copied the URL")
+        XCTAssertEqual(try tmux.run(["show-buffer"]).trimmingCharacters(in: .newlines), "\(base)/cookies/set?sid=abc")
+        try tmux.sendKeys("Escape")
+        try tmux.waitFor(text: "HOST / PATH")
+        try select("/get?long", tmux)
+        try tmux.sendKeys("Enter", "b")
+        try tmux.waitFor(text: "save the body to: get.json")
+        try tmux.sendKeys("Enter")
+        try tmux.waitFor(text: "saved the body of #2")
+        let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: scratch.appendingPathComponent("get.json"))) as? [String: Any]
+        XCTAssertEqual((saved?["args"] as? [String: Any])?["long"] as? String, long)
         // An unbound letter changes nothing.
         let before = try tmux.capture()
         try tmux.sendKeys("u")

@@ -20,6 +20,8 @@ final class RecordingActions: InspectorActions {
     func saveHAR(to path: String) -> String { calls.append("saveHAR \(path)"); return "ok" }
     func exportCurl(_ record: TaskRecord, to path: String) -> String { calls.append("exportCurl \(record.id) \(path)"); return "ok" }
     func edit(_ record: TaskRecord) -> String { calls.append("edit \(record.id)"); return "ok" }
+    func copy(_ text: String, describing what: String) -> String { calls.append("copy \(what): \(text)"); return "copied \(what)" }
+    func saveBody(_ record: TaskRecord, to path: String) -> String { calls.append("saveBody \(record.id) \(path)"); return "ok" }
 }
 
 final class ScreenTests: XCTestCase {
@@ -217,6 +219,25 @@ final class ScreenTests: XCTestCase {
         lines = draw(app, terminal, now: 105).map { $0.trimmingCharacters(in: .whitespaces) }
         XCTAssertTrue(lines.contains { $0.hasPrefix("receive") && $0.contains("1.50 s") }, "\(lines)")
         XCTAssertTrue(lines.contains { $0.hasPrefix("paused") && $0.contains("2.00 s") }, "\(lines)")
+    }
+
+    func testCopyMenuPicksWhatToCopyAndBSavesTheBody() {
+        let (app, store, actions, terminal) = makeApp(width: 100, height: 10)
+        store.apply(task(1, headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: Data(#"{"a":1}"#.utf8)))
+        _ = openDetail(app, terminal, tab: "3")
+        for key in ["y", "u", "y", "h", "y", "q", "y", "r", "y", "b", "y", "x"] { _ = app.handle(.char(Character(key))) }
+        XCTAssertEqual(actions.calls, [
+            "copy the URL: http://api.test/t1",
+            "copy the httpie command: http --ignore-stdin --follow 'GET' 'http://api.test/t1' 'Accept:*/*'",
+            "copy the request head: GET /t1 HTTP/1.1\nHost: api.test\nUser-Agent: reqtop/0.1.0\nAccept: */*",
+            "copy the response head: HTTP/1.1 200 OK\nContent-Type: application/json",
+            #"copy the body: {"a":1}"#,
+        ])
+        XCTAssertTrue(draw(app, terminal)[9].contains("nothing copied"), "an unknown key after y copies nothing")
+        _ = app.handle(.char("b"))
+        XCTAssertTrue(draw(app, terminal)[9].contains("save the body to: t1.json"), "a name from the URL and the Content-Type")
+        _ = app.handle(.enter)
+        XCTAssertEqual(actions.calls.last, "saveBody #1 t1.json")
     }
 
     func testCookiesTabListsCookiesSentAndSet() {

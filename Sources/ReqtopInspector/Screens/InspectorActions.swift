@@ -14,6 +14,10 @@ package protocol InspectorActions: AnyObject {
     func exportCurl(_ record: TaskRecord, to path: String) -> String
     /// Edits the request as `.http` text in the user's editor and sends the edited copy.
     func edit(_ record: TaskRecord) -> String
+    /// Puts `text` on the clipboard (OSC 52), or in a file when the terminal cannot take it; `what` names it.
+    func copy(_ text: String, describing what: String) -> String
+    /// Writes the task's response body (decoded, as received) to `path`.
+    func saveBody(_ record: TaskRecord, to path: String) -> String
     /// Tasks not yet ended.
     var unfinishedCount: Int { get }
     /// Requests of a replayed list that have not been sent yet.

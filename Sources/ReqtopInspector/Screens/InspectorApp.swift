@@ -43,6 +43,8 @@ package final class InspectorApp {
     var detailWrap = true
     /// How the Body tab shows bodies (`v`).
     var bodyView = BodyView.auto
+    /// `y` was pressed: the next key picks what to copy.
+    var copyMenuOpen = false
 
     package init(store: TaskStore, actions: InspectorActions, title: String) {
         self.store = store
@@ -65,6 +67,7 @@ package final class InspectorApp {
     package func handle(_ key: Key) -> LoopAction {
         if key == .resize { return .redraw }
         if prompt != nil { return handlePromptKey(key) }
+        if copyMenuOpen { return handleCopyKey(key) }
         let context: KeyContext = if case .detail = screen { .detail } else { .table }
         guard let command = Keymap.command(for: key, in: context) else { return .ignore }
         return run(command)
@@ -112,6 +115,17 @@ package final class InspectorApp {
             bodyView = bodyView.next
             detailTab = .body
             say("body view: \(bodyView.rawValue)")
+        case .copyMenu:
+            guard selectedID != nil else { return .ignore }
+            copyMenuOpen = true
+            say("copy: u URL  c curl  h httpie  q request head  r response head  b body  (Esc: nothing)")
+        case .saveBody:
+            guard let record = selectedID.flatMap(store.record) else { return .ignore }
+            guard record.body != nil else {
+                say("\(record.id) has no body to save")
+                return .redraw
+            }
+            open(.bodyPath, text: BodyFileName.suggested(for: record))
         case .toggleWrap:
             detailWrap.toggle()
             say(detailWrap ? "wrap on" : "wrap off: ← → scroll sideways")

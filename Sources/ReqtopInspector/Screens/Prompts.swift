@@ -13,9 +13,11 @@ enum PromptKind: Hashable {
     case newRequestBody
     case confirmQuit(running: Int)
     case search
+    case bodyPath
 
     var label: String {
         switch self {
+        case .bodyPath: "save the body to: "
         case .search: "search: "
         case .filter: "filter (text status:4xx method:POST state:failed host:x name:x !term): "
         case .harPath: "save HAR to: "
@@ -118,6 +120,9 @@ extension InspectorApp {
             // Sent as typed: no Content-Type is added (type one at the header prompt).
             if !line.isEmpty { draft.body = .data(Data(line.utf8)) }
             say(actions.send(draft))
+        case .bodyPath:
+            guard !text.isEmpty, let record = selectedID.flatMap(store.record) else { return say("nothing saved") }
+            say(actions.saveBody(record, to: text))
         case .search:
             guard !line.isEmpty else {
                 detailSearch = nil

@@ -11,6 +11,11 @@ package final class InspectorSession: InspectorActions {
     /// Runs a program with the terminal handed over to it (curses suspended); returns its exit status.
     /// Without it, `e` (edit in $EDITOR) is unavailable.
     package var runInTerminal: ((_ arguments: [String]) -> Int32)?
+    /// Writes a control sequence straight to the terminal (OSC 52 for the clipboard). Without it,
+    /// copies go to a file.
+    package var sendToTerminal: ((String) -> Void)?
+    /// OSC 52 payloads past this many bytes are refused by common terminals (xterm's limit is about 100 KB of base64).
+    static let clipboardLimit = 74_000
     /// How many requests of a replayed list wait to be sent (shown in the header, counted when quitting).
     package var queued: () -> Int = { 0 }
 
@@ -91,6 +96,37 @@ package final class InspectorSession: InspectorActions {
             return "wrote the curl command of \(record.id) to \(path)"
         } catch {
             return "could not write \(path): \(error.localizedDescription)"
+        }
+    }
+
+    package func copy(_ text: String, describing what: String) -> String {
+        let size = ByteCount.format(Int64(text.utf8.count))
+        if let sendToTerminal, text.utf8.count <= Self.clipboardLimit {
+            sendToTerminal("\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}")
+            return "copied \(what) (\(size)) to the clipboard with OSC 52 (tmux needs set-clipboard on)"
+        }
+        let path = FileManager.default.currentDirectoryPath + "/reqtop-copy.txt"
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            return "could not copy \(what): \(error.localizedDescription)"
+        }
+        let why = sendToTerminal == nil ? "no terminal to copy through" : "\(size) is more than terminals take"
+        return "\(why): wrote \(what) to \(path)"
+    }
+
+    package func saveBody(_ record: TaskRecord, to path: String) -> String {
+        guard let body = record.body else { return "\(record.id) has no body to save" }
+        do {
+            switch body {
+            case .data(let data): try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            case .file(let file):
+                if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+                try FileManager.default.copyItem(at: file.url, to: URL(fileURLWithPath: path))
+            }
+            return "saved the body of \(record.id) (\(ByteCount.format(body.count))) to \(path)"
+        } catch {
+            return "could not save \(path): \(error.localizedDescription)"
         }
     }
 

@@ -42,6 +42,18 @@ package final class EventLoop {
         return ExternalProgram.run(arguments)
     }
 
+    /// Writes `sequence` to the terminal as it is, outside the screen model: for control sequences
+    /// that draw nothing (OSC 52 clipboard). Call it from a key handler.
+    package func sendToTerminal(_ sequence: String) {
+        var bytes = Array(sequence.utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + written, $0.count - written) }
+            if n <= 0 { break }
+            written += n
+        }
+    }
+
     /// Runs until a key handler quits, an exit signal arrives or stdin closes; returns why.
     /// - Parameters:
     ///   - onKey: called for each key; `.resize` is also reported after a size change.

@@ -11,6 +11,8 @@ final class NoopActions: InspectorActions {
     func saveHAR(to path: String) -> String { "" }
     func exportCurl(_ record: TaskRecord, to path: String) -> String { "" }
     func edit(_ record: TaskRecord) -> String { "" }
+    func copy(_ text: String, describing what: String) -> String { "" }
+    func saveBody(_ record: TaskRecord, to path: String) -> String { "" }
     var unfinishedCount: Int { 0 }
     var queuedCount: Int { 0 }
 }

@@ -1,0 +1,71 @@
+import Foundation
+import ReqtopNetworking
+import ReqtopRequestLists
+import ReqtopSession
+import ReqtopTerminalUI
+
+extension InspectorApp {
+    /// Bodies copied as text are read up to this size; a larger one is saved with `b`.
+    static let copyableBody = 1 << 20
+
+    /// The key after `y`: what of the selected task to copy.
+    func handleCopyKey(_ key: Key) -> LoopAction {
+        copyMenuOpen = false
+        guard let record = selectedID.flatMap(store.record) else { return .redraw }
+        switch key {
+        case .char("u"): say(actions.copy(record.url.absoluteString, describing: "the URL"))
+        case .char("c"):
+            var bodyFiles = BodyFiles(prefix: FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-copy-\(record.id.rawValue)").path)
+            let command = CurlWriter.command(for: record.request, bodyFiles: &bodyFiles)
+            for file in bodyFiles.files { try? file.data.write(to: URL(fileURLWithPath: file.name)) }
+            say(actions.copy(command, describing: "the curl command"))
+        case .char("h"):
+            guard let command = HTTPieWriter.command(for: record.request) else {
+                say("the request body is binary: an httpie command line cannot carry it (y c copies the curl command)")
+                break
+            }
+            say(actions.copy(command, describing: "the httpie command"))
+        case .char("q"):
+            guard let head = record.sentHeads.last else {
+                say("\(record.id) has not been sent: no request head to copy")
+                break
+            }
+            say(actions.copy(head.lines.joined(separator: "\n"), describing: "the request head"))
+        case .char("r"):
+            guard let head = record.response else {
+                say("\(record.id) has no response head to copy")
+                break
+            }
+            say(actions.copy(([head.statusLine] + head.headers.map(\.description)).joined(separator: "\n"), describing: "the response head"))
+        case .char("b"):
+            guard let body = record.body, let bytes = try? body.prefix(Self.copyableBody + 1) else {
+                say("\(record.id) has no body to copy")
+                break
+            }
+            guard bytes.count <= Self.copyableBody, BodyView.isMostlyText(bytes) else {
+                say("the body is binary or large: b saves it to a file")
+                break
+            }
+            say(actions.copy(String(decoding: bytes, as: UTF8.self), describing: "the body"))
+        default:
+            say("nothing copied")
+        }
+        return .redraw
+    }
+}
+
+/// A file name for a saved body: the URL's last path segment, with an extension from the Content-Type when it has none.
+enum BodyFileName {
+    static func suggested(for record: TaskRecord) -> String {
+        let last = record.url.path.split(separator: "/").last.map(String.init) ?? ""
+        var name = last.filter { $0.isLetter || $0.isNumber || "._-".contains($0) }
+        if name.isEmpty || name.hasPrefix(".") { name = "body-\(record.id.rawValue)" }
+        guard !name.contains(".") else { return name }
+        let mime = record.response?.mimeType?.lowercased() ?? ""
+        let known: [(String, String)] = [("json", "json"), ("html", "html"), ("xml", "xml"), ("javascript", "js"), ("css", "css"),
+                                         ("text/plain", "txt"), ("csv", "csv"), ("png", "png"), ("jpeg", "jpg"), ("gif", "gif"),
+                                         ("svg", "svg"), ("webp", "webp"), ("pdf", "pdf"), ("zip", "zip"), ("gzip", "gz")]
+        let ext = known.first { mime.contains($0.0) }?.1 ?? "bin"
+        return "\(name).\(ext)"
+    }
+}
