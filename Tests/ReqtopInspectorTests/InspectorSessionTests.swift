@@ -99,6 +99,40 @@ final class InspectorSessionTests: XCTestCase {
         XCTAssertEqual(list.specs.map(\.url), ["/get", "/status/404", "/redirect/2", "/redirect/1", "/get"].map { server.url($0).absoluteString })
     }
 
+    func testBodiesOnDiskAreKeptAndEveryBodyHeldGoesInTheHAR() throws {
+        var configuration = SessionConfiguration()
+        configuration.maxBodyBytesInMemory = 1024 // bodies past 1 KB spill to a file
+        let manager = SessionManager(configuration: configuration)
+        defer { manager.invalidate() }
+        let store = TaskStore(bodyBudget: 2500) // room for two 1,000-byte bodies in memory
+        let subscription = store.observe(manager.bus)
+        defer { subscription.cancel() }
+        let session = InspectorSession(manager: manager, store: store)
+        var ids: [TaskID] = []
+        for path in ["/bytes/2000000", "/bytes/1000?seed=1", "/bytes/1000?seed=2", "/bytes/1000?seed=3"] {
+            let id = session.start(HTTPRequest(url: url(path)), name: nil)
+            waitFor(path) { store.record(id)?.state.isTerminal ?? false }
+            ids.append(id)
+        }
+        guard case .file(let file)? = store.record(ids[0])?.body else { return XCTFail("the 2 MB body should be in a file") }
+        XCTAssertEqual(file.size, 2_000_000, "a body on disk costs no memory: kept")
+        XCTAssertEqual(store.record(ids[1])?.bodyReleased, true, "the oldest in-memory body went past the budget")
+        XCTAssertNotNil(store.record(ids[3])?.body)
+
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(UUID().uuidString).har").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let message = session.saveHAR(to: path)
+        XCTAssertTrue(message.contains("1 body released earlier"), message)
+        let har = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let entries = try XCTUnwrap((har["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let contents = entries.map { ($0["response"] as? [String: Any])?["content"] as? [String: Any] ?? [:] }
+        XCTAssertEqual(contents[0]["encoding"] as? String, "base64")
+        XCTAssertEqual(Data(base64Encoded: contents[0]["text"] as? String ?? "")?.count, 2_000_000, "large bodies are included")
+        XCTAssertNil(contents[1]["text"])
+        XCTAssertEqual(entries[1]["comment"] as? String, SessionExport.omittedBodyComment)
+        XCTAssertNotNil(contents[3]["text"])
+    }
+
     func testCurlExportRunsWithRealCurl() throws {
         let id = session.start(HTTPRequest(url: url("/get?from=reqtop")), name: nil)
         waitFor("done") { store.record(id)?.state == .completed }

@@ -77,9 +77,15 @@ package final class InspectorSession: InspectorActions {
         let marks = store.marks
         let records = store.allRecords.filter { marks.isEmpty || marks.contains($0.id) }
         do {
-            let count = try SessionExport.writeHAR(records, to: path)
+            let summary = try SessionExport.writeHAR(records, to: path)
+            let count = summary.tasks
             let skipped = records.count - count
-            let note = skipped > 0 ? " (\(skipped) without a response left out)" : ""
+            var notes: [String] = []
+            if skipped > 0 { notes.append("\(skipped) without a response left out") }
+            if summary.omittedBodies > 0 {
+                notes.append("\(summary.omittedBodies) bod\(summary.omittedBodies == 1 ? "y" : "ies") released earlier to bound memory not included (see each entry's comment)")
+            }
+            let note = notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
             return "saved \(count) \(marks.isEmpty ? "" : "marked ")task\(count == 1 ? "" : "s") to \(path)\(note)"
         } catch {
             return "could not save \(path): \(error.localizedDescription)"

@@ -53,15 +53,18 @@ public struct HARExportEntry: Sendable, Hashable {
     /// Total time in ms; defaults to `timings.total`.
     public var time: Double
     public var serverIPAddress: String?
+    /// HAR's free-text `comment`: what this entry leaves out and why.
+    public var comment: String?
 
     public init(startedDateTime: Date, request: Request, response: Response, timings: HARTimings,
-                time: Double? = nil, serverIPAddress: String? = nil) {
+                time: Double? = nil, serverIPAddress: String? = nil, comment: String? = nil) {
         self.startedDateTime = startedDateTime
         self.request = request
         self.response = response
         self.timings = timings
         self.time = time ?? timings.total
         self.serverIPAddress = serverIPAddress
+        self.comment = comment
     }
 
     /// An entry for a request that was resolved but not sent (status 0, no timings). A file body is read.

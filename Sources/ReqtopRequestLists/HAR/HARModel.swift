@@ -91,5 +91,6 @@ enum HAR {
         var cache: Cache?
         var timings: Timings?
         var serverIPAddress: String?
+        var comment: String?
     }
 }

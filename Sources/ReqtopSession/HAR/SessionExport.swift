@@ -4,9 +4,6 @@ import ReqtopRequestLists
 
 /// Turns what the inspector recorded into the request-list formats.
 package enum SessionExport {
-    /// Response bodies up to this size are embedded in a HAR.
-    package static let harBodyLimit: Int64 = 1 << 20
-
     /// HAR entries for every task that finished with a response (completed, or failed after the
     /// response arrived); cancelled and unfinished tasks are left out.
     ///
@@ -38,8 +35,15 @@ package enum SessionExport {
         // The body went with a hop whose head announced one (a 303 turns the next hop into a GET without it).
         let sentBody = head.map { $0.headers.contains(name: "Content-Length") || $0.headers.contains(name: "Transfer-Encoding") } ?? true
         let requestBody: Data? = sentBody ? record.request.body.data : nil
+        // Every body the session still has goes in, however large (binary as base64); one it no longer
+        // has is named in the entry's comment.
         var responseBody: Data?
-        if isFinal, let body = record.body, body.count <= harBodyLimit { responseBody = try? body.loadData() }
+        var comment: String?
+        if isFinal, let body = record.body {
+            do { responseBody = try body.loadData() } catch { comment = "response body not included: it could not be read (\(error.localizedDescription))" }
+        } else if isFinal, record.bodyReleased {
+            comment = omittedBodyComment
+        }
         return HARExportEntry(
             startedDateTime: Date(timeIntervalSince1970: start),
             request: .init(method: head?.method ?? record.method, url: (head?.url ?? record.url).absoluteString,
@@ -48,7 +52,7 @@ package enum SessionExport {
             response: .init(status: response.status, statusText: response.reason, httpVersion: "HTTP/\(response.httpVersion)",
                             headers: response.headers, bodySize: isFinal ? Int(record.downloaded) : 0,
                             mimeType: response.mimeType ?? "", body: responseBody, headersSize: response.size),
-            timings: harTimings(t), time: t.total >= 0 ? t.total : nil)
+            timings: harTimings(t), time: t.total >= 0 ? t.total : nil, comment: comment)
     }
 
     /// HAR timings from the core's phase timings: `connect` includes `ssl`, as HAR 1.2 says;
@@ -61,12 +65,24 @@ package enum SessionExport {
                           send: max(0, t.send), wait: max(0, t.wait), receive: max(0, t.receive))
     }
 
-    /// Writes the session as HAR 1.2; returns how many tasks were written (a task with redirects
-    /// has an entry per hop).
+    /// The comment of an entry whose body the session no longer holds.
+    package static let omittedBodyComment = "response body not included: reqtop released it during the session to keep memory within its body budget (the oldest in-memory bodies go first)"
+
+    /// What `writeHAR` wrote.
+    package struct HARSaveSummary: Sendable {
+        /// Tasks written (a task with redirects has an entry per hop).
+        package var tasks: Int
+        /// Final responses whose body was no longer held (each entry says so in its `comment`).
+        package var omittedBodies: Int
+    }
+
+    /// Writes the session as HAR 1.2.
     @discardableResult
-    package static func writeHAR(_ records: [TaskRecord], to path: String) throws -> Int {
-        let data = try HARWriter.data(entries: harEntries(from: records), creator: (name: "reqtop", version: ReqtopVersion.string))
+    package static func writeHAR(_ records: [TaskRecord], to path: String) throws -> HARSaveSummary {
+        let entries = harEntries(from: records)
+        let data = try HARWriter.data(entries: entries, creator: (name: "reqtop", version: ReqtopVersion.string))
         try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        return records.count { $0.response != nil && ($0.state == .completed || $0.state == .failed) }
+        return HARSaveSummary(tasks: records.count { $0.response != nil && ($0.state == .completed || $0.state == .failed) },
+                              omittedBodies: entries.count { $0.comment != nil })
     }
 }

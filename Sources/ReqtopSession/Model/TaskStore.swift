@@ -36,8 +36,9 @@ package final class TaskStore: Sendable {
     private let bodyBudget: Int64
 
     /// - Parameters:
-    ///   - bodyBudget: response bodies kept for the Body tab and HAR, in bytes; past it the oldest
-    ///     are released (a spilled body's temporary file is deleted), so a long session stays bounded.
+    ///   - bodyBudget: response bodies kept in memory for the Body tab and HAR, in bytes; past it the
+    ///     oldest in-memory ones are released, so a long session's memory stays bounded. Bodies in
+    ///     files (spilled past the engine's memory cap, downloads) are not counted and are kept.
     ///   - onChange: called (on the store's queue) after each batch of events is applied.
     package init(bodyBudget: Int64 = 256 << 20, onChange: @escaping @Sendable () -> Void = {}) {
         self.bodyBudget = bodyBudget
@@ -113,10 +114,7 @@ package final class TaskStore: Sendable {
             record.timings = completion.timings
             record.redirects = completion.redirects // now with each hop's timings
             record.body = completion.body
-            if let body = completion.body, body.count > 0 {
-                state.retainedBodyBytes += body.count
-                state.bodyHolders.append(position)
-            }
+            Self.account(completion.body, at: position, in: &state)
             if completion.bytes > record.downloaded {
                 state.bytesReceived += completion.bytes - record.downloaded
                 record.downloaded = completion.bytes
@@ -133,8 +131,7 @@ package final class TaskStore: Sendable {
             record.redirects = failure.redirects
             if let body = failure.partialBody {
                 record.body = body
-                state.retainedBodyBytes += body.count
-                state.bodyHolders.append(position)
+                Self.account(body, at: position, in: &state)
             }
             state.rates.add(requests: 1, at: event.time)
         }
@@ -156,6 +153,14 @@ package final class TaskStore: Sendable {
         var shared = head
         shared.url = record.url
         return shared
+    }
+
+    /// Counts a body held in memory against the budget. A body in a file (spilled past the memory
+    /// cap, or a download) costs no memory: it is kept, not counted.
+    private static func account(_ body: ResponseBody?, at position: Int, in state: inout State) {
+        guard case .data(let data)? = body, !data.isEmpty else { return }
+        state.retainedBodyBytes += Int64(data.count)
+        state.bodyHolders.append(position)
     }
 
     private static func releaseBodies(beyond budget: Int64, in state: inout State) {
