@@ -166,6 +166,15 @@ final class InspectorEndToEndTests: XCTestCase {
         try tmux.sendKeys("u")
         try tmux.sendKeys("6") // a bound key after it, so the capture below sees both handled
         XCTAssertEqual(try tmux.capture(), before)
+        // d: the marked task against the selected one.
+        try tmux.sendKeys("Escape")
+        try tmux.waitFor(text: "HOST / PATH")
+        try select("/cookies/set", tmux)
+        try tmux.sendKeys("m")
+        try select("/get?long", tmux)
+        try tmux.sendKeys("d")
+        screen = try tmux.waitFor(text: "diff #1 ⟷ #2")
+        XCTAssertTrue(screen.contains("~ url"), screen)
         try tmux.sendKeys("q")
         screen = try tmux.waitUntil("the session to end or ask") { $0.contains("DONE") || $0.contains("quit? (y/n)") }
         if screen.contains("quit? (y/n)") { try tmux.sendKeys("y") }

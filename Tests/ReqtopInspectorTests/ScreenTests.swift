@@ -240,6 +240,25 @@ final class ScreenTests: XCTestCase {
         XCTAssertEqual(actions.calls.last, "saveBody #1 t1.json")
     }
 
+    func testDTakesTheMarkedAndTheSelectedTaskToADiff() {
+        let (app, store, _, terminal) = makeApp(width: 100, height: 30)
+        store.apply(task(1, headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: Data(#"{"n":1}"#.utf8)))
+        store.apply(task(2, headers: [HTTPHeader(name: "Content-Type", value: "application/json"), HTTPHeader(name: "X-New", value: "y")],
+                         body: Data(#"{"n":2}"#.utf8)))
+        _ = draw(app, terminal)
+        _ = app.handle(.char("d"))
+        XCTAssertTrue(draw(app, terminal)[29].contains("mark two tasks"), "d without marks says what to do")
+        _ = app.handle(.char("m")) // marks #1 and moves to #2
+        _ = app.handle(.char("d"))
+        let lines = draw(app, terminal).map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertTrue(lines[0].hasPrefix("diff #1 ⟷ #2"), lines[0])
+        XCTAssertTrue(lines.contains { $0.hasPrefix("~ url") && $0.contains("http://api.test/t1") && $0.contains("│ http://api.test/t2") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("+ X-New") }, "\(lines)")
+        XCTAssertTrue(lines.contains("~ $.n: 1 → 2"), "\(lines)")
+        _ = app.handle(.escape)
+        XCTAssertTrue(draw(app, terminal)[2].contains("HOST / PATH"))
+    }
+
     func testCookiesTabListsCookiesSentAndSet() {
         let (app, store, _, terminal) = makeApp(width: 100, height: 12)
         store.apply(task(1, headers: [HTTPHeader(name: "Set-Cookie", value: "sid=abc; Path=/; HttpOnly; SameSite=Lax"),

@@ -4,7 +4,7 @@ package enum Command: String, Sendable, CaseIterable {
     case openDetail, back, nextTab, previousTab
     case tab1, tab2, tab3, tab4, tab5, tab6
     case search, nextMatch, previousMatch, toggleWrap, scrollLeft, scrollRight, cycleBodyView
-    case copyMenu, saveBody
+    case copyMenu, saveBody, diff
     case suspendResume, cancel, replay, replayFailed
     case filter, sort, mark, toggleLog
     case saveHAR, exportCurl, newRequest, editRequest
@@ -19,4 +19,6 @@ package enum KeyContext: String, Sendable, CaseIterable {
     case table
     /// The task detail screen.
     case detail
+    /// The diff of two tasks.
+    case diff
 }

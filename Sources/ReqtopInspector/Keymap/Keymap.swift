@@ -68,6 +68,8 @@ package enum Keymap {
         KeyBinding(key: .char("o"), command: .sort, context: .table, help: "sort by id → duration → size → status",
                    hints: [.table: "sort"]),
         KeyBinding(key: .char("m"), command: .mark, context: .table, help: "mark / unmark the task (R and w then act on the marked ones)"),
+        KeyBinding(key: .char("d"), command: .diff, context: .table,
+                   help: "diff two tasks: the two marked, or the marked one and the selected one", hints: [.table: "diff"]),
         KeyBinding(key: .char("l"), command: .toggleLog, context: .table, help: "show / hide the event log",
                    hints: [.table: "log"]),
         KeyBinding(key: .char("w"), command: .saveHAR, context: .global, help: "save the session (or the marked tasks) as HAR",
@@ -130,7 +132,13 @@ package enum Keymap {
         for context in KeyContext.allCases {
             let inContext = bindings.filter { $0.context == context }
             guard !inContext.isEmpty else { continue }
-            lines.append(context == .global ? "Everywhere" : context == .table ? "Task table" : "Task detail")
+            let title = switch context {
+            case .global: "Everywhere"
+            case .table: "Task table"
+            case .detail: "Task detail"
+            case .diff: "Diff"
+            }
+            lines.append(title)
             var seen: [Command] = []
             for binding in inContext where !seen.contains(binding.command) {
                 seen.append(binding.command)

@@ -10,6 +10,7 @@ package final class InspectorApp {
     enum Screen: Equatable {
         case main
         case detail(TaskID)
+        case diff(TaskID, TaskID)
         case help
     }
 
@@ -23,6 +24,7 @@ package final class InspectorApp {
     var table = TableState(selected: 0)
     var detailScroll = TextViewState()
     var helpScroll = TextViewState()
+    var diffScroll = TextViewState()
     var filter = TaskFilter.all
     var sort = TaskSort.id
     var showLog = false
@@ -55,6 +57,7 @@ package final class InspectorApp {
     /// The selected task's id in the table.
     var selectedID: TaskID? {
         if case .detail(let id) = screen { return id }
+        if case .diff = screen { return nil } // keys that act on one task do nothing here
         guard let index = table.selected, index < listing.count else { return nil }
         return store.records(listing, rows: index..<index + 1).first?.id
     }
@@ -68,7 +71,11 @@ package final class InspectorApp {
         if key == .resize { return .redraw }
         if prompt != nil { return handlePromptKey(key) }
         if copyMenuOpen { return handleCopyKey(key) }
-        let context: KeyContext = if case .detail = screen { .detail } else { .table }
+        let context: KeyContext = switch screen {
+        case .detail: .detail
+        case .diff: .diff
+        case .main, .help: .table
+        }
         guard let command = Keymap.command(for: key, in: context) else { return .ignore }
         return run(command)
     }
@@ -95,7 +102,7 @@ package final class InspectorApp {
                     filter = .all
                     say("filter cleared")
                 } else { return .ignore }
-            case .detail, .help: screen = .main
+            case .detail, .help, .diff: screen = .main
             }
         case .nextTab, .previousTab:
             let tabs = DetailTab.allCases
@@ -115,6 +122,19 @@ package final class InspectorApp {
             bodyView = bodyView.next
             detailTab = .body
             say("body view: \(bodyView.rawValue)")
+        case .diff:
+            let marks = store.marks.sorted { $0.rawValue < $1.rawValue }
+            let pair: [TaskID]
+            if marks.count == 2 {
+                pair = marks
+            } else if marks.count == 1, let selected = selectedID, selected != marks[0] {
+                pair = [marks[0], selected]
+            } else {
+                say("to diff, mark two tasks with m (or mark one and select another), then press d")
+                return .redraw
+            }
+            screen = .diff(pair[0], pair[1])
+            diffScroll = TextViewState()
         case .copyMenu:
             guard selectedID != nil else { return .ignore }
             copyMenuOpen = true
@@ -213,6 +233,7 @@ package final class InspectorApp {
             table.moveSelection(by: delta, rowCount: listing.count)
             anchor = selectedID
         case .detail: detailScroll.offset = max(0, detailScroll.offset + delta)
+        case .diff: diffScroll.offset = max(0, diffScroll.offset + delta)
         case .help: helpScroll.offset = max(0, helpScroll.offset + delta)
         }
     }

@@ -13,6 +13,7 @@ extension InspectorApp {
         case .main: renderMain(&frame, area: rows[0], now: now)
         case .detail(let id): renderDetail(&frame, area: rows[0], id: id, now: now)
         case .help: renderHelp(&frame, area: rows[0])
+        case .diff(let a, let b): renderDiff(&frame, area: rows[0], a: a, b: b)
         }
         renderBottomLine(&frame, area: rows[1], now: now)
     }
@@ -88,8 +89,20 @@ extension InspectorApp {
         switch screen {
         case .main: Keymap.hintLine(for: .table)
         case .detail: Keymap.hintLine(for: .detail)
-        case .help: Keymap.hintLine(for: .help)
+        case .help, .diff: Keymap.hintLine(for: .help)
         }
+    }
+
+    private func renderDiff(_ frame: inout Frame, area: Rect, a: TaskID, b: TaskID) {
+        guard let left = store.record(a), let right = store.record(b) else {
+            frame.buffer.setString(x: area.x, y: area.y, "a task of the diff is gone", maxWidth: area.width)
+            return
+        }
+        let parts = Layout.vertical([.fixed(1), .fill(1)]).split(area)
+        frame.buffer.setString(x: parts[0].x, y: parts[0].y, " diff \(a) ⟷ \(b)   = same  ~ changed  - only in A  + only in B",
+                               style: Style().bold, maxWidth: parts[0].width)
+        let lines = TaskDiff.lines(left, right, width: parts[1].width - 2)
+        frame.render(TextView(lines: lines), in: parts[1].inset(horizontal: 1), state: &diffScroll)
     }
 
     private func renderHelp(_ frame: inout Frame, area: Rect) {
