@@ -18,7 +18,7 @@ enum DetailCookies {
             lines += sent.isEmpty ? ["(no cookies sent)"] : table(sent.map(nameAndValue).map { [$0.name, $0.value] }, header: ["name", "value"])
             lines.append("")
         }
-        if r.sentHeads.isEmpty { lines += ["nothing sent yet", ""] }
+        if r.sentHeads.isEmpty { lines += [r.state.isTerminal ? "nothing was sent" : "nothing sent yet", ""] }
         var responses = r.redirects.map { (url: $0.from.absoluteString, head: $0.response) }
         if let response = r.response { responses.append((response.url.absoluteString, response)) }
         for (url, head) in responses {

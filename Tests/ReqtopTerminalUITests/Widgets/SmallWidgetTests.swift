@@ -35,6 +35,10 @@ final class SmallWidgetTests: XCTestCase {
             StatusLine(left: "ok", right: "q quit").render(area: area, buffer: &buffer)
         }
         assertLines(narrow, ["ok    "])
+        let long = render(width: 20, height: 1) { buffer, area in
+            StatusLine(left: "a very long hint line here", right: "? help").render(area: area, buffer: &buffer)
+        }
+        assertLines(long, ["a very long … ? help"]) // a left part that does not fit ends in …; the right part stays
     }
 
     func testSparklineScalesToTheMaximum() {
