@@ -183,6 +183,12 @@ final class ScreenTests: XCTestCase {
         lines = openDetail(app, terminal, tab: "3")
         XCTAssertEqual(Array(lines[4...8]).map { $0.trimmingCharacters(in: .whitespaces) },
                        ["{", "\"z\": 1,", "\"a\": {},", "\"list\": []", "}"], "document order, empty containers compact")
+        // Coloured: the key `"z"` cyan, the number yellow; the note above is plain.
+        let cells = terminal.backend.buffer
+        let row = 5, keyColumn = lines[5].firstIndex(of: "\"").map { lines[5].distance(from: lines[5].startIndex, to: $0) }!
+        XCTAssertEqual(cells[keyColumn, row].style.fg, .cyan)
+        XCTAssertEqual(cells[keyColumn + 5, row].style.fg, .yellow)
+        XCTAssertEqual(cells[2, 2].style.fg, Style().fg, "the view note is not coloured")
     }
 
     func testAFailedTaskShowsTheBodyThatArrivedMarkedAsPartial() {

@@ -22,13 +22,13 @@ package enum BodyView: String, CaseIterable, Sendable {
     func content(of bytes: Data, mimeType: String?) -> DetailContent {
         switch self {
         case .auto:
-            if mimeType?.contains("json") == true || Self.looksLikeJSON(bytes), let lines = Self.prettyJSON(bytes) { return .lines(lines) }
+            if mimeType?.contains("json") == true || Self.looksLikeJSON(bytes), let lines = Self.prettyJSON(bytes) { return .json(lines) }
             return Self.isMostlyText(bytes) ? BodyView.text.content(of: bytes, mimeType: mimeType) : .hex(Array(bytes), note: nil)
         case .json:
             guard let lines = Self.prettyJSON(bytes) else {
                 return .lines(["(not valid JSON: shown as text)", ""] + Sanitizer.lines(String(decoding: bytes, as: UTF8.self)))
             }
-            return .lines(lines)
+            return .json(lines)
         case .text: return .lines(Sanitizer.lines(String(decoding: bytes, as: UTF8.self)))
         case .hex: return .hex(Array(bytes), note: nil)
         case .raw:

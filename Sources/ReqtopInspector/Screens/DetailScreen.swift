@@ -19,10 +19,19 @@ struct DetailLinesCache {
     var content = DetailContent.lines([])
 }
 
-/// What a detail tab shows: text lines, or a hex dump of bytes.
+/// What a detail tab shows: text lines, pretty JSON lines (coloured), or a hex dump of bytes.
 enum DetailContent {
     case lines([String])
+    case json([String])
     case hex([UInt8], note: String?)
+
+    /// The text lines (what search looks in), nil for a hex dump.
+    var textLines: [String]? {
+        switch self {
+        case .lines(let lines), .json(let lines): lines
+        case .hex: nil
+        }
+    }
 }
 
 extension InspectorApp {
@@ -47,9 +56,10 @@ extension InspectorApp {
             detailLines.content = DetailText.content(of: record, tab: detailTab, width: body.width, view: bodyView, now: now)
         }
         switch detailLines.content {
-        case .lines(let lines):
+        case .lines(let lines), .json(let lines):
             var view = TextView(lines: lines, wrap: detailWrap)
             view.highlight = detailSearch
+            if case .json = detailLines.content { view.colorize = JSONSyntax.spans }
             frame.render(view, in: body, state: &detailScroll)
         case .hex(let bytes, let note):
             let rows = Layout.vertical([.fixed(note == nil ? 0 : 1), .fill(1)]).split(body)
@@ -149,6 +159,7 @@ enum DetailText {
         let note = notes.joined(separator: " · ")
         switch view.content(of: bytes, mimeType: r.response?.mimeType) {
         case .lines(let lines): return .lines([note, ""] + lines)
+        case .json(let lines): return .json([note, ""] + lines)
         case .hex(let bytes, _): return .hex(bytes, note: note)
         }
     }

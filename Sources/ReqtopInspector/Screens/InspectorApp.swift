@@ -206,7 +206,7 @@ package final class InspectorApp {
     /// match it is ("match 3/17").
     func jumpToMatch(forward: Bool, includingCurrent: Bool) {
         guard let search = detailSearch else { return say("no search: press / to search this tab") }
-        guard case .lines(let lines) = detailLines.content else { return say("search works on text (this is a hex dump)") }
+        guard let lines = detailLines.content.textLines else { return say("search works on text (this is a hex dump)") }
         let matches = search.matchingLines(lines)
         guard !matches.isEmpty else {
             detailMatch = nil

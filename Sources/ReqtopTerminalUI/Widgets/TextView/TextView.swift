@@ -24,6 +24,8 @@ public struct TextView: StatefulWidget {
     /// Occurrences of this are drawn in `highlightStyle`.
     public var highlight: TextSearch?
     public var highlightStyle = Style().reversed
+    /// Syntax colouring: styles for character ranges of a drawn row (laid under search highlights).
+    public var colorize: ((String) -> [(characters: Range<Int>, style: Style)])?
 
     /// A view of `lineCount` lines produced by `line` (untrusted text is fine: it is sanitized).
     public init(lineCount: Int, wrap: Bool = false, style: Style = .plain, line: @escaping (Int) -> String) {
@@ -59,7 +61,8 @@ public struct TextView: StatefulWidget {
             for var row in rows(of: index, width: area.width) where y < area.bottom {
                 if state.column > 0 { row = Self.dropColumns(state.column, of: row) }
                 buffer.setString(x: area.x, y: y, row, style: style, maxWidth: area.width)
-                if let highlight { mark(highlight, in: row, x: area.x, y: y, buffer: &buffer) }
+                if let colorize { paint(colorize(row), in: row, x: area.x, y: y, buffer: &buffer) }
+                if let highlight { paint(highlight.ranges(in: row).map { ($0, highlightStyle) }, in: row, x: area.x, y: y, buffer: &buffer) }
                 y += 1
             }
             index += 1
@@ -96,12 +99,14 @@ public struct TextView: StatefulWidget {
         return 0
     }
 
-    private func mark(_ search: TextSearch, in row: String, x: Int, y: Int, buffer: inout Buffer) {
+    /// Lays each style over the cells of its character range in `row`.
+    private func paint(_ spans: [(characters: Range<Int>, style: Style)], in row: String, x: Int, y: Int, buffer: inout Buffer) {
+        guard !spans.isEmpty else { return }
         let characters = Array(row)
-        for range in search.ranges(in: row) {
+        for (range, style) in spans where range.lowerBound >= 0 && range.upperBound <= characters.count {
             let start = TextWidth.of(String(characters[..<range.lowerBound]))
             let width = TextWidth.of(String(characters[range]))
-            buffer.setStyle(Rect(x: x + start, y: y, width: width, height: 1), highlightStyle)
+            buffer.setStyle(Rect(x: x + start, y: y, width: width, height: 1), style)
         }
     }
 }
