@@ -74,7 +74,8 @@ public enum TextWidth {
                 lineHasWords = true
                 continue
             }
-            if lineHasWords { lines.append(line); line = ""; lineWidth = 0 }
+            if lineHasWords { lines.append(line); line = ""; lineWidth = 0; lineHasWords = false }
+            if word.isEmpty { continue } // a space at the break: the break replaces it
             while wordWidth > width {
                 var head = ""
                 var headWidth = 0

@@ -121,6 +121,15 @@ final class InspectorSessionTests: XCTestCase {
 
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(UUID().uuidString).har").path
         defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-folder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let record = try XCTUnwrap(store.record(ids[0]))
+        XCTAssertTrue(session.saveBody(record, to: folder.path).contains("is a folder: nothing saved"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.path), "a folder given as the path is never replaced")
+        let saved = folder.appendingPathComponent("body.bin").path
+        XCTAssertTrue(session.saveBody(record, to: saved).hasPrefix("saved the body of"))
+        XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: saved)[.size] as? Int), 2_000_000)
         let message = session.saveHAR(to: path)
         XCTAssertTrue(message.contains("1 body released earlier"), message)
         let har = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])

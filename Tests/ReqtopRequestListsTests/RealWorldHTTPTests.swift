@@ -167,10 +167,15 @@ final class RealWorldHTTPTests: XCTestCase {
             @id = 2
             @path = /b/{{id}}
             GET https://api.example.org{{path}}
+
+            ###
+            @path = {{path}}/v2
+            GET https://api.example.org{{path}}
             """)
         XCTAssertEqual(try resolver.resolve(0).url.absoluteString, "https://api.example.org/first/1", "defined only below: the first definition")
         XCTAssertEqual(try resolver.resolve(1).url.absoluteString, "https://api.example.org/a/1")
         XCTAssertEqual(try resolver.resolve(2).url.absoluteString, "https://api.example.org/b/2", "the latest definition above")
+        XCTAssertEqual(try resolver.resolve(3).url.absoluteString, "https://api.example.org/b/2/v2", "a redefinition may use the one before it")
     }
 
     func testVariablesAfterABodyAreFileVariablesNotBodyText() throws {

@@ -43,7 +43,7 @@ extension InspectorApp {
                 break
             }
             guard bytes.count <= Self.copyableBody, BodyView.isMostlyText(bytes) else {
-                say("the body is binary or large: b saves it to a file")
+                say("the body is binary or over 1 MB: b in the detail view saves it to a file")
                 break
             }
             say(actions.copy(String(decoding: bytes, as: UTF8.self), describing: "the body"))

@@ -25,6 +25,8 @@ package final class InspectorApp {
     var detailScroll = TextViewState()
     var helpScroll = TextViewState()
     var diffScroll = TextViewState()
+    /// The diff on screen, rebuilt only when a task changes or the width does (it reads and compares bodies).
+    var diffLines: (key: [Int], lines: [String])?
     var filter = TaskFilter.all
     var sort = TaskSort.id
     var showLog = false

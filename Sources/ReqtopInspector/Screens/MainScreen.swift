@@ -101,8 +101,9 @@ extension InspectorApp {
         let parts = Layout.vertical([.fixed(1), .fill(1)]).split(area)
         frame.buffer.setString(x: parts[0].x, y: parts[0].y, " diff \(a) ⟷ \(b)   = same  ~ changed  - only in A  + only in B",
                                style: Style().bold, maxWidth: parts[0].width)
-        let lines = TaskDiff.lines(left, right, width: parts[1].width - 2)
-        frame.render(TextView(lines: lines), in: parts[1].inset(horizontal: 1), state: &diffScroll)
+        let key = [a.rawValue, b.rawValue, left.revision, right.revision, parts[1].width]
+        if diffLines?.key != key { diffLines = (key, TaskDiff.lines(left, right, width: parts[1].width - 2)) }
+        frame.render(TextView(lines: diffLines?.lines ?? []), in: parts[1].inset(horizontal: 1), state: &diffScroll)
     }
 
     private func renderHelp(_ frame: inout Frame, area: Rect) {

@@ -123,6 +123,10 @@ package final class InspectorSession: InspectorActions {
 
     package func saveBody(_ record: TaskRecord, to path: String) -> String {
         guard let body = record.body else { return "\(record.id) has no body to save" }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "\(path) is a folder: nothing saved (give a file name)"
+        }
         do {
             switch body {
             case .data(let data): try data.write(to: URL(fileURLWithPath: path), options: .atomic)

@@ -120,7 +120,8 @@ public struct TaskFailure: Sendable {
     public var bytes: Int64
     public var timings: PhaseTimings?
     public var redirects: [RedirectHop]
-    /// The part of the body that arrived before the failure (nil when none did or it went to a download file).
+    /// The part of the body that arrived before the failure, in memory or in the file it was written
+    /// to (a download's destination, a spilled body); nil when none arrived.
     public var partialBody: ResponseBody?
 
     public init(error: TransferError, response: HTTPResponseHead?, bytes: Int64, timings: PhaseTimings?, redirects: [RedirectHop],

@@ -3,7 +3,7 @@ import Foundation
 /// Writes a request as an HTTPie command line (`http`), for the inspector's copy menu.
 ///
 /// Headers go as `Name:value` items in order; a body as `--raw` (HTTPie 3.2+), sent as written;
-/// a body file as `@file` on stdin. `--ignore-stdin` keeps HTTPie from reading the terminal.
+/// a body file as `< file` on stdin. `--ignore-stdin` keeps HTTPie from reading the terminal.
 public enum HTTPieWriter {
     /// nil when the body is binary: a command line cannot carry it (the curl command can, with a file).
     public static func command(for request: HTTPRequest) -> String? {

@@ -258,6 +258,6 @@ public final class RequestResolver: Sendable {
 
 extension Substitution {
     func substituteFileVariable(_ variable: FileVariable) throws(RequestListError) -> String {
-        try substitute(variable.value, variable: variable, stack: [variable.name])
+        try substitute(variable.value, variable: variable, stack: [variable])
     }
 }

@@ -23,7 +23,9 @@ struct Substitution {
         try substitute(text, variable: nil, stack: [])
     }
 
-    func substitute(_ text: String, variable: FileVariable?, stack: [String]) throws(RequestListError) -> String {
+    /// `stack`: the file-variable definitions being expanded (a definition, not a name, repeats in a
+    /// cycle: `@url = {{url}}/v2` uses the `@url` above it).
+    func substitute(_ text: String, variable: FileVariable?, stack: [FileVariable]) throws(RequestListError) -> String {
         guard text.contains("{{") else { return text }
         let template: Template
         do {
@@ -41,7 +43,7 @@ struct Substitution {
         return out
     }
 
-    private func value(of name: String, variable: FileVariable?, stack: [String]) throws(RequestListError) -> String {
+    private func value(of name: String, variable: FileVariable?, stack: [FileVariable]) throws(RequestListError) -> String {
         let reference: VariableReference
         do {
             reference = try VariableReference.parse(name)
@@ -79,11 +81,11 @@ struct Substitution {
             if let value = variables.commandLine[key] { return value }
             if let value = variables.environment[key] { return value }
             if let fileVariable = fileVariables.variable(named: key, seenFromLine: referenceLine(in: variable)) {
-                if stack.contains(key) {
-                    let cycle = (stack + [key]).joined(separator: " → ")
+                if stack.contains(where: { $0.location == fileVariable.location }) {
+                    let cycle = (stack + [fileVariable]).map(\.name).joined(separator: " → ")
                     throw locator.error("variable '\(key)' refers to itself (\(cycle))", name: key, spec: nil, variable: fileVariable)
                 }
-                return try substitute(fileVariable.value, variable: fileVariable, stack: stack + [key])
+                return try substitute(fileVariable.value, variable: fileVariable, stack: stack + [fileVariable])
             }
             if let script = list.allScripts.first(where: { $0.setVariables.contains(key) }) {
                 var error = locator.error("needs {{\(key)}}, which only the script skipped at \(script.location) sets "

@@ -1,5 +1,6 @@
 import Foundation
 import ReqtopNetworking
+import ReqtopTerminalText
 
 /// What differs between two tasks: status, request and response headers, bodies (JSON by path,
 /// text by line) and timings, as lines for a two-column view. `=` same, `~` changed,
@@ -31,15 +32,14 @@ package enum TaskDiff {
         for (name, x, y) in [("dns", ta.dns, tb.dns), ("connect", ta.connect, tb.connect), ("tls", ta.tls, tb.tls),
                              ("send", ta.send, tb.send), ("wait", ta.wait, tb.wait), ("receive", ta.receive, tb.receive),
                              ("total", ta.total, tb.total)] {
-            let delta = x >= 0 && y >= 0 ? "  (Δ \(y - x >= 0 ? "+" : "")\(Milliseconds.format(y - x)))" : ""
+            let delta = x >= 0 && y >= 0 ? "  (Δ \(y >= x ? "+" : "−")\(Milliseconds.format(abs(y - x))))" : ""
             lines.append(row(x == y ? "=" : "~", name, Milliseconds.format(x), Milliseconds.format(y) + delta))
         }
         return lines
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {
-        let clean = text.count > width ? String(text.prefix(width - 1)) + "…" : text
-        return clean + String(repeating: " ", count: max(0, width - clean.count))
+        TextWidth.pad(TextWidth.truncate(text, to: width), to: width)
     }
 
     /// One row per header name, in A's order then B's new names; repeated fields compared as a list.
@@ -59,10 +59,19 @@ package enum TaskDiff {
     /// Bodies compared as JSON by path when both parse, else line by line.
     package static func bodyRows(_ a: TaskRecord, _ b: TaskRecord) -> [String] {
         let limit = 1 << 20
-        guard let bodyA = try? a.body?.prefix(limit), let bodyB = try? b.body?.prefix(limit) else {
-            return ["(a body is missing: \(a.body == nil ? "A" : "B") has none kept)"]
+        guard let whole = a.body, let other = b.body else {
+            return ["(\(a.body == nil ? "A" : "B") has no body kept)"]
         }
-        if bodyA == bodyB { return ["= the same \(ByteCount.format(Int64(bodyA.count)))"] }
+        guard let bodyA = try? whole.prefix(limit), let bodyB = try? other.prefix(limit) else {
+            return ["(a body could not be read)"]
+        }
+        let sizes = whole.count == other.count ? [] : ["~ size: \(ByteCount.format(whole.count)) → \(ByteCount.format(other.count))"]
+        let scope = whole.count > Int64(limit) || other.count > Int64(limit) ? ["(only the first \(ByteCount.format(Int64(limit))) of each is compared)"] : []
+        if bodyA == bodyB { return sizes + scope + (sizes.isEmpty ? ["= the same \(ByteCount.format(whole.count))"] : []) }
+        return sizes + scope + contentRows(bodyA, bodyB)
+    }
+
+    private static func contentRows(_ bodyA: Data, _ bodyB: Data) -> [String] {
         if let jsonA = try? JSONValue(parsing: bodyA), let jsonB = try? JSONValue(parsing: bodyB) {
             return jsonRows(jsonA, jsonB)
         }

@@ -41,6 +41,9 @@ package enum SessionExport {
         var comment: String?
         if isFinal, let body = record.body {
             do { responseBody = try body.loadData() } catch { comment = "response body not included: it could not be read (\(error.localizedDescription))" }
+            if record.state == .failed, let error = record.error {
+                comment = "response body is partial: the task failed (\(error.code.rawValue)) after \(body.count) bytes"
+            }
         } else if isFinal, record.bodyReleased {
             comment = omittedBodyComment
         }
@@ -83,6 +86,6 @@ package enum SessionExport {
         let data = try HARWriter.data(entries: entries, creator: (name: "reqtop", version: ReqtopVersion.string))
         try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         return HARSaveSummary(tasks: records.count { $0.response != nil && ($0.state == .completed || $0.state == .failed) },
-                              omittedBodies: entries.count { $0.comment != nil })
+                              omittedBodies: entries.count { $0.comment == omittedBodyComment })
     }
 }

@@ -41,5 +41,8 @@ final class TextWidthTests: XCTestCase {
         XCTAssertEqual(TextWidth.wrap("the quick brown fox", width: 10), ["the quick", "brown fox"])
         XCTAssertEqual(TextWidth.wrap("abcdefghij", width: 4), ["abcd", "efgh", "ij"])
         XCTAssertEqual(TextWidth.wrap("日本語テキスト", width: 5), ["日本", "語テ", "キス", "ト"])
+        XCTAssertEqual(TextWidth.wrap("    indented line", width: 12), ["    indented", "line"], "leading spaces stay")
+        XCTAssertEqual(TextWidth.wrap("aaa  bbb", width: 3), ["aaa", "bbb"], "a space at a break does not make a blank row")
+        XCTAssertEqual(TextWidth.wrap("aaa  bb", width: 3), ["aaa", "bb"])
     }
 }

@@ -61,8 +61,9 @@ public struct TextView: StatefulWidget {
             for var row in rows(of: index, width: area.width) where y < area.bottom {
                 if state.column > 0 { row = Self.dropColumns(state.column, of: row) }
                 buffer.setString(x: area.x, y: y, row, style: style, maxWidth: area.width)
-                if let colorize { paint(colorize(row), in: row, x: area.x, y: y, buffer: &buffer) }
-                if let highlight { paint(highlight.ranges(in: row).map { ($0, highlightStyle) }, in: row, x: area.x, y: y, buffer: &buffer) }
+                // Colours are worked out on whole rows: not when scrolled sideways (a row may start mid-token).
+                if let colorize, state.column == 0 { paint(colorize(row), in: row, area: area, y: y, buffer: &buffer) }
+                if let highlight { paint(highlight.ranges(in: row).map { ($0, highlightStyle) }, in: row, area: area, y: y, buffer: &buffer) }
                 y += 1
             }
             index += 1
@@ -100,13 +101,13 @@ public struct TextView: StatefulWidget {
     }
 
     /// Lays each style over the cells of its character range in `row`.
-    private func paint(_ spans: [(characters: Range<Int>, style: Style)], in row: String, x: Int, y: Int, buffer: inout Buffer) {
+    private func paint(_ spans: [(characters: Range<Int>, style: Style)], in row: String, area: Rect, y: Int, buffer: inout Buffer) {
         guard !spans.isEmpty else { return }
         let characters = Array(row)
         for (range, style) in spans where range.lowerBound >= 0 && range.upperBound <= characters.count {
             let start = TextWidth.of(String(characters[..<range.lowerBound]))
             let width = TextWidth.of(String(characters[range]))
-            buffer.setStyle(Rect(x: x + start, y: y, width: width, height: 1), style)
+            buffer.setStyle(Rect(x: area.x + start, y: y, width: width, height: 1).intersection(area), style)
         }
     }
 }
