@@ -43,28 +43,17 @@ enum ConvertCommand: Command {
     }
 
     private static func locust(_ input: String, output: String?, environment: String?, variables: [String: String]) -> Int32 {
-        do {
+        write(to: output) {
             let inputs = try loadInputs(files: [input], environment: environment, variables: variables)
             let (text, warnings) = try LocustWriter.text(for: inputs[0].list, variables: inputs[0].variables)
             for warning in warnings { printToStandardError(warning.description) }
-            if let output {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-            } else {
-                FileDescriptorSink.standardOutput.write(text)
-            }
-            return 0
-        } catch let error as RequestListError {
-            printToStandardError(error.description)
-            return 2
-        } catch {
-            printToStandardError("reqtop convert: \(error.localizedDescription)")
-            return 1
+            return Data(text.utf8)
         }
     }
 
     private static func convert(_ input: String, to format: RequestListFormat, output: String?, environment: String?,
                                 variables: [String: String]) -> Int32 {
-        do {
+        write(to: output) {
             let inputs = try loadInputs(files: [input], environment: environment, variables: variables)
             // Body files go beside the output (into the current directory when writing to stdout), named
             // by absolute path so the list reads back from anywhere.
@@ -77,10 +66,19 @@ enum ConvertCommand: Command {
                 try file.data.write(to: URL(fileURLWithPath: file.name))
                 printToStandardError("wrote a request body to \(file.name)")
             }
+            return converted.data
+        }
+    }
+
+    /// Writes what `produce` makes to `output` (standard output when nil). Exit status: 0, 2 for a
+    /// request-list error (printed with its location), 1 for anything else.
+    private static func write(to output: String?, _ produce: () throws -> Data) -> Int32 {
+        do {
+            let data = try produce()
             if let output {
-                try converted.data.write(to: URL(fileURLWithPath: output), options: .atomic)
+                try data.write(to: URL(fileURLWithPath: output), options: .atomic)
             } else {
-                FileDescriptorSink.standardOutput.write(String(decoding: converted.data, as: UTF8.self))
+                FileDescriptorSink.standardOutput.write(String(decoding: data, as: UTF8.self))
             }
             return 0
         } catch let error as RequestListError {
