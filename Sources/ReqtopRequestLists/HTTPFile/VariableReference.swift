@@ -6,11 +6,15 @@ enum VariableReference: Sendable, Hashable {
     case response(ResponseReference)
     /// A file, environment or command-line variable.
     case named(String)
+    /// Something another client evaluates and reqtop does not (why, as a message): the request that
+    /// uses it is not sent; the rest of the list runs.
+    case otherClient(String)
 
     struct Invalid: Error { var message: String }
 
     static func parse(_ name: String) throws(Invalid) -> VariableReference {
         if name.hasPrefix("$") {
+            if let why = otherClientReason(name) { return .otherClient(why) }
             guard let dynamic = DynamicVariable(name) else {
                 throw Invalid(message: "unknown dynamic variable '\(name)' (supported: \(DynamicVariable.supported))")
             }
@@ -19,6 +23,24 @@ enum VariableReference: Sendable, Hashable {
         if name.contains(".response.") || name.hasSuffix(".response") {
             return .response(try ResponseReference.parse(name))
         }
+        if let why = otherClientReason(name) { return .otherClient(why) }
         return .named(name)
+    }
+
+    /// Why `{{name}}` is another client's: a token it fetches, a kulala `{{req.request.…}}` value,
+    /// or an httpyac JavaScript expression; nil for anything reqtop reads.
+    private static func otherClientReason(_ name: String) -> String? {
+        let auth = "reqtop does not run auth flows (use a variable, e.g. {{token}} with --var token=…)"
+        if name.hasPrefix("$auth.") { return "asks the JetBrains client for an OAuth 2.0 token; " + auth }
+        if name.hasPrefix("$aadToken") || name.hasPrefix("$aadV2Token") { return "asks REST Client for an Azure AD token; " + auth }
+        if name.hasPrefix("$") { return nil }
+        let parts = name.split(separator: ".", maxSplits: 2)
+        if parts.count == 3, parts[1] == "request" {
+            return "refers to what '\(parts[0])' sent (kulala); reqtop substitutes only its response ('\(parts[0]).response.…')"
+        }
+        if !name.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) {
+            return "is an expression (httpyac evaluates JavaScript in {{ }}); reqtop substitutes only variables"
+        }
+        return nil
     }
 }

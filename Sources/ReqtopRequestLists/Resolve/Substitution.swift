@@ -48,18 +48,13 @@ struct Substitution {
         do {
             reference = try VariableReference.parse(name)
         } catch {
-            var located = locator.error(error.message, name: name, spec: specIndex, variable: variable)
-            // Tokens other clients fetch (JetBrains OAuth 2.0, REST Client's Azure AD): one request needs
-            // them, the rest of the list does not.
-            let client = name.hasPrefix("$auth.") ? "the JetBrains client for an OAuth 2.0 token"
-                : name.hasPrefix("$aadToken") || name.hasPrefix("$aadV2Token") ? "REST Client for an Azure AD token" : nil
-            if let client {
-                located.message = "{{\(name)}} asks \(client); reqtop does not run auth flows (use a variable, e.g. {{token}} with --var token=…): not sent"
-                located.needsSkippedScript = true
-            }
-            throw located
+            throw locator.error(error.message, name: name, spec: specIndex, variable: variable)
         }
         switch reference {
+        case let .otherClient(why):
+            var error = locator.error("{{\(name)}} \(why): not sent", name: name, spec: specIndex, variable: variable)
+            error.needsSkippedScript = true
+            throw error
         case let .dynamic(dynamic):
             let directory = (list.sourcePath as NSString).deletingLastPathComponent
             guard let value = dynamic.generate(directory: directory.isEmpty ? "." : directory) else {
@@ -101,28 +96,11 @@ struct Substitution {
                 error.needsSkippedScript = true
                 throw error
             }
-            if let notSent = unsupportedReference(key) {
-                var error = locator.error("{{\(key)}} \(notSent): not sent", name: name, spec: specIndex, variable: variable)
-                error.needsSkippedScript = true
-                throw error
-            }
             var message = "unknown variable '\(key)': define it with '@\(key) = …', in \(Environments.publicFileName)"
             if let env = variables.environmentName { message += " (environment '\(env)')" }
             message += ", or with --var \(key)=…"
             throw locator.error(message, name: name, spec: specIndex, variable: variable)
         }
-    }
-
-    /// Why `{{key}}` is something other clients evaluate and reqtop does not, or nil for a plain unknown name.
-    private func unsupportedReference(_ key: String) -> String? {
-        let parts = key.split(separator: ".", maxSplits: 2)
-        if parts.count == 3, parts[1] == "request", requestNames.contains(String(parts[0])) {
-            return "refers to what '\(parts[0])' sent (kulala); reqtop substitutes only its response ('\(parts[0]).response.…')"
-        }
-        if !key.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) {
-            return "is an expression (httpyac evaluates JavaScript in {{ }}); reqtop substitutes only variables"
-        }
-        return nil
     }
 
     /// The line a reference is written on: the file variable's it is in, else the request's.
