@@ -111,7 +111,7 @@ extension InspectorApp {
             "Filters combine with spaces (AND); ! negates a term:",
             "  api status:5xx !method:GET      state:failed      host:example name:login",
         ]
-        frame.render(TextView(lines: lines), in: area.inset(horizontal: 1), state: &helpScroll)
+        frame.render(TextView(lines: lines, wrap: true), in: area.inset(horizontal: 1), state: &helpScroll) // long help wraps at 80 columns
     }
 }
 
