@@ -17,6 +17,8 @@ struct HeadlessSettings {
     var format: EventFormat = .text
     var harPath: String?
     var failOnStatus = false
+    /// `--keep-bodies DIR`: where the terminal UI's bodies go at the end (headless runs keep none).
+    var keepBodiesPath: String?
 }
 
 /// Runs `runner` without the terminal UI: prints events, writes `--har`, prints the summary and

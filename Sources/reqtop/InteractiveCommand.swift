@@ -87,6 +87,16 @@ func runListInteractively(_ runner: RequestListRunner, settings: HeadlessSetting
             code = 1
         }
     }
+    if let folder = settings.keepBodiesPath {
+        do {
+            let kept = try KeptBodies.write(records, to: folder)
+            printToStandardError("reqtop: kept \(kept.kept) bodies (\(ByteCount.format(kept.bytes))) in \(folder); index.tsv lists them"
+                                 + (kept.released > 0 ? " (\(kept.released) released during the session are listed, not kept)" : ""))
+        } catch {
+            printToStandardError("reqtop: cannot keep the bodies in \(folder): \(error.localizedDescription)")
+            code = 1
+        }
+    }
     if case .signal = outcome.reason { return 130 }
     return code
 }

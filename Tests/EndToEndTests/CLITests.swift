@@ -325,7 +325,7 @@ final class CLITests: XCTestCase {
 
     // MARK: Signals
 
-    func testSIGINTCancelsWritesHARWithFinishedTasksAndExits130() throws {
+    func testSIGINTCancelsWritesHARWithWhatArrivedAndExits130() throws {
         let list = try file("slow.http", """
             GET {{base}}/get?first=1
 
@@ -342,8 +342,11 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(process.stdoutLines.contains { $0.contains("\"event\":\"cancelled\"") && $0.contains("\"task\":2") })
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: harPath))) as? [String: Any]
         let entries = try XCTUnwrap((object?["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        // The drip was cancelled after its response head: it is in, with what arrived and a comment saying so.
         XCTAssertEqual(entries.compactMap { ($0["request"] as? [String: Any])?["url"] as? String },
-                       [server.baseURL.absoluteString + "/get?first=1"])
+                       [server.baseURL.absoluteString + "/get?first=1", server.baseURL.absoluteString + "/drip?numbytes=100&duration=30"])
+        XCTAssertNil(entries[0]["comment"])
+        XCTAssertTrue((entries[1]["comment"] as? String)?.hasPrefix("the task was cancelled after the response head") ?? false, "\(entries[1])")
         XCTAssertTrue(process.stderrText.contains("1 cancelled"), process.stderrText)
     }
 }

@@ -85,7 +85,7 @@ final class InspectorEndToEndTests: XCTestCase {
         try tmux.sendKeys("Tab")
         screen = try tmux.waitFor(text: "auto view (v changes it)")
         XCTAssertTrue(screen.contains("body: ␛[31mred␛[0m ␛]0;pwned␇"), screen)
-        try tmux.sendKeys("v", "v", "v")
+        try tmux.sendKeys("v", "v", "v", "v") // json, html/xml, text, hex
         try tmux.waitFor(text: "00000000  62 6f 64 79")
         // Timing (the waterfall), Events (the timeline).
         for mark in ["Waterfall (total", "completed  status 200"] {
@@ -254,18 +254,82 @@ final class InspectorEndToEndTests: XCTestCase {
         try tmux.sendKeys("C-u")
         try tmux.sendKeys("-l", "saved.har")
         try tmux.sendKeys("Enter")
-        try tmux.waitFor(text: "saved 4 tasks to saved.har")
+        try tmux.waitFor(text: "saved 5 tasks to saved.har") // the cancelled drip had a response: in, marked as cancelled
         let har = try JSONSerialization.jsonObject(with: Data(contentsOf: scratch.appendingPathComponent("saved.har"))) as? [String: Any]
         let entries = try XCTUnwrap((har?["log"] as? [String: Any])?["entries"] as? [[String: Any]])
         let urls = entries.compactMap { ($0["request"] as? [String: Any])?["url"] as? String }
         XCTAssertEqual(urls.filter { $0.hasSuffix("/get?n=1") }.count, 2)
         XCTAssertTrue(urls.contains { $0.hasSuffix("/bytes/30000000?rate=6000000") })
         XCTAssertTrue(urls.contains { $0.hasSuffix("/status/418") })
+        let drip = try XCTUnwrap(entries.first { (($0["request"] as? [String: Any])?["url"] as? String)?.hasSuffix("/fault/drip-forever") ?? false })
+        XCTAssertTrue((drip["comment"] as? String)?.contains("was cancelled") ?? false, "\(drip)")
 
         try tmux.sendKeys("q")
         screen = try tmux.waitFor(text: "DONE", timeout: 15)
         XCTAssertTrue(screen.contains("EXIT=1"), "a failed and a cancelled task make the exit code 1:\n\(screen)")
         XCTAssertTrue(screen.contains("STTY: icanon echo"), screen)
+    }
+
+    func testBodyIsLiveWhileRunningPartialWhenCancelledAndKeptAfterExit() throws {
+        let base = server.baseURL.absoluteString
+        let list = try writeList("""
+            ### slow
+            GET \(base)/drip?numbytes=3000&duration=30
+
+            ### big
+            GET \(base)/bytes/9000000
+
+            ### json
+            GET \(base)/json
+            """)
+        let tmux = try shell(running: "\(Self.reqtop) run --concurrency 3 --keep-bodies kept \(list)")
+        try tmux.waitUntil("the big body and the JSON to complete") { screen in
+            (self.row("/bytes/9000000", in: screen)?.contains("completed") ?? false) && (self.row("/json", in: screen)?.contains("completed") ?? false)
+        }
+        // The drip's body so far, live in the Body tab.
+        try select("/drip", tmux)
+        try tmux.sendKeys("Enter", "3")
+        var screen = try tmux.waitFor(text: "(receiving: ")
+        XCTAssertTrue(screen.contains("**********"), screen)
+        // Cancelled: what arrived stays, marked partial.
+        try tmux.sendKeys("x")
+        screen = try tmux.waitFor(text: "(partial: cancelled after ")
+        XCTAssertTrue(screen.contains("**********"), screen)
+        try tmux.sendKeys("q")
+        screen = try tmux.waitFor(text: "DONE", timeout: 15)
+        XCTAssertTrue(screen.contains("kept 3 bodies"), screen)
+        let kept = scratch.appendingPathComponent("kept")
+        let index = try String(contentsOf: kept.appendingPathComponent("index.tsv"), encoding: .utf8)
+        let rows = index.split(separator: "\n").dropFirst().map { $0.split(separator: "\t").map(String.init) }
+        XCTAssertEqual(rows.map { $0[4] }.sorted(), ["cancelled", "completed", "completed"], index)
+        for row in rows {
+            let size = try FileManager.default.attributesOfItem(atPath: kept.appendingPathComponent(row[5]).path)[.size] as? Int
+            if row[2].hasSuffix("/bytes/9000000") { XCTAssertEqual(size, 9_000_000, "the spilled body, whole") }
+            if row[2].hasSuffix("/json") { XCTAssertEqual(row[5], "3-json.json") }
+            if row[2].contains("/drip") { XCTAssertGreaterThan(size ?? 0, 0) }
+        }
+    }
+
+    func testHTMLXMLAndJSONBodiesAreLaidOutAt80x24() throws {
+        let base = server.baseURL.absoluteString
+        let list = try writeList("GET \(base)/html\n\n###\nGET \(base)/xml\n\n###\nGET \(base)/json\n")
+        let tmux = try shell(running: "\(Self.reqtop) run \(list)")
+        try tmux.resize(width: 80, height: 24)
+        try tmux.waitFor(text: "3 completed")
+        try tmux.sendKeys("g", "Enter", "3")
+        var screen = try tmux.waitFor(text: "  <head>")
+        XCTAssertTrue(screen.contains("    <title>Herman Melville - Moby-Dick</title>"), screen)
+        XCTAssertTrue(screen.contains("      p.lead { margin: 0 }"), "style keeps its own lines, re-indented: \(screen)")
+        try tmux.sendKeys("Escape", "j", "Enter", "3")
+        screen = try tmux.waitFor(text: "  <slide type=\"all\">")
+        XCTAssertTrue(screen.contains("    <title>Wake up to WonderWidgets!</title>"), screen)
+        XCTAssertTrue(screen.contains("    <item/>"), screen)
+        try tmux.sendKeys("Escape", "j", "Enter", "3")
+        screen = try tmux.waitFor(text: "\"zeta\": 1,")
+        XCTAssertTrue(screen.contains("    \"empty\": {},"), screen)
+        XCTAssertTrue(screen.contains("        2.50,"), "numbers as written: \(screen)")
+        try tmux.sendKeys("q")
+        try tmux.waitFor(text: "DONE", timeout: 15)
     }
 
     func testEditOpensTheRequestInTheEditorAndSendsTheEditedCopy() throws {

@@ -22,6 +22,9 @@ final class RecordingActions: InspectorActions {
     func edit(_ record: TaskRecord) -> String { calls.append("edit \(record.id)"); return "ok" }
     func copy(_ text: String, describing what: String) -> String { calls.append("copy \(what): \(text)"); return "copied \(what)" }
     func saveBody(_ record: TaskRecord, to path: String) -> String { calls.append("saveBody \(record.id) \(path)"); return "ok" }
+    /// What `bodySoFar` returns for running tasks (set by a test).
+    var liveBodies: [TaskID: Data] = [:]
+    func bodySoFar(_ id: TaskID) -> Data? { liveBodies[id] }
 }
 
 final class ScreenTests: XCTestCase {
@@ -78,8 +81,8 @@ final class ScreenTests: XCTestCase {
         // The head as it went on the wire, with the fields the client added.
         XCTAssertEqual(lines[2].trimmingCharacters(in: .whitespaces), "── sent to http://api.test/items ──")
         XCTAssertEqual(lines[3].trimmingCharacters(in: .whitespaces), "GET /items HTTP/1.1")
-        XCTAssertEqual(lines[4].trimmingCharacters(in: .whitespaces), "Host: api.test")
-        XCTAssertEqual(lines[6].trimmingCharacters(in: .whitespaces), "Accept: */*")
+        XCTAssertEqual(lines[4].trimmingCharacters(in: .whitespaces), "Host:       api.test", "names and values in aligned columns")
+        XCTAssertEqual(lines[6].trimmingCharacters(in: .whitespaces), "Accept:     */*")
 
         _ = app.handle(.tab)
         lines = draw(app, terminal)
@@ -171,6 +174,9 @@ final class ScreenTests: XCTestCase {
         XCTAssertEqual(lines[4].trimmingCharacters(in: .whitespaces), "red ␛[31mtext␛[0m", "mostly text stays text: \(lines)")
         XCTAssertEqual(lines[5].trimmingCharacters(in: .whitespaces), "\u{FFFD}")
         _ = app.handle(.char("v")) // json: not JSON, shown as text with a note
+        _ = app.handle(.char("v")) // html/xml: no tags, shown as text with a note
+        lines = draw(app, terminal)
+        XCTAssertEqual(lines[4].trimmingCharacters(in: .whitespaces), "(no tags: shown as text)", "\(lines)")
         _ = app.handle(.char("v")) // text
         _ = app.handle(.char("v")) // hex
         lines = draw(app, terminal)
@@ -200,8 +206,50 @@ final class ScreenTests: XCTestCase {
                      Events.simple(1, .failed(TaskFailure(error: TransferError(code: .connectionReset, message: "reset by peer"), response: head,
                                                           bytes: 9, timings: nil, redirects: [], partialBody: .data(Data("first par".utf8)))), at: 100.03)])
         let lines = openDetail(app, terminal, tab: "3").map { $0.trimmingCharacters(in: .whitespaces) }
-        XCTAssertTrue(lines[2].hasPrefix("the task failed (connectionReset): showing the 9 B that arrived"), lines[2])
+        XCTAssertTrue(lines[2].hasPrefix("(partial: connectionReset after 9 B)"), lines[2])
         XCTAssertTrue(lines[3...].contains("first par"), "\(lines)")
+    }
+
+    func testACancelledTaskShowsItsPartialBodyAndARunningOneItsBodySoFar() {
+        let (app, store, actions, terminal) = makeApp(width: 80, height: 8)
+        let url = "http://api.test/stream"
+        let head = HTTPResponseHead(url: HTTPURL(string: url)!, httpVersion: "1.1", status: 200, reason: "OK",
+                                    headers: [HTTPHeader(name: "Content-Type", value: "application/x-ndjson")])
+        store.apply([Events.created(1, "GET", url), Events.simple(1, .resumed, at: 100.01), Events.simple(1, .response(head), at: 100.02),
+                     Events.simple(1, .progress(TransferProgress(direction: .download, completed: 12, total: -1)), at: 100.03)])
+        var lines = openDetail(app, terminal, tab: "3").map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(lines[2], "waiting for the body…", "no live bytes offered yet: \(lines)")
+        actions.liveBodies[TaskID(rawValue: 1)] = Data("{\"n\":1}\n{\"n\":2}\n".utf8)
+        store.apply([Events.simple(1, .progress(TransferProgress(direction: .download, completed: 16, total: -1)), at: 100.04)])
+        lines = draw(app, terminal).map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertTrue(lines[2].hasPrefix("(receiving: 16 B so far)"), "\(lines)")
+        XCTAssertEqual(Array(lines[4...5]), [#"{"n":1}"#, #"{"n":2}"#], "NDJSON is text, line by line")
+        actions.liveBodies = [:]
+        store.apply([Events.simple(1, .cancelled(TaskFailure(error: TransferError(code: .cancelled, message: "cancelled"), response: head,
+                                                             bytes: 16, timings: nil, redirects: [],
+                                                             partialBody: .data(Data("{\"n\":1}\n{\"n\":2}\n".utf8)))), at: 100.05)])
+        lines = draw(app, terminal).map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertTrue(lines[2].hasPrefix("(partial: cancelled after 16 B)"), "\(lines)")
+        XCTAssertEqual(lines[5], #"{"n":2}"#)
+    }
+
+    func testHeadersAreAnAlignedNameValueTable() {
+        let (app, store, _, terminal) = makeApp(width: 80, height: 10)
+        store.apply(task(1, headers: [HTTPHeader(name: "Content-Type", value: "text/plain"), HTTPHeader(name: "ETag", value: "\"x\""),
+                                      HTTPHeader(name: "X-Empty", value: "")], body: Data("hi".utf8)))
+        let lines = openDetail(app, terminal, tab: "2").map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(Array(lines[3...5]), ["Content-Type: text/plain", #"ETag:         "x""#, "X-Empty:"], "\(lines)")
+    }
+
+    func testHTMLIsShownIndentedWithColouredTags() {
+        let (app, store, _, terminal) = makeApp(width: 80, height: 14)
+        let html = "<!DOCTYPE html><html><head><title>Hi</title><style>\n  p { color: red }\n</style></head><body><p>one<br>two</p><ul><li>a<li>b</ul></body></html>"
+        store.apply(task(1, headers: [HTTPHeader(name: "Content-Type", value: "text/html; charset=utf-8")], body: Data(html.utf8)))
+        let lines = openDetail(app, terminal, tab: "3").map { String($0.dropFirst()) }
+        let expected = ["<!DOCTYPE html>", "<html>", "  <head>", "    <title>Hi</title>", "    <style>", "      p { color: red }",
+                        "    </style>", "  </head>", "  <body>"]
+        XCTAssertEqual(lines[4..<13].map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }, expected)
+        XCTAssertEqual(terminal.backend.buffer[5, 5].style.fg, .cyan, "a tag name is coloured")
     }
 
     func testTimingShowsLivePhasesAndPausesAsTheirOwnRow() {

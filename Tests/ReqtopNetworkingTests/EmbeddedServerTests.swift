@@ -101,6 +101,30 @@ final class EmbeddedServerTests: EmbeddedServerTestCase {
         XCTAssertEqual(try failure?.partialBody?.prefix(2000).count, 1000, "the 1000 bytes before the reset are kept")
     }
 
+    func testACancelledTaskKeepsWhatArrivedAndALiveViewSeesItWhileRunning() throws {
+        var configuration = SessionConfiguration()
+        configuration.liveBodyPreviewBytes = 100
+        let manager = SessionManager(configuration: configuration)
+        let recorder = EventRecorder(bus: manager.bus)
+        let task = manager.dataTask(with: HTTPRequest(server.url("/drip?numbytes=4000&duration=4")))
+        XCTAssertNil(task.bodyReceivedSoFar.map { $0.isEmpty ? nil : $0 } ?? nil, "nothing before it starts")
+        try task.resume()
+        try recorder.wait { events in events.contains { event in
+            if case .progress(let p) = event.kind { return p.completed >= 200 }
+            return false
+        } }
+        XCTAssertEqual(task.bodyReceivedSoFar, Data(repeating: UInt8(ascii: "*"), count: 100), "the first 100 bytes, no more")
+        try task.cancel()
+        try recorder.waitForEnd(of: [task.id])
+        guard case .cancelled(let partial)? = recorder.terminalEvent(of: task.id)?.kind, let partial else {
+            return XCTFail("a cancelled event with what had arrived")
+        }
+        XCTAssertEqual(partial.response?.status, 200)
+        XCTAssertGreaterThanOrEqual(partial.bytes, 200)
+        XCTAssertEqual(try partial.partialBody?.loadData(), Data(repeating: UInt8(ascii: "*"), count: Int(partial.bytes)))
+        XCTAssertNil(task.bodyReceivedSoFar, "the preview goes with the task's delegate")
+    }
+
     func testAServerThatNeverAnswersIsTimedAsWaitNotReceive() throws {
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)

@@ -24,7 +24,7 @@ final class EventBusTests: XCTestCase {
         for i in 1...10_000 { bus.post(Self.progress(1, Int64(i))) }
         bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .suspended))
         for i in 1...10_000 { bus.post(Self.progress(1, Int64(10_000 + i))) }
-        bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .cancelled))
+        bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .cancelled(nil)))
         queue.resume()
         subscription.flush()
         let names = received.snapshot.map(\.name)
@@ -128,7 +128,7 @@ final class EventBusTests: XCTestCase {
         let bus = EventBus()
         let stream = bus.events()
         bus.post(TaskEvent(task: TaskID(rawValue: 7), kind: .resumed))
-        bus.post(TaskEvent(task: TaskID(rawValue: 7), kind: .cancelled))
+        bus.post(TaskEvent(task: TaskID(rawValue: 7), kind: .cancelled(nil)))
         var names: [TaskEvent.Name] = []
         for await event in stream {
             names.append(event.name)

@@ -11,7 +11,7 @@ final class EventRecorderTests: XCTestCase {
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) {
             bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .resumed))
             bus.post(TaskEvent(task: TaskID(rawValue: 2), kind: .resumed))
-            bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .cancelled))
+            bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .cancelled(nil)))
         }
         let start = Date()
         try recorder.waitForEnd(of: [TaskID(rawValue: 1)], timeout: 10)

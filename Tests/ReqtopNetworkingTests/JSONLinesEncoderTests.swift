@@ -63,7 +63,7 @@ final class JSONLinesEncoderTests: XCTestCase {
                 TaskEvent(task: id, time: time, kind: .requestSent(RequestHead(url: url, method: "wHat", target: url.requestTarget,
                                                                                httpVersion: "HTTP/1.1", headers: head.headers, size: 99))),
                 TaskEvent(task: id, time: time, kind: .resumed), TaskEvent(task: id, time: time, kind: .suspended),
-                TaskEvent(task: id, time: time, kind: .cancelled),
+                TaskEvent(task: id, time: time, kind: .cancelled(nil)),
                 TaskEvent(task: id, time: time, kind: .redirected(RedirectHop(status: 302, from: url, to: HTTPURL(string: "https://h.test/ö")!, response: head))),
                 TaskEvent(task: id, time: time, kind: .response(head)),
                 TaskEvent(task: id, time: time, kind: .progress(TransferProgress(direction: .download, completed: Int64(i) * 1000, total: -1))),

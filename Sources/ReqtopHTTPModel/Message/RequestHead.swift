@@ -47,8 +47,11 @@ public struct RequestHead: Sendable, Hashable {
                   headers: headers, size: text.utf8.count, hop: hop)
     }
 
+    /// The request line: `GET /path HTTP/1.1`.
+    public var requestLine: String { "\(method) \(target) \(httpVersion)" }
+
     /// The head as text lines: request line, then `Name: value` lines.
     public var lines: [String] {
-        ["\(method) \(target) \(httpVersion)"] + headers.map(\.description)
+        [requestLine] + headers.map(\.description)
     }
 }

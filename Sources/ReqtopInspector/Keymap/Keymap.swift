@@ -47,7 +47,7 @@ package enum Keymap {
         KeyBinding(key: .char("N"), command: .previousMatch, context: .detail, help: "previous match"),
         KeyBinding(key: .char("z"), command: .toggleWrap, context: .detail, help: "wrap long lines on / off (on at first)",
                    hints: [.detail: "wrap"]),
-        KeyBinding(key: .char("v"), command: .cycleBodyView, context: .detail, help: "body view: auto → json → text → hex → raw",
+        KeyBinding(key: .char("v"), command: .cycleBodyView, context: .detail, help: "body view: auto → json → html/xml → text → hex → raw",
                    hints: [.detail: "view"]),
         KeyBinding(key: .char("y"), command: .copyMenu, context: .global,
                    help: "copy, then: u URL  c curl  h httpie  q request head  r response head  b body",

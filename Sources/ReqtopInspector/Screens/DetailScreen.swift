@@ -19,16 +19,17 @@ struct DetailLinesCache {
     var content = DetailContent.lines([])
 }
 
-/// What a detail tab shows: text lines, pretty JSON lines (coloured), or a hex dump of bytes.
+/// What a detail tab shows: text lines, pretty JSON or indented HTML/XML lines (coloured), or a hex dump of bytes.
 enum DetailContent {
     case lines([String])
     case json([String])
+    case markup([String])
     case hex([UInt8], note: String?)
 
     /// The text lines (what search looks in), nil for a hex dump.
     var textLines: [String]? {
         switch self {
-        case .lines(let lines), .json(let lines): lines
+        case .lines(let lines), .json(let lines), .markup(let lines): lines
         case .hex: nil
         }
     }
@@ -53,13 +54,16 @@ extension InspectorApp {
         if detailLines.key.map({ $0.id != id || $0.tab != detailTab || $0.revision != record.revision || $0.width != body.width || $0.view != bodyView })
             ?? true || (detailTab == .timing && !record.state.isTerminal) { // live timings move with the clock
             detailLines.key = (id, detailTab, record.revision, body.width, bodyView)
-            detailLines.content = DetailText.content(of: record, tab: detailTab, width: body.width, view: bodyView, now: now)
+            // A running task's body so far (progress events bump the revision, so it refreshes as bytes arrive).
+            let live = detailTab == .body && !record.state.isTerminal ? actions.bodySoFar(id) : nil
+            detailLines.content = DetailText.content(of: record, tab: detailTab, width: body.width, view: bodyView, now: now, liveBody: live)
         }
         switch detailLines.content {
-        case .lines(let lines), .json(let lines):
+        case .lines(let lines), .json(let lines), .markup(let lines):
             var view = TextView(lines: lines, wrap: detailWrap)
             view.highlight = detailSearch
             if case .json = detailLines.content { view.colorize = JSONSyntax.spans }
+            if case .markup = detailLines.content { view.colorize = MarkupSyntax.spans }
             frame.render(view, in: body, state: &detailScroll)
         case .hex(let bytes, let note):
             let rows = Layout.vertical([.fixed(note == nil ? 0 : 1), .fill(1)]).split(body)
@@ -74,11 +78,12 @@ enum DetailText {
     /// At most this much of a body is shown; a larger one says so.
     static let bodyPreviewLimit = 1 << 20
 
-    static func content(of record: TaskRecord, tab: DetailTab, width: Int, view: BodyView = .auto, now: Double) -> DetailContent {
+    static func content(of record: TaskRecord, tab: DetailTab, width: Int, view: BodyView = .auto, now: Double,
+                        liveBody: Data? = nil) -> DetailContent {
         switch tab {
         case .request: return .lines(request(record))
         case .response: return .lines(response(record))
-        case .body: return body(record, view: view)
+        case .body: return body(record, view: view, live: liveBody)
         case .timing: return .lines(timing(record, width: width, now: now))
         case .events: return .lines(events(record))
         case .cookies: return .lines(DetailCookies.lines(record))
@@ -93,7 +98,7 @@ enum DetailText {
         if r.sentHeads.isEmpty {
             lines += [r.state.isTerminal ? "not sent; the request as given:" : "not sent yet; the request as given:", ""]
             lines.append("\(r.method) \(r.url.absoluteString)")
-            lines += r.request.headers.map(\.description)
+            lines += HeaderTable.lines(r.request.headers)
             lines += requestBody(r.request.body, repeated: false)
         }
         var bodyShown = false
@@ -101,7 +106,8 @@ enum DetailText {
             if index > 0 { lines.append("") }
             let hop = r.redirects.isEmpty ? "" : " — hop \(head.hop + 1) of \(r.redirects.count + 1)"
             lines.append("── sent to \(head.url.absoluteString)\(hop) ──")
-            lines += head.lines
+            lines.append(head.requestLine)
+            lines += HeaderTable.lines(head.headers)
             if head.headers.contains(name: "Content-Length") || head.headers.contains(name: "Transfer-Encoding") {
                 lines += requestBody(r.request.body, repeated: bodyShown)
                 bodyShown = true
@@ -128,13 +134,13 @@ enum DetailText {
         for (index, hop) in r.redirects.enumerated() {
             lines.append("── redirect \(index + 1): \(hop.from.absoluteString) → \(hop.to.absoluteString) ──")
             lines.append(hop.response.statusLine)
-            lines += hop.response.headers.map(\.description)
+            lines += HeaderTable.lines(hop.response.headers)
             lines.append("")
         }
         if let head = r.response {
             if !r.redirects.isEmpty { lines.append("── final response from \(head.url.absoluteString) ──") }
             lines.append(head.statusLine)
-            lines += head.headers.map(\.description)
+            lines += HeaderTable.lines(head.headers)
         } else {
             lines.append(r.state == .running ? "waiting for the response…" : "no response")
         }
@@ -142,25 +148,43 @@ enum DetailText {
         return lines
     }
 
-    static func body(_ r: TaskRecord, view: BodyView) -> DetailContent {
-        guard let body = r.body else {
+    static func body(_ r: TaskRecord, view: BodyView, live: Data? = nil) -> DetailContent {
+        let bytes: Data
+        var notes: [String] = []
+        if let body = r.body {
+            guard let read = try? body.prefix(bodyPreviewLimit) else { return .lines(["the body could not be read"]) }
+            bytes = read
+            if let reason = endedEarly(r) { notes.append("(partial: \(reason) after \(ByteCount.format(body.count)))") }
+            if body.count > Int64(bytes.count) {
+                notes.append("showing the first \(ByteCount.format(Int64(bytes.count))) of \(ByteCount.format(body.count))")
+            }
+        } else if let live, !live.isEmpty, !r.state.isTerminal {
+            bytes = live
+            let total = max(r.downloaded, Int64(live.count))
+            notes.append(r.state == .suspended ? "(suspended: \(ByteCount.format(total)) so far)" : "(receiving: \(ByteCount.format(total)) so far)")
+            if total > Int64(live.count) { notes.append("showing the first \(ByteCount.format(Int64(live.count)))") }
+        } else {
             if r.bodyReleased { return .lines(["the body was released to keep memory bounded (the oldest go first)"]) }
-            if r.state == .failed { return .lines(["no body arrived before the task failed"]) }
-            return .lines([r.state.isTerminal ? "(no body)" : "the body appears here when the task completes"])
+            if let reason = endedEarly(r) { return .lines(["no body arrived before the task \(reason == "cancelled" ? "was cancelled" : "failed") (\(reason))"]) }
+            if r.state.isTerminal { return .lines(["(no body)"]) }
+            return .lines([r.response == nil ? "waiting for the response…" : "waiting for the body…"])
         }
-        guard let bytes = try? body.prefix(bodyPreviewLimit) else { return .lines(["the body could not be read"]) }
-        var notes = ["\(view.rawValue) view (v changes it)"]
-        if r.state == .failed, let error = r.error {
-            notes.insert("the task failed (\(error.code.rawValue)): showing the \(ByteCount.format(body.count)) that arrived", at: 0)
-        }
-        if body.count > Int64(bytes.count) {
-            notes.append("showing the first \(ByteCount.format(Int64(bytes.count))) of \(ByteCount.format(body.count))")
-        }
+        notes.append("\(view.rawValue) view (v changes it)")
         let note = notes.joined(separator: " · ")
         switch view.content(of: bytes, mimeType: r.response?.mimeType) {
         case .lines(let lines): return .lines([note, ""] + lines)
         case .json(let lines): return .json([note, ""] + lines)
+        case .markup(let lines): return .markup([note, ""] + lines)
         case .hex(let bytes, _): return .hex(bytes, note: note)
+        }
+    }
+
+    /// Why a task that has ended did not complete: "cancelled", or the failure's code ("connectionReset").
+    static func endedEarly(_ r: TaskRecord) -> String? {
+        switch r.state {
+        case .cancelled: "cancelled"
+        case .failed: r.error?.code.rawValue ?? "failed"
+        default: nil
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import ReqtopNetworking
 import ReqtopSession
 
@@ -18,6 +19,8 @@ package protocol InspectorActions: AnyObject {
     func copy(_ text: String, describing what: String) -> String
     /// Writes the task's response body (decoded, as received) to `path`.
     func saveBody(_ record: TaskRecord, to path: String) -> String
+    /// The first body bytes a running task has received so far (the Body tab's live view), nil when there are none to show.
+    func bodySoFar(_ id: TaskID) -> Data?
     /// Tasks not yet ended.
     var unfinishedCount: Int { get }
     /// Requests of a replayed list that have not been sent yet.

@@ -14,6 +14,9 @@ package final class InspectorApp {
         case help
     }
 
+    /// How much of a running task's body the Body tab shows live (the manager keeps that much per running task).
+    package static let liveBodyPreviewBytes = 256 << 10
+
     package let store: TaskStore
     let actions: InspectorActions
     /// Shown in the header: the list being replayed, or "interactive session".

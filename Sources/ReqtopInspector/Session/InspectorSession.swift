@@ -31,6 +31,8 @@ package final class InspectorSession: InspectorActions {
         return a.count(.running) + a.count(.suspended)
     }
 
+    package func bodySoFar(_ id: TaskID) -> Data? { manager.task(withID: id)?.bodyReceivedSoFar }
+
     package func suspendOrResume(_ id: TaskID) -> String {
         guard let task = manager.task(withID: id) else { return "task \(id) has already ended" }
         do {

@@ -1,3 +1,4 @@
+import Foundation
 import ReqtopSync
 
 /// A handle to one request. Created suspended; `resume()`, `suspend()` and `cancel()` go through its manager.
@@ -35,6 +36,10 @@ public final class HTTPTask: Sendable, CustomStringConvertible {
 
     /// Stops the task for good; its completion handler receives a `cancelled` error. Refused once it has ended.
     public func cancel() throws(IllegalTransition) { try manager.cancel(self) }
+
+    /// While the task runs, the first body bytes received so far (decoded, at most the configuration's
+    /// `liveBodyPreviewBytes`); nil once it has ended (its response has the body) or with no preview.
+    public var bodyReceivedSoFar: Data? { manager.bodyReceivedSoFar(id) }
 
     public var description: String {
         "task \(id) \(request.method) \(request.url)"

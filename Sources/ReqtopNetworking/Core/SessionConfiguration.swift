@@ -42,6 +42,9 @@ public struct SessionConfiguration: Sendable {
     public var userAgent: String? = "reqtop/\(ReqtopVersion.string)"
     /// A data task keeps at most this many body bytes in memory, then spills the body to a temp file.
     public var maxBodyBytesInMemory = 8 << 20
+    /// While a task runs, a copy of the first this-many body bytes is kept for
+    /// `HTTPTask.bodyReceivedSoFar` (a live view of a body as it arrives); 0 keeps none.
+    public var liveBodyPreviewBytes = 0
     /// Follow redirects, at most `maxRedirects` hops.
     public var followRedirects = true
     public var maxRedirects = 10

@@ -90,10 +90,10 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
     }
 
     /// The transfer was removed before it finished (the task is already in the cancelled state).
-    func transferWasCancelled(_ transfer: Transfer) {
+    func transferWasCancelled(_ transfer: Transfer, timings: PhaseTimings? = nil) {
         EngineThread.check()
         guard let delegate = registry.remove(transfer.id) else { return }
-        schedule(transfer.state.finishCancelled(), of: delegate)
+        schedule(transfer.state.finishCancelled(timings: timings), of: delegate)
     }
 
     private func schedule(_ finished: FinishedTransfer, of delegate: TaskDelegate) {

@@ -39,6 +39,10 @@ public final class SessionManager: Sendable {
         try? FileManager.default.removeItem(at: FileSink.temporaryFolder)
     }
 
+    /// The first body bytes of a running task (up to `liveBodyPreviewBytes`), nil once it has ended
+    /// or when the configuration keeps no preview.
+    func bodyReceivedSoFar(_ id: TaskID) -> Data? { registry.peek(id)?.preview?.snapshot }
+
     /// The task with this identifier, while it has not ended.
     public func task(withID id: TaskID) -> HTTPTask? { registry.peek(id)?.task }
 
@@ -114,7 +118,8 @@ public final class SessionManager: Sendable {
                                     memoryCap: configuration.maxBodyBytesInMemory,
                                     validation: options.validation ?? configuration.validation,
                                     uploadProgress: uploadProgress, downloadProgress: downloadProgress,
-                                    completionQueue: configuration.completionQueue, respond: respond)
+                                    completionQueue: configuration.completionQueue,
+                                    previewLimit: configuration.liveBodyPreviewBytes, respond: respond)
         registry.register(delegate)
         bus.post(TaskEvent(task: id, kind: .created(TaskDescription(kind: kind, name: options.name, request: request,
                                                                     destination: destination))))
@@ -143,9 +148,13 @@ public final class SessionManager: Sendable {
                                         timings: finished.timings, result: result)
             let event: TaskEvent.Kind
             if let error = finished.error {
-                event = error.code == .cancelled ? .cancelled : .failed(TaskFailure(
-                    error: error, response: finished.head, bytes: finished.bytes, timings: finished.timings,
-                    redirects: finished.redirects, partialBody: finished.body.flatMap { $0.count > 0 ? $0 : nil }))
+                let failure = TaskFailure(error: error, response: finished.head, bytes: finished.bytes, timings: finished.timings,
+                                          redirects: finished.redirects, partialBody: finished.body.flatMap { $0.count > 0 ? $0 : nil })
+                if error.code != .cancelled {
+                    event = .failed(failure)
+                } else {
+                    event = .cancelled(finished.sentHeads.isEmpty && finished.head == nil ? nil : failure)
+                }
             } else {
                 event = .completed(TaskCompletion(
                     response: finished.head!, body: finished.body, bytes: finished.bytes,

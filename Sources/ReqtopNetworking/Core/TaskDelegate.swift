@@ -33,12 +33,14 @@ final class TaskDelegate: Sendable {
     let uploadProgress: ProgressHandler?
     let downloadProgress: ProgressHandler?
     let completionQueue: DispatchQueue
+    /// The body so far, for a live view; nil unless the configuration asks for one.
+    let preview: BodyPreview?
     /// Serializes a finished transfer and returns the completion handler call and the terminal event.
     let respond: @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)
 
     init(task: HTTPTask, request: TransferRequest, destination: URL?, memoryCap: Int, validation: ResponseValidation,
          uploadProgress: ProgressHandler?, downloadProgress: ProgressHandler?, completionQueue: DispatchQueue,
-         respond: @escaping @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)) {
+         previewLimit: Int = 0, respond: @escaping @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)) {
         self.task = task
         self.request = request
         self.destination = destination
@@ -47,6 +49,7 @@ final class TaskDelegate: Sendable {
         self.uploadProgress = uploadProgress
         self.downloadProgress = downloadProgress
         self.completionQueue = completionQueue
+        preview = previewLimit > 0 ? BodyPreview(limit: previewLimit) : nil
         self.respond = respond
     }
 

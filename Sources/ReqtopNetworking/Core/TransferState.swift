@@ -30,6 +30,8 @@ final class TransferState {
     private var uploadOffset = 0
     private var uploadFD: Int32 = -1
     private var failure: TransferError?
+    /// The live preview has all it keeps (or there is none to fill).
+    private var previewFull = false
 
     init(delegate: TaskDelegate) {
         EngineThread.check()
@@ -112,6 +114,7 @@ final class TransferState {
         EngineThread.check()
         if pendingRedirect != nil { return true } // the body of a redirect the engine follows
         received += Int64(bytes.count)
+        if !previewFull, let preview = delegate.preview { previewFull = !preview.append(bytes) }
         if let file { return file.write(bytes) }
         do {
             if let destination = delegate.destination {
@@ -251,11 +254,13 @@ final class TransferState {
                                 timings: hops.isEmpty ? timings : timings?.afterRedirects(taking: redirectTime), error: error)
     }
 
-    /// The result of a task that was cancelled before it finished.
-    func finishCancelled() -> FinishedTransfer {
-        _ = file?.finish() // a spilled temporary body is deleted as it is released here
+    /// The result of a task that was cancelled before it finished: what had arrived is kept (a
+    /// partial body, a spilled one stays in its file), with the timings so far when libcurl had them.
+    func finishCancelled(timings: PhaseTimings? = nil) -> FinishedTransfer {
+        let body: ResponseBody? = if let file { .file(file.finish()) } else if received > 0 { .data(memoryBody) } else { nil }
         file = nil
-        return FinishedTransfer(head: head, body: nil, bytes: received, redirects: hops, sentHeads: sentHeads, timings: nil,
+        memoryBody = Data()
+        return FinishedTransfer(head: head, body: body, bytes: received, redirects: hops, sentHeads: sentHeads, timings: timings,
                                 error: TransferError(code: .cancelled, message: "cancelled"))
     }
 }

@@ -181,8 +181,9 @@ final class EngineLoop {
             }
         case .cancel(let id):
             if let transfer = active.removeValue(forKey: id) {
+                let timings = transfer.timings() // the phases so far, read before the handle goes
                 release(transfer)
-                delegate.transferWasCancelled(transfer)
+                delegate.transferWasCancelled(transfer, timings: timings)
             } else if let transfer = waiting.removeValue(forKey: id) ?? parked.removeValue(forKey: id) {
                 delegate.transferWasCancelled(transfer)
             }

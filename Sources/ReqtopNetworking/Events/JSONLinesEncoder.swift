@@ -28,7 +28,10 @@ public enum JSONLinesEncoder {
             json.number("task", event.task.rawValue)
             json.number("time", event.time)
             json.string("url", description.url.absoluteString)
-        case .resumed, .suspended, .cancelled:
+        case .resumed, .suspended:
+            json.common(event)
+        case .cancelled(let partial):
+            if let partial, partial.bytes > 0 { json.number("bytes", partial.bytes) } // received before the cancel
             json.common(event)
         case .requestSent(let head):
             json.string("event", event.name.rawValue)

@@ -17,7 +17,9 @@ public struct TaskEvent: Sendable {
         case created(TaskDescription)
         case resumed
         case suspended
-        case cancelled
+        /// The task was cancelled; the payload keeps what had happened by then (response head,
+        /// partial body, timings), nil when the task was cancelled before anything was sent.
+        case cancelled(TaskFailure?)
         /// A request head went on the wire, exactly as sent (one per hop of a redirect chain).
         case requestSent(RequestHead)
         case redirected(RedirectHop)

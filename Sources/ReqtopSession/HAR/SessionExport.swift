@@ -4,8 +4,9 @@ import ReqtopRequestLists
 
 /// Turns what the inspector recorded into the request-list formats.
 package enum SessionExport {
-    /// HAR entries for every task that finished with a response (completed, or failed after the
-    /// response arrived); cancelled and unfinished tasks are left out.
+    /// HAR entries for every task that ended with a response (completed, or failed or cancelled
+    /// after the response head arrived, marked so in the entry's `comment`); unfinished tasks and
+    /// tasks that never got a response are left out.
     ///
     /// Each request that went on the wire is an entry of its own — a redirect hop too, with its 3xx
     /// response, `redirectURL` and Set-Cookie fields — as browsers export redirects, so every HAR
@@ -13,7 +14,7 @@ package enum SessionExport {
     /// head as sent (the headers the client added included).
     package static func harEntries(from records: [TaskRecord]) -> [HARExportEntry] {
         records.flatMap { record -> [HARExportEntry] in
-            guard let final = record.response, record.state == .completed || record.state == .failed else { return [] }
+            guard let final = record.response, record.state.isTerminal else { return [] }
             var start = record.startedAt ?? record.createdAt
             let exchanges = record.exchanges
             guard !exchanges.isEmpty else { return [entry(record, head: nil, response: final, timings: record.timings, start: start)] }
@@ -41,11 +42,12 @@ package enum SessionExport {
         var comment: String?
         if isFinal, let body = record.body {
             do { responseBody = try body.loadData() } catch { comment = "response body not included: it could not be read (\(error.localizedDescription))" }
-            if record.state == .failed, let error = record.error {
-                comment = "response body is partial: the task failed (\(error.code.rawValue)) after \(body.count) bytes"
-            }
         } else if isFinal, record.bodyReleased {
             comment = omittedBodyComment
+        }
+        if isFinal, let ended = endedEarly(record) {
+            comment = "the task \(ended) after the response head and \(record.downloaded) body bytes: the response is incomplete"
+                + (record.body == nil ? "" : "; the body here is what arrived")
         }
         return HARExportEntry(
             startedDateTime: Date(timeIntervalSince1970: start),
@@ -68,6 +70,15 @@ package enum SessionExport {
                           send: max(0, t.send), wait: max(0, t.wait), receive: max(0, t.receive))
     }
 
+    /// How a task that did not complete ended ("failed (timedOut)", "was cancelled"), nil when it completed.
+    private static func endedEarly(_ record: TaskRecord) -> String? {
+        switch record.state {
+        case .failed: "failed (\(record.error?.code.rawValue ?? "error"))"
+        case .cancelled: "was cancelled"
+        default: nil
+        }
+    }
+
     /// The comment of an entry whose body the session no longer holds.
     package static let omittedBodyComment = "response body not included: reqtop released it during the session to keep memory within its body budget (the oldest in-memory bodies go first)"
 
@@ -85,7 +96,7 @@ package enum SessionExport {
         let entries = harEntries(from: records)
         let data = try HARWriter.data(entries: entries, creator: (name: "reqtop", version: ReqtopVersion.string))
         try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        return HARSaveSummary(tasks: records.count { $0.response != nil && ($0.state == .completed || $0.state == .failed) },
+        return HARSaveSummary(tasks: records.count { $0.response != nil && $0.state.isTerminal },
                               omittedBodies: entries.count { $0.comment == omittedBodyComment })
     }
 }

@@ -8,8 +8,10 @@ enum EventDescription {
         switch event.kind {
         case .created(let d):
             return created(d.request, name: d.name, kind: d.kind)
-        case .resumed, .suspended, .cancelled:
+        case .resumed, .suspended:
             return []
+        case .cancelled(let partial):
+            return cancelled(received: partial?.bytes ?? 0)
         case .requestSent(let head):
             return head.lines
         case .redirected(let hop):
@@ -28,13 +30,19 @@ enum EventDescription {
         }
     }
 
+    private static func cancelled(received: Int64) -> [String] {
+        received > 0 ? ["after \(ByteCount.format(received)) of the body arrived (kept as a partial body)"] : []
+    }
+
     /// A timeline entry's payload: what the entry kept, completed by what the record holds.
     static func payload(of entry: TimelineEntry, in r: TaskRecord) -> [String] {
         switch entry.event {
         case .created:
             return created(r.request, name: r.name, kind: r.kind)
-        case .resumed, .suspended, .cancelled:
+        case .resumed, .suspended:
             return []
+        case .cancelled:
+            return cancelled(received: r.downloaded)
         case .request:
             guard case .sent(let index) = entry.detail, index < r.sentHeads.count else { return [] }
             return r.sentHeads[index].lines

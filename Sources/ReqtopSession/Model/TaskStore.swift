@@ -87,9 +87,10 @@ package final class TaskStore: Sendable {
             if record.startedAt == nil { record.startedAt = event.time }
         case .suspended:
             record.state = .suspended
-        case .cancelled:
+        case .cancelled(let partial):
             record.state = .cancelled
             record.endedAt = event.time
+            if let partial { Self.keep(partial, in: &record, at: position, state: &state) }
         case .requestSent(let head):
             record.sentHeads.append(head)
         case .redirected(let hop):
@@ -125,14 +126,7 @@ package final class TaskStore: Sendable {
         case .failed(let failure):
             record.state = .failed
             record.endedAt = event.time
-            record.error = failure.error
-            if let response = failure.response { record.response = Self.sharingURL(response, with: record) }
-            record.timings = failure.timings
-            record.redirects = failure.redirects
-            if let body = failure.partialBody {
-                record.body = body
-                Self.account(body, at: position, in: &state)
-            }
+            Self.keep(failure, in: &record, at: position, state: &state)
             state.rates.add(requests: 1, at: event.time)
         }
         if record.state != before {
@@ -144,6 +138,23 @@ package final class TaskStore: Sendable {
         appendTimeline(event, to: &record)
         if event.name != .progress { appendLog(event, to: &state) }
         state.records[position] = record
+    }
+
+    /// What a failed or cancelled task got before it ended: the error, response head, timings,
+    /// redirect hops and the partial body.
+    private static func keep(_ failure: TaskFailure, in record: inout TaskRecord, at position: Int, state: inout State) {
+        record.error = failure.error
+        if let response = failure.response { record.response = Self.sharingURL(response, with: record) }
+        record.timings = failure.timings
+        record.redirects = failure.redirects
+        if let body = failure.partialBody {
+            record.body = body
+            Self.account(body, at: position, in: &state)
+        }
+        if failure.bytes > record.downloaded {
+            state.bytesReceived += failure.bytes - record.downloaded
+            record.downloaded = failure.bytes
+        }
     }
 
     /// The head with the record's own `URL` instance when they are equal (no redirect): one URL

@@ -18,6 +18,9 @@ package enum EndpointIndex {
                                            body_size and sha256 of the body as JSON
     ANY  /anything                         the same echo for any method and path below it
     GET  /gzip                             gzip-encoded JSON
+    GET  /html  /xml                       a small HTML page and an XML document (httpbin's kind)
+    GET  /json                             JSON with members out of order, empty and nested containers
+    GET  /ndjson                           five lines of newline-delimited JSON
     GET  /basic-auth/{user}/{passwd}       200 with the right Basic credentials, else 401 + WWW-Authenticate
     GET  /cookies                          echo request cookies as JSON
     GET  /cookies/set?name=value           Set-Cookie each pair, then 302 to /cookies

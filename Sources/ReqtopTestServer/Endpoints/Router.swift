@@ -19,6 +19,8 @@ enum Router {
             return try EchoEndpoints.bodyEcho(exchange)
         case ("delay", 2):
             return try EchoEndpoints.delay(exchange, seconds: segments[1])
+        case ("html", 1), ("xml", 1), ("json", 1), ("ndjson", 1):
+            return try allow(["GET", "HEAD"], exchange) { try DocumentEndpoints.respond(exchange, segments[0]) }
         case ("gzip", 1):
             return try EchoEndpoints.gzip(exchange)
         case ("status", 2):

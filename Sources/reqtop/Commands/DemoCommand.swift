@@ -6,7 +6,7 @@ import ReqtopSession
 /// `reqtop demo [--headless]`: the embedded test server plus Resources/demo.http, concurrency 4.
 enum DemoCommand: Command {
     static let name = "demo"
-    static let arguments = "[--headless]"
+    static let arguments = "[--headless] [--keep-bodies DIR]"
     static let abstract = "replay the demo list against the embedded test server"
     static let discussion = """
         Starts the embedded test server on a free loopback port and replays the demo list
@@ -16,15 +16,15 @@ enum DemoCommand: Command {
         a response full of escape sequences.
         """
     static let headless = CommandOption.flag("headless", help: "no terminal UI: print events and a summary")
-    static let options = [headless]
+    static let options = [headless, RunCommand.keepBodies]
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         try parsed.expectPositionals(atMost: 0)
-        return demo(headless: parsed.has(headless))
+        return demo(headless: parsed.has(headless), keepBodies: parsed.value(RunCommand.keepBodies))
     }
 }
 
-private func demo(headless: Bool) -> Int32 {
+private func demo(headless: Bool, keepBodies: String?) -> Int32 {
     let path: String
     switch ResourceLocator.find("demo.http") {
     case .success(let found): path = found
@@ -54,6 +54,7 @@ private func demo(headless: Bool) -> Int32 {
     options.files = [path]
     options.concurrency = 4
     options.headless = headless
+    options.settings.keepBodiesPath = keepBodies
     // The demo fails some requests on purpose (a timeout, a refused connection): that is not an error.
     let code = replay(inputs, options: options)
     return code == 1 ? 0 : code

@@ -29,6 +29,7 @@ enum RunCommand: Command {
     static let headless = CommandOption.flag("headless", help: "no terminal UI: print events and a summary")
     static let events = CommandOption.value("events", "text|jsonl", help: "headless output: readable lines (default) or JSON Lines")
     static let har = CommandOption.value("har", "PATH", help: "write the session as HAR 1.2 at the end (also on Ctrl-C)")
+    static let keepBodies = CommandOption.value("keep-bodies", "DIR", help: "terminal UI: keep every response body in DIR after exit (index.tsv lists them)")
     static let insecure = CommandOption.flag("insecure", help: "do not verify TLS certificates")
     static let caFile = CommandOption.value("cacert", "FILE", help: "trust the CA certificates in FILE")
     static let timeout = CommandOption.value("timeout", "SECONDS", help: "default timeout per request (# @timeout overrides it)")
@@ -36,8 +37,8 @@ enum RunCommand: Command {
     static let failOnStatus = CommandOption.flag("fail-on-status", help: "exit 1 when a response has HTTP status >= 400")
     static let dryRun = CommandOption.flag("dry-run", help: "print each request as it will be sent, without sending it")
 
-    static let options = [environment, variable, concurrency, repeatCount, headless, events, har, insecure, caFile, timeout,
-                          compressed, failOnStatus, dryRun]
+    static let options = [environment, variable, concurrency, repeatCount, headless, events, har, keepBodies, insecure, caFile,
+                          timeout, compressed, failOnStatus, dryRun]
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         let options = try RunOptions(parsed)
@@ -86,6 +87,7 @@ struct RunOptions {
         }
         settings.harPath = parsed.value(RunCommand.har)
         settings.failOnStatus = parsed.has(RunCommand.failOnStatus)
+        settings.keepBodiesPath = parsed.value(RunCommand.keepBodies)
         insecure = parsed.has(RunCommand.insecure)
         if let file = parsed.value(RunCommand.caFile) {
             guard FileManager.default.isReadableFile(atPath: file) else {
@@ -162,7 +164,10 @@ func sessionConfiguration(_ options: RunOptions) -> SessionConfiguration {
 
 /// Sends the lists (headless or in the UI) and returns the exit code.
 func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
-    let manager = SessionManager(configuration: sessionConfiguration(options))
+    let interactive = !options.headless && isatty(0) == 1 && isatty(1) == 1
+    var configuration = sessionConfiguration(options)
+    if interactive { configuration.liveBodyPreviewBytes = InspectorApp.liveBodyPreviewBytes }
+    let manager = SessionManager(configuration: configuration)
     defer { manager.invalidate() }
     let runner: RequestListRunner
     do {
@@ -172,9 +177,12 @@ func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
         printToStandardError(error.description)
         return 2
     }
-    if !options.headless && isatty(0) == 1 && isatty(1) == 1 {
+    if interactive {
         return runListInteractively(runner, settings: options.settings,
                                     title: options.files.map { ($0 as NSString).lastPathComponent }.joined(separator: " "))
+    }
+    if let keep = options.settings.keepBodiesPath {
+        printToStandardError("reqtop: --keep-bodies \(keep) is ignored: headless runs hold no bodies (use --har to keep them)")
     }
     return runHeadless(runner, settings: options.settings)
 }

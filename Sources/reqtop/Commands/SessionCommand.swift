@@ -30,7 +30,9 @@ func runSessionCommand(_ argument: String?) -> Int32 {
         options.headless = true
         return replay([RunnerInput(list: list)], options: options)
     }
-    let manager = SessionManager()
+    var configuration = SessionConfiguration()
+    configuration.liveBodyPreviewBytes = InspectorApp.liveBodyPreviewBytes
+    let manager = SessionManager(configuration: configuration)
     defer { manager.invalidate() }
     let outcome = runInteractive(manager: manager, title: argument ?? "interactive session") { session in
         if let url { session.start(HTTPRequest(url: url), name: nil) }

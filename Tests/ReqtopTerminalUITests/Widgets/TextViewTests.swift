@@ -18,6 +18,14 @@ final class TextViewTests: XCTestCase {
         assertLines(buffer, ["alpha ", "beta  ", "gamma ", "z     "])
     }
 
+    func testAWrappedIndentedLineKeepsItsIndentOnEveryRow() {
+        var state = TextViewState()
+        let buffer = render(width: 10, height: 4) { buffer, area in
+            TextView(lines: ["  alpha beta gamma", "z"], wrap: true).render(area: area, buffer: &buffer, state: &state)
+        }
+        assertLines(buffer, ["  alpha   ", "  beta    ", "  gamma   ", "z         "])
+    }
+
     func testUntrustedTextIsSplitSanitizedAndTabExpanded() {
         var state = TextViewState()
         let buffer = render(width: 10, height: 2) { buffer, area in

@@ -81,10 +81,15 @@ public struct TextView: StatefulWidget {
         return (dropped > columns ? " " : "") + rest
     }
 
-    /// The screen rows of line `index`.
+    /// The screen rows of line `index`. A wrapped line keeps its indentation on every row (up to
+    /// half the width), so nested JSON and markup stay readable.
     private func rows(of index: Int, width: Int) -> [String] {
         let line = Sanitizer.singleLine(lineAt(index))
-        return wrap ? TextWidth.wrap(line, width: width) : [line]
+        guard wrap else { return [line] }
+        let indent = min(line.prefix { $0 == " " }.count, width / 2)
+        guard indent > 0 else { return TextWidth.wrap(line, width: width) }
+        let margin = String(repeating: " ", count: indent)
+        return TextWidth.wrap(String(line.dropFirst(indent)), width: width - indent).map { margin + $0 }
     }
 
     /// The largest offset that still fills the area: scrolling to the end shows a full last page.

@@ -1,3 +1,4 @@
+import Foundation
 import ReqtopInspector
 import ReqtopNetworking
 import ReqtopSession
@@ -13,6 +14,7 @@ final class NoopActions: InspectorActions {
     func edit(_ record: TaskRecord) -> String { "" }
     func copy(_ text: String, describing what: String) -> String { "" }
     func saveBody(_ record: TaskRecord, to path: String) -> String { "" }
+    func bodySoFar(_ id: TaskID) -> Data? { nil }
     var unfinishedCount: Int { 0 }
     var queuedCount: Int { 0 }
 }

@@ -5,10 +5,12 @@ import ReqtopTerminalUI
 /// How the Body tab shows a body (`v` cycles). Every view sanitizes: response bytes never reach
 /// the terminal as they are.
 package enum BodyView: String, CaseIterable, Sendable {
-    /// JSON by Content-Type or content, text when the body is mostly text, else hex.
+    /// JSON or HTML/XML by Content-Type or content, text when the body is mostly text, else hex.
     case auto
     /// Pretty JSON: members in the order received, numbers as written, `{}`/`[]` compact.
     case json
+    /// HTML or XML indented: one tag per line, nesting shown, short elements on one line.
+    case markup = "html/xml"
     /// UTF-8, lenient: invalid bytes as �, control characters as Control Pictures (␛).
     case text
     /// `hexdump -C` lines.
@@ -23,12 +25,20 @@ package enum BodyView: String, CaseIterable, Sendable {
         switch self {
         case .auto:
             if mimeType?.contains("json") == true || Self.looksLikeJSON(bytes), let lines = Self.prettyJSON(bytes) { return .json(lines) }
+            if Self.isMostlyText(bytes), mimeType.map(Self.isMarkupType) ?? false
+                || MarkupIndenter.looksLikeMarkup(String(decoding: bytes.prefix(64), as: UTF8.self)) {
+                return BodyView.markup.content(of: bytes, mimeType: mimeType)
+            }
             return Self.isMostlyText(bytes) ? BodyView.text.content(of: bytes, mimeType: mimeType) : .hex(Array(bytes), note: nil)
         case .json:
             guard let lines = Self.prettyJSON(bytes) else {
                 return .lines(["(not valid JSON: shown as text)", ""] + Sanitizer.lines(String(decoding: bytes, as: UTF8.self)))
             }
             return .json(lines)
+        case .markup:
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard text.contains("<") else { return .lines(["(no tags: shown as text)", ""] + Sanitizer.lines(text)) }
+            return .markup(MarkupIndenter.lines(text).flatMap { Sanitizer.lines($0) })
         case .text: return .lines(Sanitizer.lines(String(decoding: bytes, as: UTF8.self)))
         case .hex: return .hex(Array(bytes), note: nil)
         case .raw:
@@ -40,6 +50,11 @@ package enum BodyView: String, CaseIterable, Sendable {
                 return Sanitizer.singleLine(String(scalars))
             })
         }
+    }
+
+    /// HTML, XML, and the `+xml` types (SVG, Atom, RSS…).
+    static func isMarkupType(_ mimeType: String) -> Bool {
+        mimeType.contains("html") || mimeType.hasSuffix("xml")
     }
 
     static func looksLikeJSON(_ bytes: Data) -> Bool {
