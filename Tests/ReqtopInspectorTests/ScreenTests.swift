@@ -50,9 +50,9 @@ final class ScreenTests: XCTestCase {
         XCTAssertEqual(lines[0].trimmingCharacters(in: .whitespaces),
                        "reqtop · api.http   1 running  0 suspended  1 completed  0 failed  0 cancelled")
         XCTAssertTrue(lines[1].contains("shown 2/2  sort id"), lines[1])
-        XCTAssertEqual(lines[2], "     # STATE     METHOD  HOST / PATH                      STATUS      SIZE     TIME PROGRESS        ")
-        XCTAssertEqual(lines[3], "     1 completed GET     api.test:8080/users                 200    2.0 KB    50 ms ██████████ 100% ")
-        XCTAssertEqual(lines[4], "     2 running   POST    api.test:8080/login                 404      25 B   500 ms ██▌         25% ")
+        XCTAssertEqual(lines[2], "  # STATE     METHOD HOST / PATH                          STATUS      SIZE     TIME PROGRESS        ")
+        XCTAssertEqual(lines[3], "  1 completed GET    api.test:8080/users                     200    2.0 KB    50 ms ██████████ 100% ")
+        XCTAssertEqual(lines[4], "  2 running   POST   api.test:8080/login                     404      25 B   500 ms ██▌         25% ")
         XCTAssertTrue(lines[11].hasPrefix(" ↑↓ move  Enter open  s suspend/resume  x cancel"), lines[11])
     }
 
@@ -417,13 +417,19 @@ final class SelectionTests: XCTestCase {
         store.apply(Events.lifecycle(2, "GET", "http://t/large", status: 200, bytes: 9000, totalMs: 1))
         terminal.draw { app.render(&$0, now: 101) }
         _ = app.handle(.char("j"))          // on #2
-        _ = app.handle(.char("o"))          // sort by duration
-        _ = app.handle(.char("o"))          // sort by size: #2 moves to the top
+        _ = app.handle(.char("o"))          // the sort menu
+        XCTAssertTrue(app.message?.text.contains("z size") ?? false, "\(String(describing: app.message))")
+        _ = app.handle(.char("z"))          // sort by size: #2 moves to the top
         terminal.draw { app.render(&$0, now: 101) }
         _ = app.handle(.char("x"))
         XCTAssertEqual(actions.calls, ["cancel #2"])
         XCTAssertTrue(terminal.backend.lines[3].contains("t/large"), terminal.backend.lines[3])
         XCTAssertTrue(terminal.backend.lines[2].contains("SIZE ▼"), "the sorted column is marked: \(terminal.backend.lines[2])")
         XCTAssertFalse(terminal.backend.lines[2].contains("TIME ▼"))
+        _ = app.handle(.char("O"))          // reversed: smallest first
+        terminal.draw { app.render(&$0, now: 101) }
+        XCTAssertTrue(terminal.backend.lines[2].contains("SIZE ▲"), terminal.backend.lines[2])
+        XCTAssertTrue(terminal.backend.lines[4].contains("t/large"), terminal.backend.lines[4])
+        XCTAssertTrue(terminal.backend.lines[1].contains("sort size ▲"), terminal.backend.lines[1])
     }
 }

@@ -86,7 +86,7 @@ final class TaskStoreTests: XCTestCase {
                      Events.simple(4, .failed(TaskFailure(error: TransferError(code: .cannotConnect, message: "refused"),
                                                           response: nil, bytes: 0, timings: nil, redirects: [])), at: 102)])
         func ids(_ expression: String) throws -> [Int] {
-            let listing = store.listing(filter: try TaskFilter(parsing: expression), sort: .id)
+            let listing = store.listing(filter: try TaskFilter(parsing: expression), order: .byID)
             return store.records(listing, rows: 0..<listing.count).map(\.id.rawValue)
         }
         XCTAssertEqual(try ids(""), [1, 2, 3, 4])
@@ -101,18 +101,36 @@ final class TaskStoreTests: XCTestCase {
         XCTAssertThrowsError(try TaskFilter(parsing: "status:abc"))
     }
 
-    func testSortOrdersByDurationSizeAndStatus() {
+    func testSortOrdersByEveryColumnBothWaysWithTiesInCreationOrder() {
         let store = TaskStore()
-        store.apply(Events.lifecycle(1, "GET", "http://t/a", status: 200, bytes: 300, totalMs: 10))
-        store.apply(Events.lifecycle(2, "GET", "http://t/b", status: 404, bytes: 100, totalMs: 10))
-        store.apply(Events.lifecycle(3, "GET", "http://t/c", status: 500, bytes: 200, totalMs: 10))
-        func ids(_ sort: TaskSort) -> [Int] {
-            let listing = store.listing(filter: .all, sort: sort)
+        store.apply(Events.lifecycle(1, "GET", "http://b.test/a", status: 200, bytes: 300, totalMs: 10))
+        store.apply(Events.lifecycle(2, "POST", "http://a.test/c", status: 404, bytes: 100, totalMs: 10))
+        store.apply(Events.lifecycle(3, "GET", "http://c.test/b", status: 500, bytes: 200, totalMs: 10))
+        store.apply(Events.lifecycle(4, "DELETE", "http://a.test/b", status: 200, bytes: 200, totalMs: 10))
+        func ids(_ key: TaskSort, descending: Bool? = nil) -> [Int] {
+            let listing = store.listing(filter: .all, order: TaskOrder(key, descending: descending))
             return store.records(listing, rows: 0..<listing.count).map(\.id.rawValue)
         }
-        XCTAssertEqual(ids(.size), [1, 3, 2])
-        XCTAssertEqual(ids(.status), [3, 2, 1])
-        XCTAssertEqual(ids(.id), [1, 2, 3])
+        XCTAssertEqual(ids(.size), [1, 3, 4, 2], "largest first; 3 and 4 tie and keep creation order")
+        XCTAssertEqual(ids(.size, descending: false), [2, 3, 4, 1])
+        XCTAssertEqual(ids(.status), [3, 2, 1, 4])
+        XCTAssertEqual(ids(.id), [1, 2, 3, 4])
+        XCTAssertEqual(ids(.id, descending: true), [4, 3, 2, 1])
+        XCTAssertEqual(ids(.method), [4, 1, 3, 2])
+        XCTAssertEqual(ids(.host), [2, 4, 1, 3])
+        XCTAssertEqual(ids(.path), [1, 3, 4, 2])
+        XCTAssertEqual(ids(.path, descending: true), [2, 3, 4, 1])
+    }
+
+    func testTasksWithoutANameSortAfterNamedOnesEitherWay() {
+        let store = TaskStore()
+        store.apply([Events.created(1, "GET", "http://t/1")])
+        store.apply([TaskEvent(task: TaskID(rawValue: 2), time: 100, kind: .created(TaskDescription(kind: .data, name: "beta", request: HTTPRequest(url: HTTPURL(string: "http://t/2")!))))])
+        store.apply([TaskEvent(task: TaskID(rawValue: 3), time: 100, kind: .created(TaskDescription(kind: .data, name: "Alpha", request: HTTPRequest(url: HTTPURL(string: "http://t/3")!))))])
+        for descending in [false, true] {
+            let listing = store.listing(filter: .all, order: TaskOrder(.name, descending: descending))
+            XCTAssertEqual(store.records(listing, rows: 0..<3).map(\.id.rawValue), descending ? [2, 3, 1] : [3, 2, 1])
+        }
     }
 
     func testAggregatesReportLatencyPercentilesAndRates() {

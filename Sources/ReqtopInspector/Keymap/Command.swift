@@ -6,7 +6,7 @@ package enum Command: String, Sendable, CaseIterable {
     case search, nextMatch, previousMatch, toggleWrap, scrollLeft, scrollRight, cycleBodyView
     case copyMenu, saveBody, diff
     case suspendResume, cancel, replay, replayFailed
-    case filter, sort, mark, toggleLog
+    case filter, sort, reverseSort, follow, mark, clearMarks, toggleLog
     case saveHAR, exportCurl, newRequest, editRequest
     case help, quit
 }

@@ -46,7 +46,7 @@ extension InspectorApp {
         let title = " \(record.id) \(record.method) \(record.url.absoluteString) — \(record.state.rawValue)\(status)"
         // A long URL ends in … (never cut silently); the Request tab (1) shows it whole.
         frame.buffer.setString(x: parts[0].x, y: parts[0].y, TextWidth.truncate(Sanitizer.singleLine(title), to: parts[0].width),
-                               style: TaskTableSource.style(for: record).bold, maxWidth: parts[0].width)
+                               style: TaskColumn.stateStyle(record.state).bold, maxWidth: parts[0].width)
         let tabs = DetailTab.allCases
         frame.render(Tabs(tabs.map(\.rawValue), selected: tabs.firstIndex(of: detailTab)!), in: parts[1])
 

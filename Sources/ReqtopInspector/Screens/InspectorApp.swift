@@ -31,7 +31,11 @@ package final class InspectorApp {
     /// The diff on screen, rebuilt only when a task changes or the width does (it reads and compares bodies).
     var diffLines: (key: [Int], lines: [String])?
     var filter = TaskFilter.all
-    var sort = TaskSort.id
+    var order = TaskOrder.byID
+    /// `F`: the selection stays on the newest task as tasks arrive.
+    var follow = false
+    /// `o` was pressed: the next key picks the sort column.
+    var sortMenuOpen = false
     var showLog = false
     var prompt: ActivePrompt?
     var promptHistory: [PromptKind: [String]] = [:]
@@ -76,6 +80,7 @@ package final class InspectorApp {
         if key == .resize { return .redraw }
         if prompt != nil { return handlePromptKey(key) }
         if copyMenuOpen { return handleCopyKey(key) }
+        if sortMenuOpen { return handleSortKey(key) }
         let context: KeyContext = switch screen {
         case .detail: .detail
         case .diff: .diff
@@ -175,15 +180,25 @@ package final class InspectorApp {
             let chosen = store.allRecords.filter { marks.isEmpty ? $0.state == .failed : marks.contains($0.id) }
             chosen.forEach { _ = actions.replay($0) }
             let what = marks.isEmpty ? "failed" : "marked"
-            say(chosen.isEmpty ? "no \(what) tasks to replay" : "replaying \(chosen.count) \(what) task\(chosen.count == 1 ? "" : "s")")
+            say(chosen.isEmpty ? "no \(what) tasks to replay"
+                : "replaying \(chosen.count) \(what) task\(chosen.count == 1 ? "" : "s")" + (marks.isEmpty ? "" : " (U clears the marks)"))
         case .filter: open(.filter, text: filter.description)
         case .sort:
-            sort = sort.next
-            say("sorted by \(sort.rawValue)")
+            sortMenuOpen = true
+            say("sort by: " + TaskSort.allCases.map { "\($0.menuKey) \($0.rawValue)" }.joined(separator: "  ") + "  (Esc: keep)")
+        case .reverseSort:
+            order = order.reversed
+            say("sorted by \(order)")
+        case .follow:
+            follow.toggle()
+            say(follow ? "following the newest task (moving the selection stops it)" : "follow off")
         case .mark:
             guard let id = selectedID else { return .ignore }
             store.toggleMark(id)
             move(by: 1)
+        case .clearMarks:
+            let count = store.clearMarks()
+            say(count == 0 ? "no marks to clear" : "cleared \(count) mark\(count == 1 ? "" : "s")")
         case .toggleLog: showLog.toggle()
         case .saveHAR: open(.harPath, text: "reqtop-session.har")
         case .exportCurl:
@@ -232,9 +247,25 @@ package final class InspectorApp {
         say("match \(index + 1)/\(matches.count) for \(search.pattern)" + (wrapped ? " (wrapped)" : ""))
     }
 
+    /// The key after `o`: a sort column (its order starts in the column's natural direction), or nothing.
+    func handleSortKey(_ key: Key) -> LoopAction {
+        sortMenuOpen = false
+        guard case .char(let c) = key, let sort = TaskSort.allCases.first(where: { $0.menuKey == c }) else {
+            say("sort unchanged: \(order)")
+            return .redraw
+        }
+        order = TaskOrder(sort)
+        say("sorted by \(order) (O reverses)")
+        return .redraw
+    }
+
     private func move(by delta: Int) {
         switch screen {
         case .main:
+            if follow {
+                follow = false
+                say("follow off")
+            }
             table.moveSelection(by: delta, rowCount: listing.count)
             anchor = selectedID
         case .detail: detailScroll.offset = max(0, detailScroll.offset + delta)

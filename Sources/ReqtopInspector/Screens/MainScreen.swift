@@ -21,12 +21,16 @@ extension InspectorApp {
     private func renderMain(_ frame: inout Frame, area: Rect, now: Double) {
         let logHeight = showLog ? min(10, max(3, area.height / 3)) : 0
         let parts = Layout.vertical([.fixed(2), .fill(1), .fixed(logHeight)]).split(area)
-        listing = store.listing(filter: filter, sort: sort, now: now)
+        listing = store.listing(filter: filter, order: order, now: now)
         renderHeader(&frame, area: parts[0], now: now)
+        if follow, let newest = store.newestID { anchor = newest }
         if let anchor, let row = store.position(of: anchor, in: listing) { table.selected = row }
         if table.selected == nil, listing.count > 0 { table.selected = 0 }
-        let source = TaskTableSource(listing: listing, store: store, marks: store.marks, now: now)
-        let widget = Table(columns: TaskColumn.tableColumns(sortedBy: sort), source: source, headerStyle: Style().bold.reversed)
+        let longestName = store.longestName
+        let layout = TaskTableLayout(width: parts[1].width, largestID: store.newestID?.rawValue ?? 0, longestName: longestName)
+        let source = TaskTableSource(listing: listing, store: store, marks: store.marks, now: now, layout: layout)
+        let widget = Table(columns: layout.tableColumns(order: order), source: source, headerStyle: Style().bold.reversed,
+                           columnSpacing: TaskTableLayout.spacing)
         pageSize = max(1, widget.visibleRows(in: parts[1]) - 1)
         frame.render(widget, in: parts[1], state: &table)
         if listing.count == 0 {
@@ -43,7 +47,18 @@ extension InspectorApp {
         var counts = " reqtop · \(title)   "
         counts += "\(a.count(.running)) running  \(a.count(.suspended)) suspended  \(a.count(.completed)) completed  "
         counts += "\(a.count(.failed)) failed  \(a.count(.cancelled)) cancelled"
-        frame.buffer.setString(x: area.x, y: area.y, counts, style: Style().bold, maxWidth: area.width)
+        // The modes that change what keys do come first on the right, so a narrow terminal keeps them.
+        var modes: [String] = []
+        if follow { modes.append("FOLLOW") }
+        let marked = store.marks.count
+        if marked > 0 { modes.append("\(TaskColumn.markGlyph) \(marked) marked") }
+        let right = modes.joined(separator: "  ")
+        let countsWidth = max(0, area.width - (right.isEmpty ? 0 : TextWidth.of(right) + 2))
+        frame.buffer.setString(x: area.x, y: area.y, TextWidth.truncate(counts, to: countsWidth), style: Style().bold, maxWidth: countsWidth)
+        if !right.isEmpty {
+            frame.buffer.setString(x: area.x + area.width - TextWidth.of(right) - 1, y: area.y, right, style: Style().bold.reversed,
+                                   maxWidth: area.width)
+        }
         guard area.height > 1 else { return }
         var figures = String(format: " %.1f req/s  %@/s  ", a.requestsPerSecond, ByteCount.format(Int64(a.bytesPerSecond)))
         figures += "p50 \(a.p50.map(Milliseconds.format) ?? "–")  p95 \(a.p95.map(Milliseconds.format) ?? "–")  "
@@ -51,7 +66,7 @@ extension InspectorApp {
         figures += "shown \(listing.count)/\(a.total)"
         let queued = actions.queuedCount
         if queued > 0 { figures += " (+\(queued) queued)" }
-        figures += "  sort \(sort.rawValue)"
+        figures += "  sort \(order)"
         if !filter.isEmpty { figures += "  filter \(filter)" }
         frame.buffer.setString(x: area.x, y: area.y + 1, figures, style: Style().dim, maxWidth: area.width)
     }
@@ -77,11 +92,13 @@ extension InspectorApp {
             frame.setCursor(x: cursor.x, y: cursor.y)
             return
         }
+        // `q` and `?` stay on the right however narrow the terminal is.
+        let right = screen == .main ? "q quit  ? help " : "? help "
         if let message, now - message.time < 6 {
-            frame.render(StatusLine(left: " " + message.text, right: "? help "), in: area)
+            frame.render(StatusLine(left: " " + message.text, right: right), in: area)
             return
         }
-        frame.render(StatusLine(left: " " + hints(), right: "? help "), in: area)
+        frame.render(StatusLine(left: " " + hints(), right: right), in: area)
     }
 
     /// The key hint line, from the keymap.
@@ -115,13 +132,14 @@ extension InspectorApp {
     }
 }
 
-/// The task table's rows, asked for only while visible; the cells come from `TaskColumn.all`.
+/// The task table's rows, asked for only while visible; the cells come from the layout's columns.
 struct TaskTableSource: TableDataSource {
     let listing: TaskListing
     let store: TaskStore
     /// Read once per frame, not once per row.
     let marks: Set<TaskID>
     let now: Double
+    let layout: TaskTableLayout
 
     var rowCount: Int { listing.count }
 
@@ -129,16 +147,20 @@ struct TaskTableSource: TableDataSource {
     func row(at index: Int) -> TableRow {
         guard let record = store.records(listing, rows: index..<index + 1).first else { return TableRow([]) }
         let marked = marks.contains(record.id)
-        return TableRow(TaskColumn.all.map { $0.cell(record, marked, now) }, style: Self.style(for: record))
+        return TableRow(layout.columns.map { $0.column.cell(record, marked, now, $0.width) },
+                        style: record.state == .cancelled ? Style().dim : .plain,
+                        cellStyles: layout.columns.map { $0.column.style?(record) ?? .plain })
     }
+}
 
-    static func style(for record: TaskRecord) -> Style {
-        switch record.state {
-        case .failed: return Style().fg(.red)
-        case .cancelled: return Style().dim
-        case .suspended: return Style().fg(.yellow)
-        case .running: return Style().fg(.cyan)
-        case .completed: return (record.status ?? 0) >= 400 ? Style().fg(.magenta) : .plain
+extension TaskTableLayout {
+    /// The table widget's columns; the sorted one's header carries ▲ or ▼ (plain id order has none).
+    func tableColumns(order: TaskOrder) -> [TableColumn] {
+        columns.map { column, width in
+            let sorted = column.sort == order.key || (column.name == .hostPath && order.key == .host)
+            let arrow = order != .byID && sorted ? (order.descending ? " ▼" : " ▲") : ""
+            let header = column.name == .progress && width < column.width ? "PROG" : column.header
+            return TableColumn(header + arrow, width: .fixed(width), alignment: column.alignment)
         }
     }
 }

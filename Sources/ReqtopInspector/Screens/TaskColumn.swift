@@ -3,58 +3,168 @@ import ReqtopNetworking
 import ReqtopSession
 import ReqtopTerminalUI
 
-/// One column of the task table, declared once: its header, width, alignment, how a record
-/// becomes its cell, and the order it sorts by (the header of the sorted column is marked).
+/// One column of the task table, declared once: header, widths, alignment, how a record becomes
+/// its cell (given the cell's width), its colour, and the order it sorts by.
 struct TaskColumn: Sendable {
+    enum Name: Sendable { case id, state, method, name, hostPath, status, size, time, progress }
+
+    let name: Name
     let header: String
-    let width: ColumnWidth
+    /// The width it takes when there is room; the flexible columns (path, name) take what is left.
+    let width: Int
+    /// A narrower form it shrinks to before it is dropped (nil: none).
+    let compactWidth: Int?
     let alignment: ColumnAlignment
-    /// The sort order this column stands for, if any (`o` cycles through `TaskSort`).
     let sort: TaskSort?
-    let cell: @Sendable (TaskRecord, _ marked: Bool, _ now: Double) -> String
+    let cell: @Sendable (_ record: TaskRecord, _ marked: Bool, _ now: Double, _ width: Int) -> String
+    var style: (@Sendable (TaskRecord) -> Style)? = nil
 
-    /// The table's columns, left to right.
-    static let all: [TaskColumn] = [
-        TaskColumn(header: "#", width: .fixed(6), alignment: .right, sort: .id) { record, marked, _ in
-            (marked ? "*" : "") + String(record.id.rawValue)
-        },
-        TaskColumn(header: "STATE", width: .fixed(9), alignment: .left, sort: nil) { record, _, _ in record.state.rawValue },
-        TaskColumn(header: "METHOD", width: .fixed(7), alignment: .left, sort: nil) { record, _, _ in record.method },
-        TaskColumn(header: "HOST / PATH", width: .flex(1), alignment: .left, sort: nil) { record, _, _ in
-            record.hostAndPort + record.pathAndQuery + (record.redirects.isEmpty ? "" : " ↪\(record.redirects.count)")
-        },
-        TaskColumn(header: "STATUS", width: .fixed(6), alignment: .right, sort: .status) { record, _, _ in
-            record.status.map(String.init) ?? (record.state == .failed ? "ERR" : "–")
-        },
-        TaskColumn(header: "SIZE", width: .fixed(9), alignment: .right, sort: .size) { record, _, _ in
-            record.downloaded > 0 || record.state == .completed ? ByteCount.format(record.downloaded) : "–"
-        },
-        TaskColumn(header: "TIME", width: .fixed(8), alignment: .right, sort: .duration) { record, _, now in
-            // A finished task shows its total (as the waterfall and HAR do); a running one, its age.
-            let total = record.state.isTerminal ? record.timings.flatMap { $0.total >= 0 ? $0.total : nil } : nil
-            return total.map(Milliseconds.format) ?? record.duration(now: now).map { Milliseconds.format($0 * 1000) } ?? "–"
-        },
-        TaskColumn(header: "PROGRESS", width: .fixed(16), alignment: .left, sort: nil) { record, _, _ in progress(record) },
-    ]
+    /// The mark glyph before a marked task's id.
+    static let markGlyph = "●"
 
-    /// The table widget's columns, the one sorted by `sort` marked with ▼ (id order is unmarked).
-    static func tableColumns(sortedBy sort: TaskSort) -> [TableColumn] {
-        all.map { column in
-            let marked = sort != .id && column.sort == sort
-            return TableColumn(column.header + (marked ? " ▼" : ""), width: column.width, alignment: column.alignment)
+    static let id = TaskColumn(name: .id, header: "#", width: 6, compactWidth: 4, alignment: .right, sort: .id) { record, marked, _, _ in
+        (marked ? markGlyph : "") + String(record.id.rawValue)
+    }
+    static let state = TaskColumn(name: .state, header: "STATE", width: 9, compactWidth: 5, alignment: .left, sort: nil,
+                                  cell: { record, _, _, width in width >= 9 ? record.state.rawValue : shortState(record.state) },
+                                  style: { stateStyle($0.state) })
+    static let method = TaskColumn(name: .method, header: "METHOD", width: 6, compactWidth: 4, alignment: .left, sort: .method) { record, _, _, _ in
+        record.method
+    }
+    static let name = TaskColumn(name: .name, header: "NAME", width: 8, compactWidth: nil, alignment: .left, sort: .name) { record, _, _, width in
+        TextWidth.truncate(record.name ?? "", to: width)
+    }
+    static let hostPath = TaskColumn(name: .hostPath, header: "HOST / PATH", width: 12, compactWidth: nil, alignment: .left, sort: .path) { record, _, _, width in
+        HostPath.fit(host: record.hostAndPort, path: record.pathAndQuery,
+                     suffix: record.redirects.isEmpty ? "" : " ↪\(record.redirects.count)", width: width)
+    }
+    static let status = TaskColumn(name: .status, header: "STATUS", width: 6, compactWidth: nil, alignment: .right, sort: .status,
+                                   cell: { record, _, _, _ in record.status.map(String.init) ?? (record.state == .failed ? "ERR" : "–") },
+                                   style: { statusStyle($0) })
+    static let size = TaskColumn(name: .size, header: "SIZE", width: 9, compactWidth: nil, alignment: .right, sort: .size) { record, _, _, _ in
+        record.downloaded > 0 || record.state == .completed ? ByteCount.format(record.downloaded) : "–"
+    }
+    static let time = TaskColumn(name: .time, header: "TIME", width: 8, compactWidth: nil, alignment: .right, sort: .duration) { record, _, now, _ in
+        // A finished task shows its total (as the waterfall and HAR do); a running one, its age.
+        let total = record.state.isTerminal ? record.timings.flatMap { $0.total >= 0 ? $0.total : nil } : nil
+        return total.map(Milliseconds.format) ?? record.duration(now: now).map { Milliseconds.format($0 * 1000) } ?? "–"
+    }
+    static let progress = TaskColumn(name: .progress, header: "PROGRESS", width: 16, compactWidth: 4, alignment: .left, sort: nil,
+                                     cell: { record, _, _, width in progress(record, bar: width >= 16) },
+                                     style: { stateStyle($0.state) })
+
+    /// Left to right, as wide as there is room for.
+    static let all: [TaskColumn] = [id, state, method, name, hostPath, status, size, time, progress]
+
+    private static func shortState(_ state: TaskState) -> String {
+        switch state {
+        case .suspended: "susp"
+        case .running: "run"
+        case .completed: "done"
+        case .failed: "FAIL"
+        case .cancelled: "canc"
         }
     }
 
-    private static func progress(_ record: TaskRecord) -> String {
+    /// The STATE (and progress) cell's colour: running cyan, suspended yellow, failed red, cancelled dim.
+    static func stateStyle(_ state: TaskState) -> Style {
+        switch state {
+        case .running: Style().fg(.cyan)
+        case .suspended: Style().fg(.yellow)
+        case .failed: Style().fg(.red).bold
+        case .cancelled: Style().fg(.magenta).dim
+        case .completed: .plain
+        }
+    }
+
+    /// The STATUS cell's colour by class: 2xx green, 3xx cyan, 4xx orange (yellow with 8 colours), 5xx red.
+    static func statusStyle(_ record: TaskRecord) -> Style {
+        guard let status = record.status else { return record.state == .failed ? Style().fg(.red).bold : .plain }
+        switch status {
+        case 200..<300: return Style().fg(.green)
+        case 300..<400: return Style().fg(.cyan)
+        case 400..<500: return Style().fg(.indexed(214)) // orange; the nearest of 8 colours is yellow
+        case 500...: return Style().fg(.red).bold
+        default: return .plain
+        }
+    }
+
+    private static func progress(_ record: TaskRecord, bar: Bool) -> String {
         switch record.state {
-        case .failed: return "✗ " + (record.error?.code.rawValue ?? "failed")
-        case .cancelled: return "⊘ cancelled"
-        case .completed: return Gauge.bar(ratio: 1, width: 10) + " 100%"
+        case .failed: return bar ? "✗ " + (record.error?.code.rawValue ?? "failed") : "✗"
+        case .cancelled: return bar ? "⊘ cancelled" : "⊘"
+        case .completed: return bar ? Gauge.bar(ratio: 1, width: 10) + " 100%" : "100%"
         case .running, .suspended:
             guard let fraction = record.progressFraction else {
-                return record.response == nil ? "waiting…" : "receiving…"
+                return bar ? (record.response == nil ? "waiting…" : "receiving…") : "…"
             }
-            return Gauge.bar(ratio: fraction, width: 10) + String(format: " %3.0f%%", fraction * 100)
+            let percent = String(format: "%3.0f%%", fraction * 100)
+            return bar ? Gauge.bar(ratio: fraction, width: 10) + " " + percent : percent
         }
+    }
+}
+
+/// Which columns the task table shows at a width, and how wide each is. Columns have priorities:
+/// the host/path column is the last to shrink; before it does, the progress bar becomes a
+/// percentage, the name column goes, STATE becomes a short word, the percentage goes, then TIME,
+/// SIZE, a shorter METHOD, STATE and a shorter id — in that order, only as far as needed.
+struct TaskTableLayout {
+    var columns: [(column: TaskColumn, width: Int)]
+
+    static let spacing = 1
+
+    /// - Parameters:
+    ///   - largestID: the largest task id, so the id column is as wide as its numbers (and a mark).
+    ///   - longestName: the longest request name; 0 when no task has one (no NAME column).
+    init(width: Int, largestID: Int = 99_999, longestName: Int = 0) {
+        enum Step { case compact(TaskColumn.Name), drop(TaskColumn.Name) }
+        var widths: [TaskColumn.Name: Int] = [:]
+        for column in TaskColumn.all where column.name != .name || longestName > 0 { widths[column.name] = column.width }
+        widths[.id] = max(3, String(largestID).count + 1)
+        if longestName > 0 { widths[.name] = min(24, max(TaskColumn.name.width, longestName)) }
+        let pathMinimum = max(12, min(32, width * 2 / 5))
+        func pathWidth() -> Int {
+            let fixed = widths.filter { $0.key != .hostPath }.values.reduce(0, +)
+            return width - fixed - (widths.count - 1) * Self.spacing
+        }
+        let steps: [Step] = [.compact(.progress), .drop(.name), .compact(.state), .drop(.progress), .drop(.time), .drop(.size),
+                             .compact(.method), .drop(.state), .compact(.id)]
+        for step in steps where pathWidth() < pathMinimum {
+            switch step {
+            case .compact(let name):
+                if let current = widths[name], let compact = TaskColumn.all.first(where: { $0.name == name })?.compactWidth {
+                    widths[name] = min(current, compact)
+                }
+            case .drop(let name): widths[name] = nil
+            }
+        }
+        // The name column gives back what the path would miss, down to its minimum.
+        widths[.hostPath] = max(1, pathWidth())
+        columns = TaskColumn.all.compactMap { column in widths[column.name].map { (column, $0) } }
+    }
+}
+
+/// The HOST / PATH cell in a given width: whole when it fits; else the host is shortened in the
+/// middle first, then the path in the middle, keeping its end (the part that tells requests apart).
+enum HostPath {
+    static func fit(host: String, path: String, suffix: String, width: Int) -> String {
+        let whole = host + path + suffix
+        guard whole.count > width else { return whole }
+        guard width > 3 else { return String(whole.prefix(width)) }
+        let hostRoom = width - path.count - suffix.count
+        let hostMinimum = min(host.count, 5)
+        if hostRoom >= hostMinimum { return middle(host, to: hostRoom) + path + suffix }
+        let pathRoom = width - hostMinimum - suffix.count
+        guard pathRoom >= 4 else { return middle(whole, to: width, keepingEnd: true) }
+        return middle(host, to: hostMinimum) + middle(path, to: pathRoom, keepingEnd: true) + suffix
+    }
+
+    /// `text` cut to `width` characters with `…` in the middle; more of the end is kept when asked.
+    static func middle(_ text: String, to width: Int, keepingEnd: Bool = false) -> String {
+        guard text.count > width else { return text }
+        guard width > 1 else { return String(text.prefix(width)) }
+        let kept = width - 1
+        let head = keepingEnd ? kept / 3 : (kept + 1) / 2
+        return String(text.prefix(head)) + "…" + String(text.suffix(kept - head))
     }
 }

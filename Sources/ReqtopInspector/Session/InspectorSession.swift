@@ -89,6 +89,7 @@ package final class InspectorSession: InspectorActions {
             }
             let note = notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
             return "saved \(count) \(marks.isEmpty ? "" : "marked ")task\(count == 1 ? "" : "s") to \(path)\(note)"
+                + (marks.isEmpty ? "" : " (U clears the marks)")
         } catch {
             return "could not save \(path): \(error.localizedDescription)"
         }

@@ -17,11 +17,13 @@ package final class TaskStore: Sendable {
         var log: [TaskEvent] = []
         var logStart = 0
         var marks: Set<TaskID> = []
+        /// The longest request name seen (0: no task has one), for the table's NAME column.
+        var longestName = 0
         var version = 0
         /// Bytes of response bodies kept (memory and spill files), and which records hold them, oldest first.
         var retainedBodyBytes: Int64 = 0
         var bodyHolders: [Int] = []
-        var listingCache: (version: Int, filter: TaskFilter, sort: TaskSort, time: Double, listing: TaskListing)?
+        var listingCache: (version: Int, filter: TaskFilter, order: TaskOrder, time: Double, listing: TaskListing)?
         /// Tasks seen and not ended yet; `waitUntilSettled` sleeps until it is 0.
         var unfinished = 0
         var settledWaiters: [DispatchSemaphore] = []
@@ -74,6 +76,7 @@ package final class TaskStore: Sendable {
                                     request: description.request, createdAt: event.time)
             state.index[event.task] = state.records.count
             state.records.append(record)
+            if let name = description.name { state.longestName = max(state.longestName, name.count) }
             state.counts[.suspended, default: 0] += 1
             state.unfinished += 1
         }
@@ -245,20 +248,22 @@ package final class TaskStore: Sendable {
     package static let listingRefreshInterval = 0.25
 
     /// The rows the table shows. With no filter and id order this is O(1); otherwise it is
-    /// recomputed (O(n)) at most every `listingRefreshInterval` while events arrive.
-    package func listing(filter: TaskFilter, sort: TaskSort, now: Double = Date().timeIntervalSince1970) -> TaskListing {
+    /// recomputed (O(n log n) over precomputed keys) at most every `listingRefreshInterval` while
+    /// events arrive.
+    package func listing(filter: TaskFilter, order: TaskOrder, now: Double = Date().timeIntervalSince1970) -> TaskListing {
         state.withLock { state in
-            if filter.isEmpty, sort == .id { return TaskListing(rows: .all(count: state.records.count)) }
-            if let cache = state.listingCache, cache.filter == filter, cache.sort == sort,
+            if filter.isEmpty, order == .byID { return TaskListing(rows: .all(count: state.records.count)) }
+            if let cache = state.listingCache, cache.filter == filter, cache.order == order,
                cache.version == state.version || now - cache.time < Self.listingRefreshInterval {
                 return cache.listing
             }
-            var matching = filter.isEmpty ? state.records : state.records.filter(filter.matches)
-            if sort != .id { matching.sort { sort.precedes($0, $1, now: now) } }
-            let ids = matching.map(\.id)
-            let positions = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+            let matching = filter.isEmpty ? state.records : state.records.filter(filter.matches)
+            let ids = order == .byID ? matching.map(\.id) : order.sorted(matching, now: now)
+            var positions: [TaskID: Int] = [:]
+            positions.reserveCapacity(ids.count)
+            for (position, id) in ids.enumerated() { positions[id] = position }
             let listing = TaskListing(rows: .ids(ids, positions: positions))
-            state.listingCache = (state.version, filter, sort, now, listing)
+            state.listingCache = (state.version, filter, order, now, listing)
             return listing
         }
     }
@@ -312,6 +317,21 @@ package final class TaskStore: Sendable {
     }
 
     package var marks: Set<TaskID> { state.withLock { $0.marks } }
+
+    /// Unmarks every task; returns how many were marked.
+    @discardableResult
+    package func clearMarks() -> Int {
+        state.withLock { state in
+            defer { state.marks.removeAll(); state.version &+= 1 }
+            return state.marks.count
+        }
+    }
+
+    /// The longest request name of any task (0 when none has a name).
+    package var longestName: Int { state.withLock { $0.longestName } }
+
+    /// The newest task (the last created), for follow mode.
+    package var newestID: TaskID? { state.withLock { $0.records.last?.id } }
 
     /// Every record, in creation order (for saving the session).
     package var allRecords: [TaskRecord] { state.withLock { $0.records } }

@@ -47,7 +47,20 @@ public struct Table: StatefulWidget {
             let style = selected ? row.style.patched(with: highlightStyle) : row.style
             if selected || row.style != .plain { buffer.setStyle(Rect(x: area.x, y: y, width: area.width, height: 1), style) }
             drawRow(row.cells, widths: widths, y: y, x: area.x, style: style, buffer: &buffer)
+            paintCells(row.cellStyles, widths: widths, y: y, x: area.x, selected: selected, buffer: &buffer)
             y += 1
+        }
+    }
+
+    /// Lays each cell's own style over it (under the selection's highlight).
+    private func paintCells(_ styles: [Style], widths: [Int], y: Int, x: Int, selected: Bool, buffer: inout Buffer) {
+        var column = x
+        for (i, width) in widths.enumerated() {
+            if i < styles.count, styles[i] != .plain, width > 0 {
+                let style = selected ? styles[i].patched(with: highlightStyle) : styles[i]
+                buffer.setStyle(Rect(x: column, y: y, width: width, height: 1), style)
+            }
+            column += width + columnSpacing
         }
     }
 

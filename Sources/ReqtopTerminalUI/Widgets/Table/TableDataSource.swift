@@ -1,11 +1,14 @@
-/// One table row: its cell texts (untrusted text is fine, it is sanitized when drawn) and a style.
+/// One table row: its cell texts (untrusted text is fine, it is sanitized when drawn), a style,
+/// and optionally a style per cell laid over the row's (a status coloured by its class).
 public struct TableRow: Hashable, Sendable {
     public var cells: [String]
     public var style: Style
+    public var cellStyles: [Style]
 
-    public init(_ cells: [String], style: Style = .plain) {
+    public init(_ cells: [String], style: Style = .plain, cellStyles: [Style] = []) {
         self.cells = cells
         self.style = style
+        self.cellStyles = cellStyles
     }
 }
 
