@@ -1,6 +1,7 @@
 import Foundation
 import ReqtopTestServer
 import ReqtopTestSupport
+import ReqtopSession
 import XCTest
 
 /// `reqtop` run as a subprocess against the embedded server (stdout is a pipe, so runs are headless).
@@ -312,6 +313,20 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderrText)
         XCTAssertTrue(result.stdoutText.contains("# waits for the response of: first"), result.stdoutText)
         XCTAssertEqual(server.requestLog.count, 0)
+    }
+
+    func testTheBuiltInDemoListIsResourcesDemoHTTPAndACopiedBinaryRunsIt() throws {
+        let readable = URL(fileURLWithPath: reqtopExecutable).deletingLastPathComponent()
+            .appendingPathComponent("../../Resources/demo.http").standardizedFileURL
+        XCTAssertEqual(DemoList.text, try String(contentsOf: readable, encoding: .utf8),
+                       "Sources/ReqtopSession/Demo/DemoList.swift must be Resources/demo.http verbatim")
+        let copy = directory.appendingPathComponent("bin/reqtop")
+        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: reqtopExecutable, toPath: copy.path)
+        let result = try Subprocess.run(copy.path, ["demo", "--headless"], timeout: 60)
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertTrue(result.stderrText.contains("replaying the built-in demo.http"), result.stderrText)
+        XCTAssertTrue(result.stdoutText.contains("/fault/escape → 200"), result.stdoutText)
     }
 
     func testDemoStartsTheEmbeddedServerAndReplaysTheListFromREQTOP_RESOURCES() throws {

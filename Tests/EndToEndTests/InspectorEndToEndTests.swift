@@ -332,6 +332,14 @@ final class InspectorEndToEndTests: XCTestCase {
         try tmux.waitFor(text: "DONE", timeout: 15)
     }
 
+    func testAnInteractiveSessionWithAFailedTaskExitsOne() throws {
+        let tmux = try shell(running: "\(Self.reqtop) http://127.0.0.1:1/")
+        try tmux.waitFor(text: "cannotConnect")
+        try tmux.sendKeys("q")
+        let screen = try tmux.waitFor(text: "DONE", timeout: 15)
+        XCTAssertTrue(screen.contains("EXIT=1"), "the README: 1 when a task failed or was cancelled\n\(screen)")
+    }
+
     func testEditOpensTheRequestInTheEditorAndSendsTheEditedCopy() throws {
         // A scripted "editor" that changes the query of the request it is given.
         let tmux = try shell(running: "EDITOR='sed -i s/edit=1/edit=2/' \(Self.reqtop) '\(server.baseURL.absoluteString)/get?edit=1'")

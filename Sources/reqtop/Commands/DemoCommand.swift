@@ -3,14 +3,15 @@ import ReqtopInspector
 import ReqtopTestServer
 import ReqtopSession
 
-/// `reqtop demo [--headless]`: the embedded test server plus Resources/demo.http, concurrency 4.
+/// `reqtop demo`: the embedded test server plus the built-in demo list, concurrency 4.
 enum DemoCommand: Command {
     static let name = "demo"
     static let arguments = "[--headless] [--keep-bodies DIR]"
     static let abstract = "replay the demo list against the embedded test server"
     static let discussion = """
         Starts the embedded test server on a free loopback port and replays the demo list
-        (Resources/demo.http; set REQTOP_RESOURCES to the folder holding it) with
+        (built in; Resources/demo.http is a readable copy, and REQTOP_RESOURCES=DIR uses
+        DIR/demo.http instead) with
         concurrency 4: redirects, a slow download with progress, a large download to
         suspend and resume, a POST, a 404, a timeout, a refused connection, chaining and
         a response full of escape sequences.
@@ -25,13 +26,6 @@ enum DemoCommand: Command {
 }
 
 private func demo(headless: Bool, keepBodies: String?) -> Int32 {
-    let path: String
-    switch ResourceLocator.find("demo.http") {
-    case .success(let found): path = found
-    case .failure(let error):
-        printToStandardError("reqtop demo: \(error.description)")
-        return 2
-    }
     let server: TestServer
     do {
         server = try TestServer()
@@ -42,20 +36,20 @@ private func demo(headless: Bool, keepBodies: String?) -> Int32 {
     server.start()
     defer { server.stop() }
     let base = server.baseURL.absoluteString
-    printToStandardError("reqtop demo: test server on \(base), replaying \(path)")
-    let inputs: [RunnerInput]
+    let demo: (input: RunnerInput, path: String)
     do {
-        inputs = try loadInputs(files: [path], environment: nil, variables: ["base": base])
+        demo = try DemoSource.load(base: base)
     } catch {
         printToStandardError(error.description)
         return 2
     }
+    printToStandardError("reqtop demo: test server on \(base), replaying \(demo.path)")
     var options = RunOptions()
-    options.files = [path]
+    options.files = ["demo.http"]
     options.concurrency = 4
     options.headless = headless
     options.settings.keepBodiesPath = keepBodies
     // The demo fails some requests on purpose (a timeout, a refused connection): that is not an error.
-    let code = replay(inputs, options: options)
+    let code = replay([demo.input], options: options)
     return code == 1 ? 0 : code
 }

@@ -37,5 +37,9 @@ func runSessionCommand(_ argument: String?) -> Int32 {
     let outcome = runInteractive(manager: manager, title: argument ?? "interactive session") { session in
         if let url { session.start(HTTPRequest(url: url), name: nil) }
     }
+    // As the README says for every session: 1 when a task failed or was cancelled.
+    if case .quit = outcome.reason, outcome.store.allRecords.contains(where: { $0.state == .failed || $0.state == .cancelled }) {
+        return 1
+    }
     return outcome.reason.exitCode
 }
