@@ -61,12 +61,35 @@ static void append_cap(const char *name) {
     exit_sequences_len = (sig_atomic_t)(used + len);
 }
 
+static void append_raw(const char *seq) {
+    size_t len = strlen(seq);
+    size_t used = (size_t)exit_sequences_len;
+    if (used + len >= sizeof exit_sequences) return;
+    memcpy(exit_sequences + used, seq, len);
+    exit_sequences_len = (sig_atomic_t)(used + len);
+}
+
+static void write_all(const char *seq) {
+    size_t len = strlen(seq), done = 0;
+    while (done < len) {
+        ssize_t n = write(STDOUT_FILENO, seq + done, len - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        done += (size_t)n;
+    }
+}
+
+// Bracketed paste: the terminal wraps pasted text in ESC[200~ … ESC[201~, so a paste is text, never keys.
+static const char *paste_on = "\033[?2004h";
+static const char *paste_off = "\033[?2004l";
+static int mouse_enabled = 0;
+
 static int locale_is_utf8(void) {
     const char *cs = nl_langinfo(CODESET);
     return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
 }
 
-int cncurses_start(int use_colors) {
+int cncurses_start(int use_colors, int use_mouse) {
     setlocale(LC_ALL, "");
     int utf8 = locale_is_utf8();
     if (!utf8 && setlocale(LC_CTYPE, "C.UTF-8") && locale_is_utf8()) utf8 = 1;
@@ -99,7 +122,33 @@ int cncurses_start(int use_colors) {
         start_color();
         use_default_colors();
     }
+    fflush(stdout);
+    write_all(paste_on);
+    append_raw(paste_off);
+    mouse_enabled = use_mouse;
+    if (use_mouse) {
+        mouseinterval(250);
+        mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+        append_raw("\033[?1000l\033[?1002l\033[?1006l"); // mouse reporting off, should a crash skip endwin
+    }
     return utf8;
+}
+
+int cncurses_key_mouse(void) { return KEY_MOUSE; }
+
+int cncurses_get_mouse(int *x, int *y, int *kind) {
+    MEVENT event;
+    if (getmouse(&event) != OK) return -1;
+    *x = event.x;
+    *y = event.y;
+    if (event.bstate & BUTTON1_DOUBLE_CLICKED) *kind = 2;
+    else if (event.bstate & BUTTON1_CLICKED) *kind = 1;
+    else if (event.bstate & BUTTON4_PRESSED) *kind = 3;
+#ifdef BUTTON5_PRESSED
+    else if (event.bstate & BUTTON5_PRESSED) *kind = 4;
+#endif
+    else *kind = 0;
+    return 0;
 }
 
 static void restore_termios(void) {
@@ -109,6 +158,8 @@ static void restore_termios(void) {
 void cncurses_end(void) {
     if (!curses_active) return;
     curses_active = 0;
+    write_all(paste_off);
+    if (mouse_enabled) mousemask(0, NULL);
     if (!isendwin()) {
         curs_set(1);
         endwin();

@@ -19,6 +19,8 @@ struct HeadlessSettings {
     var failOnStatus = false
     /// `--keep-bodies DIR`: where the terminal UI's bodies go at the end (headless runs keep none).
     var keepBodiesPath: String?
+    /// The terminal UI takes mouse clicks and the wheel (`--no-mouse` leaves the mouse to the terminal).
+    var mouse = true
 }
 
 /// Runs `runner` without the terminal UI: prints events, writes `--har`, prints the summary and

@@ -17,9 +17,9 @@ struct InteractiveOutcome {
 /// `begin` starts the work (a replayed list, a first GET) once the store is observing the bus;
 /// `stop` stops whatever would start more (a runner's queue) when the session ends, before every
 /// unfinished task is cancelled. The store keeps what was recorded.
-func runInteractive(manager: SessionManager, title: String, begin: (InspectorSession) -> Void,
+func runInteractive(manager: SessionManager, title: String, mouse: Bool = true, begin: (InspectorSession) -> Void,
                     stop: () -> Void = {}) -> InteractiveOutcome {
-    let loop = EventLoop()
+    let loop = EventLoop(mouse: mouse)
     let store = TaskStore(onChange: { [dirty = loop.dirtyFlag] in dirty.markDirty() })
     let subscription = store.observe(manager.bus)
     defer { subscription.cancel() }
@@ -27,13 +27,16 @@ func runInteractive(manager: SessionManager, title: String, begin: (InspectorSes
     session.runInTerminal = { arguments in loop.runProgram(arguments) }
     session.sendToTerminal = { sequence in loop.sendToTerminal(sequence) }
     let app = InspectorApp(store: store, actions: session, title: title)
+    let history = PromptHistoryFile()
+    app.loadPromptHistory(from: history)
+    defer { app.savePromptHistory(to: history) }
     let ticker = startTicker(loop.dirtyFlag, store: store)
     defer { ticker.cancel() }
     begin(session)
 
     let reason = loop.run(
         onKey: { key in app.handle(key) },
-        onSignal: { _ in .quit },
+        onSignal: { signo in signo == SIGINT ? app.interrupt() : .quit }, // Ctrl-C first closes a prompt
         render: { frame in app.render(&frame) })
     stop()
     cancelUnfinished(manager, store: store)
@@ -65,7 +68,7 @@ func cancelUnfinished(_ manager: SessionManager, store: TaskStore) {
 /// `--har` is written with what finished, also after a signal.
 func runListInteractively(_ runner: RequestListRunner, settings: HeadlessSettings, title: String) -> Int32 {
     let listOutcome = Protected<RunOutcome?>(nil)
-    let outcome = runInteractive(manager: runner.manager, title: title,
+    let outcome = runInteractive(manager: runner.manager, title: title, mouse: settings.mouse,
                                  begin: { session in
                                      session.queued = { runner.queuedCount }
                                      runner.start { result in listOutcome.withLock { $0 = result } }

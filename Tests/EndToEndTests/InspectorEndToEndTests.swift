@@ -332,6 +332,71 @@ final class InspectorEndToEndTests: XCTestCase {
         try tmux.waitFor(text: "DONE", timeout: 15)
     }
 
+    func testAPastedRequestIsTextNeverKeysAndIsShownBeforeItIsSent() throws {
+        let base = server.baseURL.absoluteString
+        let tmux = try shell(running: "\(Self.reqtop)")
+        try tmux.waitFor(text: "no tasks yet")
+        // A 4-line JSON body pasted at the n prompt as an .http block: its q, x, l, n are text.
+        try tmux.sendKeys("n")
+        try tmux.waitFor(text: "new request")
+        try tmux.paste("POST \(base)/post\nContent-Type: application/json\n\n{\n  \"q\": \"xln\",\n  \"n\": 1\n}")
+        var screen = try tmux.waitFor(text: "Enter sends it as shown")
+        XCTAssertTrue(screen.contains("User-Agent: reqtop/"), "the added fields are shown: \(screen)")
+        XCTAssertTrue(screen.contains("\"q\": \"xln\","), screen)
+        XCTAssertEqual(server.requestCount(path: "/post"), 0, "nothing sent before Enter")
+        try tmux.sendKeys("Enter")
+        try tmux.waitUntil("the POST to complete") { self.row("/post", in: $0)?.contains("200") ?? false }
+        XCTAssertEqual(server.requestLog.last?.bodySize, "{\n  \"q\": \"xln\",\n  \"n\": 1\n}".utf8.count, "the body as pasted, line breaks and all")
+        // A pasted curl command on the table; Ctrl-C in a prompt closes the prompt, not reqtop.
+        try tmux.paste("curl -s '\(base)/get?pasted=1' -H 'X-From: paste'")
+        try tmux.waitFor(text: "Enter sends it as shown")
+        try tmux.sendKeys("Enter")
+        try tmux.waitUntil("the pasted GET to complete") { self.row("/get?pasted=1", in: $0)?.contains("200") ?? false }
+        try tmux.sendKeys("/")
+        try tmux.waitFor(text: "filter (")
+        try tmux.sendKeys("C-c")
+        screen = try tmux.waitFor(text: "closed: nothing done")
+        XCTAssertFalse(screen.contains("DONE"))
+        try tmux.sendKeys("q")
+        try tmux.waitFor(text: "DONE", timeout: 15)
+    }
+
+    /// An X10 mouse report (`ESC [ M b x y`, each byte + 32, cells 1-based) as a terminal sends it.
+    private func mouse(_ button: Int, x: Int, y: Int) -> String {
+        "\u{1B}[M" + String(UnicodeScalar(UInt8(32 + button))) + String(UnicodeScalar(UInt8(33 + x))) + String(UnicodeScalar(UInt8(33 + y)))
+    }
+
+    func testClicksSelectAndOpenAndNoMouseLeavesTheMouseToTheTerminal() throws {
+        let base = server.baseURL.absoluteString
+        let list = try writeList((1...3).map { "GET \(base)/get?row=\($0)" }.joined(separator: "\n\n###\n"))
+        let tmux = try shell(running: "\(Self.reqtop) run \(list)")
+        try tmux.waitFor(text: "3 completed")
+        try tmux.waitFor(format: "#{mouse_standard_flag}", toBe: "1")
+        // Click the third row (screen row 5), then x: it acts on task 3.
+        try tmux.sendKeys("-l", mouse(0, x: 2, y: 5) + mouse(3, x: 2, y: 5))
+        // curses reports a click once a double-click can no longer follow: wait for the highlight to move.
+        try tmux.waitUntil("the third row to be selected", escapes: true) { screen in
+            screen.split(separator: "\n").first { $0.contains("row=3") }?.contains("\u{1B}[7m") ?? false
+        }
+        try tmux.sendKeys("x")
+        try tmux.waitFor(text: "task #3 has already ended")
+        // Double-click the first row opens it; a click on a tab picks it.
+        try tmux.sendKeys("-l", mouse(0, x: 2, y: 3) + mouse(3, x: 2, y: 3) + mouse(0, x: 2, y: 3) + mouse(3, x: 2, y: 3))
+        let screen = try tmux.waitFor(text: "#1 GET")
+        let tabs = try XCTUnwrap(screen.split(separator: "\n").first { $0.contains("Request │ Response") })
+        let timing = tabs.distance(from: tabs.startIndex, to: tabs.range(of: "Timing")!.lowerBound)
+        try tmux.sendKeys("-l", mouse(0, x: timing, y: 1) + mouse(3, x: timing, y: 1))
+        try tmux.waitFor(text: "Waterfall")
+        try tmux.sendKeys("q")
+        try tmux.waitFor(text: "DONE", timeout: 15)
+
+        let plain = try shell(running: "\(Self.reqtop) run --no-mouse \(list)")
+        try plain.waitFor(text: "3 completed")
+        XCTAssertEqual(try plain.display("#{mouse_any_flag}"), "0", "--no-mouse asks the terminal for no mouse reports")
+        try plain.sendKeys("q")
+        try plain.waitFor(text: "DONE", timeout: 15)
+    }
+
     func testAnInteractiveSessionWithAFailedTaskExitsOne() throws {
         let tmux = try shell(running: "\(Self.reqtop) http://127.0.0.1:1/")
         try tmux.waitFor(text: "cannotConnect")

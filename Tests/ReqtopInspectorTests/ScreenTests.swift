@@ -25,6 +25,10 @@ final class RecordingActions: InspectorActions {
     /// What `bodySoFar` returns for running tasks (set by a test).
     var liveBodies: [TaskID: Data] = [:]
     func bodySoFar(_ id: TaskID) -> Data? { liveBodies[id] }
+    func preview(_ request: HTTPRequest) -> String {
+        ([request.method + " " + request.url.absoluteString] + request.headers.map(\.description)
+         + (request.body.data.map { ["", String(decoding: $0, as: UTF8.self)] } ?? [])).joined(separator: "\n")
+    }
 }
 
 final class ScreenTests: XCTestCase {
@@ -357,8 +361,92 @@ final class ScreenTests: XCTestCase {
         type("X-Token: abc")
         type("")
         type("{\"a\":1}")
+        XCTAssertEqual(actions.calls, [], "nothing is sent before the user saw it")
+        let lines = draw(app, terminal).map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertTrue(lines[0].hasPrefix("new request — Enter sends it as shown"), "\(lines)")
+        XCTAssertEqual(Array(lines[1...4]), ["post http://127.0.0.1:9/x", "X-Token: abc", "", #"{"a":1}"#])
+        _ = app.handle(.enter)
         XCTAssertEqual(actions.calls, [#"send post http://127.0.0.1:9/x ["X-Token=abc"] {"a":1}"#],
                        "method as typed, no header invented")
+    }
+
+    func testAURLWithoutSchemeGetsHTTPAndEscDropsTheRequest() {
+        let (app, _, actions, terminal) = makeApp()
+        _ = draw(app, terminal)
+        _ = app.handle(.char("n"))
+        for c in "localhost:18081/get" { _ = app.handle(.char(c)) }
+        _ = app.handle(.enter)
+        _ = app.handle(.enter) // no headers; a GET has no body prompt
+        XCTAssertTrue(draw(app, terminal)[1].contains("GET http://localhost:18081/get"), "\(draw(app, terminal))")
+        _ = app.handle(.escape)
+        XCTAssertEqual(actions.calls, [])
+        XCTAssertTrue(draw(app, terminal)[11].contains("not sent"))
+    }
+
+    func testAPastedCurlCommandOrHTTPBlockIsOneRequestNeverKeys() {
+        let (app, _, actions, terminal) = makeApp()
+        _ = draw(app, terminal)
+        // On the table: a pasted curl command opens the compose screen; its letters (q, x, l, n) do nothing.
+        XCTAssertEqual(app.handle(.paste("curl -X POST 'http://127.0.0.1:9/q' -H 'X-A: 1' -d 'lnqx'")), .redraw)
+        XCTAssertEqual(app.screen, .compose)
+        _ = app.handle(.enter)
+        XCTAssertEqual(actions.calls, [#"send POST http://127.0.0.1:9/q ["X-A=1", "Content-Type=application/x-www-form-urlencoded"] lnqx"#])
+        // At the n prompt: a pasted .http block with a multi-line JSON body.
+        _ = app.handle(.char("n"))
+        _ = app.handle(.paste("PUT http://127.0.0.1:9/items/1\nContent-Type: application/json\n\n{\n  \"a\": 1,\n  \"q\": \"x\"\n}\n"))
+        XCTAssertEqual(app.screen, .compose)
+        _ = app.handle(.enter)
+        XCTAssertEqual(actions.calls.last, "send PUT http://127.0.0.1:9/items/1 [\"Content-Type=application/json\"] {\n  \"a\": 1,\n  \"q\": \"x\"\n}")
+        // Text that is no request: ignored, saying so.
+        XCTAssertEqual(app.handle(.paste("qqxx")), .redraw)
+        XCTAssertEqual(actions.calls.count, 2)
+        XCTAssertTrue(draw(app, terminal)[11].contains("pasted text ignored"), draw(app, terminal)[11])
+    }
+
+    func testCtrlCClosesAPromptAndQuitsOnlyOutsideOne() {
+        let (app, _, _, terminal) = makeApp()
+        _ = draw(app, terminal)
+        _ = app.handle(.char("/"))
+        XCTAssertNotNil(app.prompt)
+        XCTAssertEqual(app.interrupt(), .redraw)
+        XCTAssertNil(app.prompt)
+        _ = app.handle(.char("n"))
+        XCTAssertEqual(app.handle(.ctrl("c")), .redraw, "Ctrl-C as a key (raw mode) closes the prompt too")
+        XCTAssertNil(app.prompt)
+        XCTAssertEqual(app.interrupt(), .quit)
+    }
+
+    func testMouseSelectsOpensAndPicksTabs() {
+        let (app, store, actions, terminal) = makeApp()
+        for i in 1...5 { store.apply(Events.lifecycle(i, "GET", "http://t/\(i)", status: 200, bytes: 1, totalMs: 1)) }
+        _ = draw(app, terminal)
+        _ = app.handle(.mouse(MouseEvent(.click, x: 10, y: 5))) // the third row
+        _ = app.handle(.char("x"))
+        XCTAssertEqual(actions.calls, ["cancel #3"])
+        _ = app.handle(.mouse(MouseEvent(.wheelDown, x: 10, y: 5)))
+        XCTAssertEqual(app.selectedID, TaskID(rawValue: 5), "three rows down, clamped")
+        _ = app.handle(.mouse(MouseEvent(.doubleClick, x: 10, y: 3)))
+        XCTAssertEqual(app.screen, .detail(TaskID(rawValue: 1)))
+        let tabs = draw(app, terminal)[1]
+        let timing = TextWidth.of(String(tabs[..<tabs.range(of: "Timing")!.lowerBound]))
+        _ = app.handle(.mouse(MouseEvent(.click, x: timing + 1, y: 1)))
+        XCTAssertEqual(app.detailTab, .timing)
+    }
+
+    func testPromptHistoryIsKeptBetweenSessions() throws {
+        let file = PromptHistoryFile(url: FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-history-\(UUID()).json"))
+        defer { try? FileManager.default.removeItem(at: file.url) }
+        let (app, _, _, terminal) = makeApp()
+        _ = draw(app, terminal)
+        _ = app.handle(.char("/"))
+        for c in "status:5xx" { _ = app.handle(.char(c)) }
+        _ = app.handle(.enter)
+        app.savePromptHistory(to: file)
+        let (next, _, _, _) = makeApp()
+        next.loadPromptHistory(from: file)
+        _ = next.handle(.char("/"))
+        _ = next.handle(.up)
+        XCTAssertEqual(next.prompt?.state.text, "status:5xx")
     }
 
     func testQuitAsksWhileTasksRun() {

@@ -59,6 +59,13 @@ public final class Tmux: Sendable {
         try run(["send-keys", "-t", socketTarget] + keys)
     }
 
+    /// Pastes `text` the way a terminal does: wrapped in bracketed-paste markers when the program
+    /// asked for them (`paste-buffer -p`).
+    public func paste(_ text: String) throws {
+        try run(["set-buffer", "-b", "reqtop-paste", text])
+        try run(["paste-buffer", "-p", "-d", "-b", "reqtop-paste", "-t", socketTarget])
+    }
+
     /// The visible pane; with `escapes`, including SGR colour/attribute sequences.
     public func capture(escapes: Bool = false) throws -> String {
         try run(["capture-pane", "-p", "-t", socketTarget] + (escapes ? ["-e"] : []))

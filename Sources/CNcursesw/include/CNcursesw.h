@@ -45,7 +45,10 @@ int cncurses_key_f(int n);
 /// Saves the tty settings and the terminal's exit sequences first. Returns 1 when the locale is UTF-8,
 /// 0 when it is not, -1 when the terminal cannot be used (unknown TERM, not a terminal).
 /// Calling it again after cncurses_end resumes curses mode.
-int cncurses_start(int use_colors);
+int cncurses_start(int use_colors, int use_mouse);
+/// KEY_MOUSE, and the last mouse event: x, y and kind (1 click, 2 double-click, 3 wheel up, 4 wheel down, 0 other); -1 when none.
+int cncurses_key_mouse(void);
+int cncurses_get_mouse(int *x, int *y, int *kind);
 /// Ends curses once (guarded by a flag and isendwin) and restores the saved tty settings. Safe to call twice.
 void cncurses_end(void);
 /// Registers cncurses_end with atexit (once).

@@ -118,6 +118,8 @@ package enum Keymap {
         case .ctrl(let c): "^" + String(c).uppercased()
         case .resize: "resize"
         case .function(let n): "F\(n)"
+        case .paste: "paste"
+        case .mouse: "mouse"
         }
     }
 

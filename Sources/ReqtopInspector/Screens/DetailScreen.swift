@@ -49,6 +49,7 @@ extension InspectorApp {
                                style: TaskColumn.stateStyle(record.state).bold, maxWidth: parts[0].width)
         let tabs = DetailTab.allCases
         frame.render(Tabs(tabs.map(\.rawValue), selected: tabs.firstIndex(of: detailTab)!), in: parts[1])
+        clickTargets.detailTabs = parts[1]
 
         let body = parts[2].inset(horizontal: 1)
         if detailLines.key.map({ $0.id != id || $0.tab != detailTab || $0.revision != record.revision || $0.width != body.width || $0.view != bodyView })

@@ -11,6 +11,8 @@ package protocol InspectorActions: AnyObject {
     func replay(_ record: TaskRecord) -> String
     /// Sends a new request typed at the prompt.
     func send(_ request: HTTPRequest) -> String
+    /// The request as it will go on the wire (the fields the client adds marked), for the compose screen.
+    func preview(_ request: HTTPRequest) -> String
     func saveHAR(to path: String) -> String
     func exportCurl(_ record: TaskRecord, to path: String) -> String
     /// Edits the request as `.http` text in the user's editor and sends the edited copy.

@@ -12,6 +12,8 @@ package final class InspectorApp {
         case detail(TaskID)
         case diff(TaskID, TaskID)
         case help
+        /// A new request shown as it will be sent, waiting for Enter.
+        case compose
     }
 
     /// How much of a running task's body the Body tab shows live (the manager keeps that much per running task).
@@ -34,6 +36,11 @@ package final class InspectorApp {
     var order = TaskOrder.byID
     /// `F`: the selection stays on the newest task as tasks arrive.
     var follow = false
+    /// Where the table rows and detail tabs were drawn, for mouse clicks.
+    var clickTargets = ClickTargets()
+    /// The request the compose screen shows (`n`, or a pasted request).
+    var composeDraft: ComposeDraft?
+    var composeScroll = TextViewState()
     /// `o` was pressed: the next key picks the sort column.
     var sortMenuOpen = false
     var showLog = false
@@ -78,13 +85,16 @@ package final class InspectorApp {
     /// Handles one key press.
     package func handle(_ key: Key) -> LoopAction {
         if key == .resize { return .redraw }
+        if case .paste(let text) = key { return handlePaste(text) }
+        if case .mouse(let event) = key { return handleMouse(event) }
         if prompt != nil { return handlePromptKey(key) }
+        if screen == .compose { return handleComposeKey(key) }
         if copyMenuOpen { return handleCopyKey(key) }
         if sortMenuOpen { return handleSortKey(key) }
         let context: KeyContext = switch screen {
         case .detail: .detail
         case .diff: .diff
-        case .main, .help: .table
+        case .main, .help, .compose: .table
         }
         guard let command = Keymap.command(for: key, in: context) else { return .ignore }
         return run(command)
@@ -112,7 +122,7 @@ package final class InspectorApp {
                     filter = .all
                     say("filter cleared")
                 } else { return .ignore }
-            case .detail, .help, .diff: screen = .main
+            case .detail, .help, .diff, .compose: screen = .main
             }
         case .nextTab, .previousTab:
             let tabs = DetailTab.allCases
@@ -222,6 +232,44 @@ package final class InspectorApp {
         return .redraw
     }
 
+    /// Ctrl-C: closes an open prompt or menu (and leaves reqtop running); otherwise quits.
+    package func interrupt() -> LoopAction {
+        if prompt != nil || copyMenuOpen || sortMenuOpen || screen == .compose {
+            prompt = nil
+            copyMenuOpen = false
+            sortMenuOpen = false
+            if screen == .compose { composeDraft = nil; screen = .main }
+            say("closed: nothing done (Ctrl-C again, or q, quits)")
+            return .redraw
+        }
+        return .quit
+    }
+
+    /// A paste is text, never keys: it goes into the open prompt (a pasted request at the `n`
+    /// prompt, or on the table, opens the compose screen); anywhere else it is dropped, saying so.
+    func handlePaste(_ text: String) -> LoopAction {
+        copyMenuOpen = false
+        sortMenuOpen = false
+        if var active = prompt {
+            if active.kind == .newRequestLine {
+                prompt = nil
+                submitTypedRequest(active.state.text + text, keepingText: text)
+                return .redraw
+            }
+            // One-line prompts take a multi-line paste as one line; the body keeps its line breaks.
+            let inserted = active.kind == .newRequestBody ? text : text.replacingOccurrences(of: "\n", with: " ")
+            for character in inserted { active.state.apply(.insert(character)) }
+            prompt = active
+            return .redraw
+        }
+        if screen == .main, case .success(let parsed) = TypedRequest.parse(text), text.contains("\n") || text.hasPrefix("curl") {
+            compose(parsed.request, note: parsed.note)
+            return .redraw
+        }
+        say("pasted text ignored (\(text.count) characters): press n and paste a URL, a curl command or an .http request")
+        return .redraw
+    }
+
     /// Scrolls the detail view to the next (or previous) line matching the search, and says which
     /// match it is ("match 3/17").
     func jumpToMatch(forward: Bool, includingCurrent: Bool) {
@@ -271,6 +319,7 @@ package final class InspectorApp {
         case .detail: detailScroll.offset = max(0, detailScroll.offset + delta)
         case .diff: diffScroll.offset = max(0, diffScroll.offset + delta)
         case .help: helpScroll.offset = max(0, helpScroll.offset + delta)
+        case .compose: composeScroll.offset = max(0, composeScroll.offset + delta)
         }
     }
 }

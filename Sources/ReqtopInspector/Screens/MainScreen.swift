@@ -14,6 +14,7 @@ extension InspectorApp {
         case .detail(let id): renderDetail(&frame, area: rows[0], id: id, now: now)
         case .help: renderHelp(&frame, area: rows[0])
         case .diff(let a, let b): renderDiff(&frame, area: rows[0], a: a, b: b)
+        case .compose: renderCompose(&frame, area: rows[0])
         }
         renderBottomLine(&frame, area: rows[1], now: now)
     }
@@ -32,6 +33,7 @@ extension InspectorApp {
         let widget = Table(columns: layout.tableColumns(order: order), source: source, headerStyle: Style().bold.reversed,
                            columnSpacing: TaskTableLayout.spacing)
         pageSize = max(1, widget.visibleRows(in: parts[1]) - 1)
+        clickTargets.tableRows = Rect(x: parts[1].x, y: parts[1].y + 1, width: parts[1].width, height: widget.visibleRows(in: parts[1]))
         frame.render(widget, in: parts[1], state: &table)
         if listing.count == 0 {
             let hint = filter.isEmpty ? "no tasks yet — press n to send a request" : "no task matches the filter (Esc clears it)"
@@ -107,6 +109,7 @@ extension InspectorApp {
         case .main: Keymap.hintLine(for: .table)
         case .detail: Keymap.hintLine(for: .detail)
         case .help, .diff: Keymap.hintLine(for: .help)
+        case .compose: "Enter send  Esc drop  ↑↓ scroll"
         }
     }
 

@@ -62,7 +62,7 @@ extension InspectorApp {
             return .redraw
         }
         switch key {
-        case .escape:
+        case .escape, .ctrl("c"):
             prompt = nil
             say("prompt closed, nothing done")
         case .enter:
@@ -76,6 +76,19 @@ extension InspectorApp {
             prompt = active
         }
         return .redraw
+    }
+
+    /// What the `n` prompt got: `METHOD URL` goes on to the header and body prompts; a pasted
+    /// curl command or `.http` request goes straight to the compose screen.
+    func submitTypedRequest(_ input: String, keepingText text: String) {
+        switch TypedRequest.parse(input) {
+        case .failure(let error):
+            open(.newRequestLine, text: text.contains("\n") ? "" : text, note: error.message)
+        case .success(let parsed):
+            let whole = input.trimmingCharacters(in: .whitespacesAndNewlines)
+            if whole.contains("\n") || whole.hasPrefix("curl") { return compose(parsed.request, note: parsed.note) }
+            open(.newRequestHeader, text: "", draft: parsed.request)
+        }
     }
 
     private func submit(_ line: String, of active: ActivePrompt) {
@@ -98,16 +111,13 @@ extension InspectorApp {
             say(actions.exportCurl(record, to: text))
         case .newRequestLine:
             guard !text.isEmpty else { return say("no request sent") }
-            guard let request = TypedRequestLine.parse(text) else {
-                return open(.newRequestLine, text: text, note: "expected METHOD URL with an http(s) URL, e.g. GET http://127.0.0.1:8080/get")
-            }
-            open(.newRequestHeader, text: "", draft: request)
+            submitTypedRequest(line, keepingText: text)
         case .newRequestHeader:
             guard var draft = active.draft else { return }
             if text.isEmpty {
                 let bodyAllowed = !["GET", "HEAD"].contains(draft.method)
                 if bodyAllowed { return open(.newRequestBody, text: "", draft: draft) }
-                return say(actions.send(draft))
+                return compose(draft)
             }
             guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
                 return open(.newRequestHeader, text: text, draft: draft, note: "a header looks like Name: value")
@@ -119,7 +129,7 @@ extension InspectorApp {
             guard var draft = active.draft else { return }
             // Sent as typed: no Content-Type is added (type one at the header prompt).
             if !line.isEmpty { draft.body = .data(Data(line.utf8)) }
-            say(actions.send(draft))
+            compose(draft)
         case .bodyPath:
             guard !text.isEmpty, let record = selectedID.flatMap(store.record) else { return say("nothing saved") }
             say(actions.saveBody(record, to: text))

@@ -31,6 +31,10 @@ package final class InspectorSession: InspectorActions {
         return a.count(.running) + a.count(.suspended)
     }
 
+    package func preview(_ request: HTTPRequest) -> String {
+        DryRun.text(for: request, configuration: manager.configuration)
+    }
+
     package func bodySoFar(_ id: TaskID) -> Data? { manager.task(withID: id)?.bodyReceivedSoFar }
 
     package func suspendOrResume(_ id: TaskID) -> String {
@@ -151,11 +155,12 @@ package final class InspectorSession: InspectorActions {
             try? FileManager.default.removeItem(at: file)
             for body in bodyFiles.files { try? FileManager.default.removeItem(atPath: body.name) }
         }
+        let original: String
         do {
-            let text = HTTPFileWriter.text(for: RequestSpec(record.request, name: record.name), isTemplate: false,
+            original = HTTPFileWriter.text(for: RequestSpec(record.request, name: record.name), isTemplate: false,
                                            bodyFiles: &bodyFiles)
             for body in bodyFiles.files { try body.data.write(to: URL(fileURLWithPath: body.name)) }
-            try Data(text.utf8).write(to: file)
+            try Data(original.utf8).write(to: file)
         } catch {
             return "could not write \(file.path): \(error.localizedDescription)"
         }
@@ -164,6 +169,8 @@ package final class InspectorSession: InspectorActions {
         guard status == 0 else { return "\(editor) exited with status \(status): nothing sent" }
         do {
             let text = try String(contentsOf: file, encoding: .utf8)
+            let bodiesUnchanged = bodyFiles.files.allSatisfy { FileManager.default.contents(atPath: $0.name) == $0.data }
+            if text == original && bodiesUnchanged { return "the request is unchanged: nothing sent" }
             let list = try RequestListLoader.load(text: text, path: file.path, format: .http)
             let resolver = RequestResolver(list: list)
             try resolver.validate()

@@ -44,16 +44,88 @@ package enum KeyDecoder {
         }
     }
 
+    /// The mouse event curses has for a `KEY_MOUSE`, if it is one reqtop uses.
+    static func mouseEvent() -> Key? {
+        var x: Int32 = 0, y: Int32 = 0, kind: Int32 = 0
+        guard cncurses_get_mouse(&x, &y, &kind) == 0 else { return nil }
+        let kinds: [Int32: MouseEvent.Kind] = [1: .click, 2: .doubleClick, 3: .wheelUp, 4: .wheelDown]
+        return kinds[kind].map { .mouse(MouseEvent($0, x: Int(x), y: Int(y))) }
+    }
+}
+
+/// Turns what `wget_wch` returns into keys, assembling bracketed pastes (`ESC[200~` … `ESC[201~`)
+/// into one `.paste` — pasted text never acts as keys — and reading mouse events.
+package struct InputDecoder {
+    private static let pasteStart = Array("\u{1B}[200~".unicodeScalars.map(\.value))
+    private static let pasteEnd = "\u{1B}[201~"
+    /// A paste longer than this is cut (and says so): a prompt is not a file.
+    package static let pasteLimit = 1 << 20
+
+    /// Codes after an ESC that may be the start of a paste marker.
+    private var pending: [UInt32] = []
+    /// The paste being received, nil outside one.
+    private var pasting: String.UnicodeScalarView?
+
+    package init() {}
+
+    /// The keys for one `wget_wch` result (none while a paste or a possible marker is incomplete).
+    package mutating func feed(isFunctionKey: Bool, code: UInt32, mouse: () -> Key? = { nil }) -> [Key] {
+        if pasting != nil {
+            if !isFunctionKey, let scalar = Unicode.Scalar(code) { appendToPaste(scalar == "\r" ? "\n" : scalar) }
+            return finishPasteIfEnded()
+        }
+        if isFunctionKey {
+            let flushed = flush()
+            if Int32(bitPattern: code) == cncurses_key_mouse() { return flushed + (mouse().map { [$0] } ?? []) }
+            return flushed + (KeyDecoder.decode(isFunctionKey: true, code: code).map { [$0] } ?? [])
+        }
+        if pending.isEmpty {
+            guard code == 27 else { return KeyDecoder.decode(isFunctionKey: false, code: code).map { [$0] } ?? [] }
+            pending = [code]
+            return []
+        }
+        pending.append(code)
+        if pending == Self.pasteStart {
+            pending = []
+            pasting = String.UnicodeScalarView()
+            return []
+        }
+        if Self.pasteStart.starts(with: pending) { return [] }
+        return flush()
+    }
+
+    /// What is pending at the end of a read: an ESC that started no paste is the Escape key.
+    package mutating func flush() -> [Key] {
+        defer { pending = [] }
+        return pending.compactMap { KeyDecoder.decode(isFunctionKey: false, code: $0) }
+    }
+
+    private mutating func appendToPaste(_ scalar: Unicode.Scalar) {
+        guard var text = pasting else { return }
+        if text.count < Self.pasteLimit + Self.pasteEnd.unicodeScalars.count { text.append(scalar) }
+        else if scalar == "~" { text.append(scalar) } // keep looking for the end marker
+        pasting = text
+    }
+
+    private mutating func finishPasteIfEnded() -> [Key] {
+        guard let text = pasting, String(text.suffix(6)) == Self.pasteEnd else { return [] }
+        pasting = nil
+        let body = String(String.UnicodeScalarView(text.dropLast(6)))
+        return [.paste(body)]
+    }
+
     /// Reads every key waiting on stdin (curses is in no-delay mode).
-    static func readPending() -> [Key] {
+    mutating func readPending() -> [Key] {
         var keys: [Key] = []
         let codeYes = cncurses_key_code_yes()
         while true {
             var code: UInt32 = 0
             let rc = cncurses_get_key(&code)
             if rc == ERR { break }
-            if let key = decode(isFunctionKey: rc == codeYes, code: code) { keys.append(key) }
+            keys += feed(isFunctionKey: rc == codeYes, code: code, mouse: KeyDecoder.mouseEvent)
         }
+        // An ESC with nothing after it in this read is the Escape key (a paste marker arrives whole).
+        if pasting == nil { keys += flush() }
         return keys
     }
 }

@@ -16,13 +16,17 @@ package final class EventLoop {
     package let dirtyFlag = DirtyFlag()
     package let maxFramesPerSecond: Int
     private let colors: Bool
+    private let mouse: Bool
+    private var input = InputDecoder()
 
     /// - Parameters:
     ///   - maxFramesPerSecond: the redraw rate limit (default 30).
     ///   - colors: draw colours; by default true unless `NO_COLOR` is set.
-    package init(maxFramesPerSecond: Int = 30, colors: Bool? = nil) {
+    ///   - mouse: report clicks and the wheel as `.mouse` keys (the terminal's own selection then needs Shift).
+    package init(maxFramesPerSecond: Int = 30, colors: Bool? = nil, mouse: Bool = true) {
         self.maxFramesPerSecond = max(1, maxFramesPerSecond)
         self.colors = colors ?? TerminalSession.colorsAllowed
+        self.mouse = mouse
     }
 
     /// Asks for a redraw (from any thread; same as `dirtyFlag.markDirty()`).
@@ -36,7 +40,7 @@ package final class EventLoop {
     package func runProgram(_ arguments: [String]) -> Int32 {
         TerminalSession.end()
         defer {
-            _ = TerminalSession.start(colors: colors) // it worked before the program ran
+            _ = TerminalSession.start(colors: colors, mouse: mouse) // it worked before the program ran
             handedOver = true
         }
         return ExternalProgram.run(arguments)
@@ -66,7 +70,7 @@ package final class EventLoop {
     ) -> ExitReason {
         let pipeFD = cncurses_signal_pipe_read_fd()
         guard pipeFD >= 0 else { return .startFailed("could not create the signal pipe: \(String(cString: strerror(errno)))") }
-        if let failure = TerminalSession.start(colors: colors) { return .startFailed(failure) }
+        if let failure = TerminalSession.start(colors: colors, mouse: mouse) { return .startFailed(failure) }
         defer { TerminalSession.end() }
         let terminal = Terminal(backend: NcursesBackend(colors: colors))
         let frameInterval = UInt64(1_000_000_000 / maxFramesPerSecond)
@@ -112,7 +116,7 @@ package final class EventLoop {
                 }
             }
             if fds[0].revents & Int16(POLLIN) != 0 {
-                for key in KeyDecoder.readPending() {
+                for key in input.readPending() {
                     if key == .resize { terminal.invalidate() }
                     let action = onKey(key)
                     if handedOver {

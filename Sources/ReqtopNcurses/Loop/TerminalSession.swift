@@ -17,10 +17,10 @@ struct TerminalSession {
 
     /// Enters curses (alternate screen, hidden cursor) with signals routed to the self-pipe.
     /// - Returns: `nil`, or why the terminal cannot be used.
-    static func start(colors: Bool) -> String? {
+    static func start(colors: Bool, mouse: Bool) -> String? {
         cncurses_install_atexit()
         cncurses_install_crash_handlers()
-        if cncurses_start(colors ? 1 : 0) < 0 {
+        if cncurses_start(colors ? 1 : 0, mouse ? 1 : 0) < 0 {
             cncurses_uninstall_crash_handlers()
             let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
             return "cannot use the terminal (TERM=\(term)): run reqtop in a terminal with a known TERM, or use --headless"

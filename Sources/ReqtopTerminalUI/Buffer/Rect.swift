@@ -19,6 +19,9 @@ public struct Rect: Hashable, Sendable {
     public var bottom: Int { y + height }
     public var area: Int { width * height }
 
+    /// Whether the cell at column `x`, row `y` lies inside.
+    public func contains(x: Int, y: Int) -> Bool { x >= self.x && x < right && y >= self.y && y < bottom }
+
     /// The part of this rectangle that lies inside `other`.
     public func intersection(_ other: Rect) -> Rect {
         let x0 = max(x, other.x), y0 = max(y, other.y)

@@ -13,6 +13,10 @@ public enum Key: Hashable, Sendable {
     case resize
     /// F1…F12 (`.function(1)` is F1).
     case function(Int)
+    /// Text the user pasted (bracketed paste): text, never keys.
+    case paste(String)
+    /// A mouse click, double-click or wheel step at a screen cell.
+    case mouse(MouseEvent)
 
     /// The prompt editing step this key stands for, if any (Ctrl-A/E/K/U/W, arrows, Home/End, history).
     public var promptEdit: PromptEdit? {
@@ -31,5 +35,19 @@ public enum Key: Hashable, Sendable {
         case .down, .ctrl("n"): return .historyNext
         default: return nil
         }
+    }
+}
+
+/// What the mouse did, and where (0-based screen cell).
+public struct MouseEvent: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable { case click, doubleClick, wheelUp, wheelDown }
+    public var kind: Kind
+    public var x: Int
+    public var y: Int
+
+    public init(_ kind: Kind, x: Int, y: Int) {
+        self.kind = kind
+        self.x = x
+        self.y = y
     }
 }

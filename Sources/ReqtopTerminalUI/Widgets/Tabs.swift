@@ -14,6 +14,18 @@ public struct Tabs: Widget {
         self.divider = divider
     }
 
+    /// The tab at column `x` of a row drawn from `left`, or nil (a divider, past the end).
+    public func tab(atColumn x: Int, from left: Int) -> Int? {
+        var start = left
+        for (i, title) in titles.enumerated() {
+            if i > 0 { start += TextWidth.of(divider) }
+            let end = start + TextWidth.of(title) + 2
+            if x >= start && x < end { return i }
+            start = end
+        }
+        return nil
+    }
+
     public func render(area: Rect, buffer: inout Buffer) {
         guard !area.isEmpty else { return }
         buffer.setStyle(area.row(0), style)

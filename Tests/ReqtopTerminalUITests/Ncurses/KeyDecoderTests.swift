@@ -50,6 +50,30 @@ final class KeyDecoderTests: XCTestCase {
         XCTAssertNil(Key.escape.promptEdit)
     }
 
+    /// Feeds text as `wget_wch` would return it, then ends the read.
+    private func decode(_ text: String, into decoder: inout InputDecoder) -> [Key] {
+        var keys: [Key] = []
+        for scalar in text.unicodeScalars { keys += decoder.feed(isFunctionKey: false, code: scalar.value) }
+        return keys + decoder.flush()
+    }
+
+    func testABracketedPasteIsOneTextNotKeys() {
+        var decoder = InputDecoder()
+        let keys = decode("a\u{1B}[200~q\rx\nGET /\u{1B}[201~b", into: &decoder)
+        XCTAssertEqual(keys, [.char("a"), .paste("q\nx\nGET /"), .char("b")])
+    }
+
+    func testAPasteMaySpanReadsAndAnEscapeAloneIsTheKey() {
+        var decoder = InputDecoder()
+        var keys: [Key] = []
+        for scalar in "\u{1B}[200~ab".unicodeScalars { keys += decoder.feed(isFunctionKey: false, code: scalar.value) }
+        XCTAssertEqual(keys, [], "still pasting")
+        for scalar in "c\u{1B}[201~".unicodeScalars { keys += decoder.feed(isFunctionKey: false, code: scalar.value) }
+        XCTAssertEqual(keys, [.paste("abc")])
+        XCTAssertEqual(decode("\u{1B}", into: &decoder), [.escape])
+        XCTAssertEqual(decode("\u{1B}[x", into: &decoder), [.escape, .char("["), .char("x")], "not a paste marker: the keys as typed")
+    }
+
     func testExitCodesFollowShellConventions() {
         XCTAssertEqual(ExitReason.quit.exitCode, 0)
         XCTAssertEqual(ExitReason.signal(SIGINT).exitCode, 130)

@@ -15,6 +15,7 @@ final class NoopActions: InspectorActions {
     func copy(_ text: String, describing what: String) -> String { "" }
     func saveBody(_ record: TaskRecord, to path: String) -> String { "" }
     func bodySoFar(_ id: TaskID) -> Data? { nil }
+    func preview(_ request: HTTPRequest) -> String { "" }
     var unfinishedCount: Int { 0 }
     var queuedCount: Int { 0 }
 }
