@@ -21,6 +21,8 @@ struct HeadlessSettings {
     var keepBodiesPath: String?
     /// The terminal UI takes mouse clicks and the wheel (`--no-mouse` leaves the mouse to the terminal).
     var mouse = true
+    /// The terminal UI journals its session (`--no-journal` turns it off).
+    var journal = true
 }
 
 /// Runs `runner` without the terminal UI: prints events, writes `--har`, prints the summary and

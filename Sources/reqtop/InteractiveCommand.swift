@@ -13,20 +13,36 @@ struct InteractiveOutcome {
     var store: TaskStore
 }
 
+/// How the terminal UI runs: the mouse, the session journal, and a saved session to show.
+struct InteractiveOptions {
+    var mouse = true
+    /// Journal the session under `SessionJournals.directory` (`--no-journal` turns it off).
+    var journal = true
+    /// `reqtop open`: the saved session's tasks, shown read-only before anything new.
+    var saved: SavedSession?
+}
+
 /// Runs the inspector TUI over `manager` until the user quits or a signal arrives.
 /// `begin` starts the work (a replayed list, a first GET) once the store is observing the bus;
 /// `stop` stops whatever would start more (a runner's queue) when the session ends, before every
 /// unfinished task is cancelled. The store keeps what was recorded.
-func runInteractive(manager: SessionManager, title: String, mouse: Bool = true, begin: (InspectorSession) -> Void,
-                    stop: () -> Void = {}) -> InteractiveOutcome {
-    let loop = EventLoop(mouse: mouse)
+func runInteractive(manager: SessionManager, title: String, options: InteractiveOptions = InteractiveOptions(),
+                    begin: (InspectorSession) -> Void, stop: () -> Void = {}) -> InteractiveOutcome {
+    let loop = EventLoop(mouse: options.mouse)
     let store = TaskStore(onChange: { [dirty = loop.dirtyFlag] in dirty.markDirty() })
+    if let saved = options.saved { store.apply(saved.events) }
     let subscription = store.observe(manager.bus)
     defer { subscription.cancel() }
+    let journal = options.journal ? startJournal(manager.bus, source: title) : nil
+    defer { finishJournal(journal) }
     let session = InspectorSession(manager: manager, store: store)
     session.runInTerminal = { arguments in loop.runProgram(arguments) }
     session.sendToTerminal = { sequence in loop.sendToTerminal(sequence) }
-    let app = InspectorApp(store: store, actions: session, title: title)
+    let actions: InspectorActions = options.saved.map { saved in
+        SavedSessionActions(live: session, lastSavedID: saved.events.map(\.task.rawValue).max() ?? 0)
+    } ?? session
+    let app = InspectorApp(store: store, actions: actions, title: title)
+    if let notes = options.saved?.notes, !notes.isEmpty { app.say(notes.joined(separator: "; ")) }
     let history = PromptHistoryFile()
     app.loadPromptHistory(from: history)
     defer { app.savePromptHistory(to: history) }
@@ -41,6 +57,28 @@ func runInteractive(manager: SessionManager, title: String, mouse: Bool = true, 
     stop()
     cancelUnfinished(manager, store: store)
     return InteractiveOutcome(reason: reason, store: store)
+}
+
+/// Opens the session's journal (pruning the oldest past the size limit); a journal that cannot be
+/// written is reported, and the session goes on without one.
+private func startJournal(_ bus: EventBus, source: String) -> JournalWriter? {
+    do {
+        let writer = try JournalWriter(bus: bus, source: source)
+        SessionJournals.prune(keeping: writer.url)
+        return writer
+    } catch {
+        printToStandardError("reqtop: no session journal (\(error.localizedDescription)); use --no-journal to silence this")
+        return nil
+    }
+}
+
+private func finishJournal(_ journal: JournalWriter?) {
+    guard let journal else { return }
+    journal.close()
+    if let failure = journal.writeError {
+        printToStandardError("reqtop: the session journal stopped early: \(failure)")
+    }
+    printToStandardError("reqtop: session journaled as \(journal.id) — reqtop open \(journal.id)")
 }
 
 /// Redraws a few times a second while tasks run, so durations and rates move.
@@ -68,7 +106,8 @@ func cancelUnfinished(_ manager: SessionManager, store: TaskStore) {
 /// `--har` is written with what finished, also after a signal.
 func runListInteractively(_ runner: RequestListRunner, settings: HeadlessSettings, title: String) -> Int32 {
     let listOutcome = Protected<RunOutcome?>(nil)
-    let outcome = runInteractive(manager: runner.manager, title: title, mouse: settings.mouse,
+    let outcome = runInteractive(manager: runner.manager, title: title,
+                                 options: InteractiveOptions(mouse: settings.mouse, journal: settings.journal),
                                  begin: { session in
                                      session.queued = { runner.queuedCount }
                                      runner.start { result in listOutcome.withLock { $0 = result } }

@@ -4,12 +4,16 @@ import ReqtopNetworking
 import ReqtopSession
 
 // Wiring only: pick the subcommand, run it, exit with its code.
-let commands: [any Command.Type] = [RunCommand.self, ConvertCommand.self, DemoCommand.self, ServeCommand.self]
+let commands: [any Command.Type] = [RunCommand.self, ConvertCommand.self, SessionsCommand.self, OpenCommand.self, DemoCommand.self, ServeCommand.self]
 var arguments = Array(CommandLine.arguments.dropFirst())
-// `reqtop [--no-mouse] [URL]`: the session's one option (subcommands parse their own).
+// `reqtop [--no-mouse] [--no-journal] [URL]`: the session's options (subcommands parse their own).
 let isSubcommand = arguments.first.map { name in commands.contains { $0.name == name } } ?? false
-let sessionMouse = isSubcommand || !arguments.contains("--no-mouse")
-if !isSubcommand { arguments.removeAll { $0 == "--no-mouse" } }
+var sessionOptions = InteractiveOptions()
+if !isSubcommand {
+    sessionOptions.mouse = !arguments.contains("--no-mouse")
+    sessionOptions.journal = !arguments.contains("--no-journal")
+    arguments.removeAll { $0 == "--no-mouse" || $0 == "--no-journal" }
+}
 let code: Int32
 switch arguments.first {
 case let name? where commands.contains { $0.name == name }:
@@ -24,7 +28,7 @@ case let other? where other.hasPrefix("-") || !looksLikeURL(other):
     printToStandardError("reqtop: unknown command '\(other)'\nRun 'reqtop --help' for usage.")
     code = 2
 default:
-    code = runSessionCommand(arguments.first, mouse: sessionMouse)
+    code = runSessionCommand(arguments.first, options: sessionOptions)
 }
 SessionManager.removeTemporaryFiles()
 exit(code)

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopTestServer
 import ReqtopTestSupport
 import XCTest
@@ -30,7 +33,9 @@ final class InspectorEndToEndTests: XCTestCase {
     /// A shell that runs `command`, then reports the exit status and tty modes, and stays open
     /// (it ignores the Ctrl-C meant for reqtop).
     private func shell(running command: String) throws -> Tmux {
-        let script = "trap : INT; cd \(scratch.path); echo BEFORE-REQTOP; SWIFT_BACKTRACE=interactive=no \(command); echo \"EXIT=$?\"; "
+        // Journals and prompt history go to the test's scratch folder, not the user's state folder.
+        let script = "trap : INT; cd \(scratch.path); export XDG_STATE_HOME=\(scratch.path)/state; echo BEFORE-REQTOP; "
+            + "SWIFT_BACKTRACE=interactive=no \(command); echo \"EXIT=$?\"; "
             + "echo \"STTY: $(stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' ')\"; "
             + "echo DONE; sleep 60"
         let tmux = try Tmux(arguments: ["sh", "-c", script])
@@ -51,6 +56,19 @@ final class InspectorEndToEndTests: XCTestCase {
               let target = lines.firstIndex(where: { $0.contains(path) }) else { return XCTFail("no row for \(path):\n\(screen)") }
         try tmux.sendKeys("g")
         for _ in 0..<(target - header - 1) { try tmux.sendKeys("j") }
+    }
+
+    /// The pid of the child of `parent` whose command is `name` (from /proc).
+    private func childProcess(of parent: Int32, named name: String) -> Int32? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+            let command = stat[stat.index(after: open)..<close]
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            if command == name, fields.count > 1, Int32(fields[1]) == parent { return pid }
+        }
+        return nil
     }
 
     private func writeList(_ text: String) throws -> String {
@@ -395,6 +413,54 @@ final class InspectorEndToEndTests: XCTestCase {
         XCTAssertEqual(try plain.display("#{mouse_any_flag}"), "0", "--no-mouse asks the terminal for no mouse reports")
         try plain.sendKeys("q")
         try plain.waitFor(text: "DONE", timeout: 15)
+    }
+
+    func testAKilledSessionLeavesAJournalThatOpensWithEveryFinishedTask() throws {
+        let base = server.baseURL.absoluteString
+        let list = try writeList("""
+            ### quick
+            GET \(base)/get?journal=1
+
+            ### moved
+            GET \(base)/redirect/2
+
+            ### slow
+            GET \(base)/drip?numbytes=100&duration=60
+            """)
+        let tmux = try shell(running: "\(Self.reqtop) run --concurrency 3 \(list)")
+        try tmux.waitUntil("two tasks to finish and the drip to run") { screen in
+            screen.contains("2 completed") && (self.row("/drip", in: screen)?.contains("running") ?? false)
+        }
+        // kill -9: no chance to flush or clean up.
+        let pid = try XCTUnwrap(Int32(try tmux.run(["display-message", "-p", "-t", "reqtop", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let child = try XCTUnwrap(childProcess(of: pid, named: "reqtop"), "no reqtop under the shell \(pid)")
+        XCTAssertEqual(kill(child, SIGKILL), 0)
+        try tmux.waitFor(text: "EXIT=137")
+        let state = scratch.appendingPathComponent("state").path
+        let sessions = try Subprocess.run(Self.reqtop, ["sessions"], environment: ["XDG_STATE_HOME": state])
+        XCTAssertEqual(sessions.status, 0, sessions.stderrText)
+        let line = try XCTUnwrap(sessions.stdoutText.split(separator: "\n").first.map(String.init), sessions.stderrText)
+        XCTAssertTrue(line.contains("3 tasks") && line.hasSuffix("session.http"), line)
+        let id = String(line.prefix { $0 != " " })
+        // The journal converts to HAR with the two finished tasks (a redirect is an entry per hop).
+        let har = try Subprocess.run(Self.reqtop, ["convert", id, "--to", "har"], environment: ["XDG_STATE_HOME": state])
+        XCTAssertEqual(har.status, 0, har.stderrText)
+        let object = try JSONSerialization.jsonObject(with: Data(har.stdoutText.utf8)) as? [String: Any]
+        let entries = try XCTUnwrap((object?["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let urls = entries.compactMap { ($0["request"] as? [String: Any])?["url"] as? String }
+        XCTAssertEqual(urls.filter { $0.hasSuffix("/get?journal=1") }.count, 1, "\(urls)")
+        XCTAssertEqual(urls.filter { $0.contains("/redirect/") || $0.hasSuffix("/get") }.count, 3, "\(urls)")
+        // And it opens: the finished tasks as they were, the drip marked unfinished, read-only.
+        let open = try shell(running: "\(Self.reqtop) open \(id)")
+        var screen = try open.waitFor(text: "read-only")
+        XCTAssertTrue(screen.contains("2 completed") && screen.contains("1 failed"), screen)
+        try select("/drip", open)
+        try open.sendKeys("x")
+        try open.waitFor(text: "is a saved task (read-only)")
+        try open.sendKeys("Enter", "5")
+        screen = try open.waitFor(text: "unfinished: the session ended before this task did")
+        try open.sendKeys("Escape", "q")
+        try open.waitFor(text: "DONE", timeout: 15)
     }
 
     func testAnInteractiveSessionWithAFailedTaskExitsOne() throws {

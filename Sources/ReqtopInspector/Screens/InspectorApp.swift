@@ -78,7 +78,8 @@ package final class InspectorApp {
         return store.records(listing, rows: index..<index + 1).first?.id
     }
 
-    func say(_ text: String) { message = (text, Date().timeIntervalSince1970) }
+    /// Shows `text` on the bottom line for a few seconds.
+    package func say(_ text: String) { message = (text, Date().timeIntervalSince1970) }
 
     // MARK: Keys
 

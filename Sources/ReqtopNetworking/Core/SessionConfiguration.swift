@@ -45,6 +45,9 @@ public struct SessionConfiguration: Sendable {
     /// While a task runs, a copy of the first this-many body bytes is kept for
     /// `HTTPTask.bodyReceivedSoFar` (a live view of a body as it arrives); 0 keeps none.
     public var liveBodyPreviewBytes = 0
+    /// The identifier of the first task (later ones count up): above a saved session's tasks when
+    /// new ones join it.
+    public var firstTaskID = 1
     /// Follow redirects, at most `maxRedirects` hops.
     public var followRedirects = true
     public var maxRedirects = 10

@@ -19,11 +19,12 @@ public final class SessionManager: Sendable {
     public let bus: EventBus
     private let registry = TaskDelegateRegistry()
     private let engine: CurlEngine
-    private let nextID = Protected(1)
+    private let nextID: Protected<Int>
 
     public init(configuration: SessionConfiguration = SessionConfiguration(), bus: EventBus = EventBus()) {
         self.configuration = configuration
         self.bus = bus
+        nextID = Protected(max(1, configuration.firstTaskID))
         engine = CurlEngine(registry: registry, bus: bus, maxConcurrent: configuration.maxConcurrentTasks,
                             maxPerHost: configuration.maxConcurrentTasksPerHost)
     }

@@ -45,6 +45,12 @@ public final class BodyFile: Sendable {
         self.isTemporary = isTemporary
     }
 
+    /// A body that is already in a file someone else owns (a download, a kept body): never deleted.
+    public convenience init(existing url: URL) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int).flatMap { $0 }.map(Int64.init) ?? 0
+        self.init(url: url, size: size, isTemporary: false)
+    }
+
     deinit {
         if isTemporary { try? FileManager.default.removeItem(at: url) }
     }

@@ -7,7 +7,7 @@ import ReqtopSession
 /// `reqtop convert IN --to http|har|curl [-o OUT]`.
 enum ConvertCommand: Command {
     static let name = "convert"
-    static let arguments = "IN --to http|har|curl|locust [-o OUT] [--env NAME] [--var NAME=VALUE]"
+    static let arguments = "IN|SESSION --to http|har|curl|locust [-o OUT] [--env NAME] [--var NAME=VALUE]"
     static let briefArguments = "IN --to FORMAT"
     static let abstract = "convert a request list to http, har, curl or a Locust locustfile"
     static let discussion = """
@@ -18,6 +18,8 @@ enum ConvertCommand: Command {
         go to files named OUT.body-N.bin beside the output. --to locust writes a Locust locustfile
         (python) that sends the same requests in order for every simulated user, chained values
         extracted the same way: for load tests across machines (locust --master / --worker).
+        IN may also be a session (an id from reqtop sessions, or a journal file): --to har writes
+        every task with its responses, bodies and timings; http and curl write the requests as sent.
         """
 
     static let target = CommandOption.value("to", "FORMAT", help: "http, har, curl or locust (required)")
@@ -33,6 +35,9 @@ enum ConvertCommand: Command {
         let input = parsed.positionals[0]
         guard let name = parsed.value(target) else { throw UsageError("--to http|har|curl|locust is required") }
         let variables = try commandLineVariables(parsed.values(variable))
+        if let journal = journalInput(input), name != "locust" {
+            return convertSession(journal, to: name, output: parsed.value(output))
+        }
         if name == "locust" {
             return locust(input, output: parsed.value(output), environment: parsed.value(environment), variables: variables)
         }
@@ -66,6 +71,39 @@ enum ConvertCommand: Command {
                 try file.data.write(to: URL(fileURLWithPath: file.name))
                 printToStandardError("wrote a request body to \(file.name)")
             }
+            return converted.data
+        }
+    }
+
+    /// The journal `input` names: a journal file, or a session id when no such file exists.
+    private static func journalInput(_ input: String) -> URL? {
+        if FileManager.default.fileExists(atPath: input) {
+            let head = FileHandle(forReadingAtPath: input).flatMap { try? $0.read(upToCount: 200) } ?? Data()
+            return SessionJournals.isJournal(head) ? URL(fileURLWithPath: input) : nil
+        }
+        return SessionJournals.locate(input)
+    }
+
+    /// A journaled session as HAR (responses included) or as the requests it sent.
+    private static func convertSession(_ journal: URL, to name: String, output: String?) -> Int32 {
+        guard let format = RequestListFormat(rawValue: name) else {
+            printToStandardError("reqtop convert: --to must be http, har or curl for a session, got '\(name)'")
+            return 2
+        }
+        return write(to: output) {
+            let store = TaskStore()
+            store.apply(try SavedSession.load(journal).events)
+            let records = store.allRecords
+            if format == .har {
+                let entries = SessionExport.harEntries(from: records)
+                return try HARWriter.data(entries: entries, creator: (name: "reqtop", version: ReqtopVersion.string))
+            }
+            let list = RequestList(specs: records.map { RequestSpec($0.request, name: $0.name) }, fileVariables: [],
+                                   sourcePath: journal.path, format: .http)
+            let prefix = RequestBody.absolutePath((output ?? journal.deletingPathExtension().lastPathComponent) + ".body", relativeTo: "")
+            let converted = try RequestListLoader.convert(list, variables: VariableContext(), to: format,
+                                                          creator: (name: "reqtop", version: ReqtopVersion.string), bodyFilePrefix: prefix)
+            for file in converted.bodyFiles.files { try file.data.write(to: URL(fileURLWithPath: file.name)) }
             return converted.data
         }
     }

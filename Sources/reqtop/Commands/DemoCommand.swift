@@ -6,7 +6,7 @@ import ReqtopSession
 /// `reqtop demo`: the embedded test server plus the built-in demo list, concurrency 4.
 enum DemoCommand: Command {
     static let name = "demo"
-    static let arguments = "[--headless] [--keep-bodies DIR] [--no-mouse]"
+    static let arguments = "[--headless] [--keep-bodies DIR] [--no-mouse] [--no-journal]"
     static let abstract = "replay the demo list against the embedded test server"
     static let discussion = """
         Starts the embedded test server on a free loopback port and replays the demo list
@@ -17,15 +17,19 @@ enum DemoCommand: Command {
         a response full of escape sequences.
         """
     static let headless = CommandOption.flag("headless", help: "no terminal UI: print events and a summary")
-    static let options = [headless, RunCommand.keepBodies, RunCommand.noMouse]
+    static let options = [headless, RunCommand.keepBodies, RunCommand.noMouse, RunCommand.noJournal]
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         try parsed.expectPositionals(atMost: 0)
-        return demo(headless: parsed.has(headless), keepBodies: parsed.value(RunCommand.keepBodies), mouse: !parsed.has(RunCommand.noMouse))
+        var settings = HeadlessSettings()
+        settings.keepBodiesPath = parsed.value(RunCommand.keepBodies)
+        settings.mouse = !parsed.has(RunCommand.noMouse)
+        settings.journal = !parsed.has(RunCommand.noJournal)
+        return demo(headless: parsed.has(headless), settings: settings)
     }
 }
 
-private func demo(headless: Bool, keepBodies: String?, mouse: Bool) -> Int32 {
+private func demo(headless: Bool, settings: HeadlessSettings) -> Int32 {
     let server: TestServer
     do {
         server = try TestServer()
@@ -48,8 +52,7 @@ private func demo(headless: Bool, keepBodies: String?, mouse: Bool) -> Int32 {
     options.files = ["demo.http"]
     options.concurrency = 4
     options.headless = headless
-    options.settings.keepBodiesPath = keepBodies
-    options.settings.mouse = mouse
+    options.settings = settings
     // The demo fails some requests on purpose (a timeout, a refused connection): that is not an error.
     let code = replay([demo.input], options: options)
     return code == 1 ? 0 : code

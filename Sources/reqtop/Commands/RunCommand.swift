@@ -30,6 +30,7 @@ enum RunCommand: Command {
     static let events = CommandOption.value("events", "text|jsonl", help: "headless output: readable lines (default) or JSON Lines")
     static let har = CommandOption.value("har", "PATH", help: "write the session as HAR 1.2 at the end (also on Ctrl-C)")
     static let keepBodies = CommandOption.value("keep-bodies", "DIR", help: "terminal UI: keep every response body in DIR after exit (index.tsv lists them)")
+    static let noJournal = CommandOption.flag("no-journal", help: "terminal UI: do not journal the session (reqtop sessions / open)")
     static let noMouse = CommandOption.flag("no-mouse", help: "terminal UI: leave the mouse to the terminal (no clicks or wheel)")
     static let insecure = CommandOption.flag("insecure", help: "do not verify TLS certificates")
     static let caFile = CommandOption.value("cacert", "FILE", help: "trust the CA certificates in FILE")
@@ -38,7 +39,7 @@ enum RunCommand: Command {
     static let failOnStatus = CommandOption.flag("fail-on-status", help: "exit 1 when a response has HTTP status >= 400")
     static let dryRun = CommandOption.flag("dry-run", help: "print each request as it will be sent, without sending it")
 
-    static let options = [environment, variable, concurrency, repeatCount, headless, events, har, keepBodies, noMouse, insecure,
+    static let options = [environment, variable, concurrency, repeatCount, headless, events, har, keepBodies, noJournal, noMouse, insecure,
                           caFile, timeout, compressed, failOnStatus, dryRun]
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
@@ -90,6 +91,7 @@ struct RunOptions {
         settings.failOnStatus = parsed.has(RunCommand.failOnStatus)
         settings.keepBodiesPath = parsed.value(RunCommand.keepBodies)
         settings.mouse = !parsed.has(RunCommand.noMouse)
+        settings.journal = !parsed.has(RunCommand.noJournal)
         insecure = parsed.has(RunCommand.insecure)
         if let file = parsed.value(RunCommand.caFile) {
             guard FileManager.default.isReadableFile(atPath: file) else {

@@ -9,7 +9,7 @@ import ReqtopSession
 
 /// `reqtop [URL]`: the interactive session, with a first GET of URL. Without a terminal,
 /// `reqtop URL` sends the GET headless (like `reqtop run`), and bare `reqtop` explains itself.
-func runSessionCommand(_ argument: String?, mouse: Bool = true) -> Int32 {
+func runSessionCommand(_ argument: String?, options: InteractiveOptions = InteractiveOptions()) -> Int32 {
     var url: HTTPURL?
     if let argument {
         guard let parsed = HTTPURL(string: argument), parsed.scheme == "http" || parsed.scheme == "https" else {
@@ -34,7 +34,7 @@ func runSessionCommand(_ argument: String?, mouse: Bool = true) -> Int32 {
     configuration.liveBodyPreviewBytes = InspectorApp.liveBodyPreviewBytes
     let manager = SessionManager(configuration: configuration)
     defer { manager.invalidate() }
-    let outcome = runInteractive(manager: manager, title: argument ?? "interactive session", mouse: mouse) { session in
+    let outcome = runInteractive(manager: manager, title: argument ?? "interactive session", options: options) { session in
         if let url { session.start(HTTPRequest(url: url), name: nil) }
     }
     // As the README says for every session: 1 when a task failed or was cancelled.

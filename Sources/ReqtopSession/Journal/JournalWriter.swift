@@ -1,0 +1,73 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import ReqtopNetworking
+import ReqtopSync
+
+/// Journals a session as it happens: subscribes to the bus and appends one JSON line per event
+/// (progress aside) to an append-only file, on its own queue — the network never waits for it.
+/// Each batch of events is one `write(2)`, so a `kill -9` loses at most the batch being written,
+/// and a line cut in half is skipped when the journal is read.
+package final class JournalWriter: Sendable {
+    package let url: URL
+    package let id: String
+    private let fd: Int32
+    private let bodyLimit: Int
+    private let queue = DispatchQueue(label: "reqtop.journal")
+    private let subscription = Protected<EventBus.Subscription?>(nil)
+    private let failure = Protected<String?>(nil)
+
+    /// Opens a new journal in `directory` and starts recording `bus`.
+    /// - Parameter bodyLimit: bodies up to this size are kept in the journal; larger ones are named as omitted.
+    package init(bus: EventBus, source: String, directory: URL = SessionJournals.directory,
+                 bodyLimit: Int = SessionJournals.bodyLimit, now: Date = Date()) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        id = SessionJournals.newID(at: now)
+        url = directory.appendingPathComponent(id + ".jsonl")
+        self.bodyLimit = bodyLimit
+        fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }
+        var header = JournalEntry()
+        header.journal = SessionJournals.formatVersion
+        header.session = JournalSessionInfo(id: id, started: now.timeIntervalSince1970, source: source, pid: getpid(), version: ReqtopVersion.string)
+        append([header])
+        subscription.withLock { $0 = bus.subscribeBatches(queue: queue) { [self] events in
+            append(events.compactMap { JournalEntry($0, bodyLimit: bodyLimit) })
+        } }
+    }
+
+    /// Stops recording and closes the file, after every event already posted is written.
+    package func close() {
+        subscription.withLock { $0?.cancel(); $0 = nil }
+        queue.sync {}
+        Glibc.close(fd)
+    }
+
+    /// Why writing stopped, if it did (a full disk): the session goes on without a journal.
+    package var writeError: String? { failure.snapshot }
+
+    private func append(_ entries: [JournalEntry]) {
+        guard !entries.isEmpty, failure.snapshot == nil else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var bytes = Data()
+        for entry in entries {
+            guard let line = try? encoder.encode(entry) else { continue }
+            bytes.append(line)
+            bytes.append(0x0A)
+        }
+        let ok = bytes.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                offset += n
+            }
+            return true
+        }
+        if !ok { failure.withLock { $0 = "cannot write \(url.path): \(String(cString: strerror(errno)))" } }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import ReqtopNetworking
+
+/// The journals of past sessions: one append-only JSON Lines file per session in
+/// `<state>/sessions/` (see `StateDirectory`), named by the session's id — its start time and
+/// process id, `20261201-133720-4321` — so they sort by age. The oldest are deleted when the
+/// folder grows past `sizeLimit`.
+///
+/// JSON Lines rather than sqlite: an append needs no library and no transaction, a process killed
+/// mid-write leaves every earlier line intact (a torn last line is skipped), and the lines are the
+/// same kind of JSON the headless output prints, readable with `jq`.
+package enum SessionJournals {
+    package static let formatVersion = 1
+    /// Bodies up to this size are kept in a journal.
+    package static let bodyLimit = 1 << 20
+    /// The folder is pruned (oldest first) when its journals exceed this many bytes.
+    package static let sizeLimit: Int64 = 512 << 20
+
+    package static var directory: URL { StateDirectory.url.appendingPathComponent("sessions") }
+
+    static func newID(at date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return formatter.string(from: date) + "-\(ProcessInfo.processInfo.processIdentifier)"
+    }
+
+    /// A past session: its id, file, first line and how many tasks it recorded.
+    package struct Summary: Sendable {
+        package var id: String
+        package var url: URL
+        package var info: JournalSessionInfo?
+        package var tasks: Int
+        package var size: Int64
+    }
+
+    /// Every journal in `directory`, newest first.
+    package static func list(in directory: URL = directory) -> [Summary] {
+        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.fileSizeKey])) ?? []
+        return files.filter { $0.pathExtension == "jsonl" }.map { url in
+            let id = url.deletingPathExtension().lastPathComponent
+            let size = Int64((try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
+            let data = (try? Data(contentsOf: url)) ?? Data()
+            let firstLine = data.split(separator: 0x0A, maxSplits: 1).first.map { Data($0) }
+            let info = firstLine.flatMap { try? JSONDecoder().decode(JournalEntry.self, from: $0).session }
+            return Summary(id: id, url: url, info: info, tasks: countCreated(in: data), size: size)
+        }.sorted { $0.id > $1.id }
+    }
+
+    private static func countCreated(in data: Data) -> Int {
+        let marker = Array(#""event":"created""#.utf8)
+        var count = 0
+        for line in data.split(separator: 0x0A) where line.count > marker.count {
+            if line.firstRange(of: marker) != nil { count += 1 }
+        }
+        return count
+    }
+
+    /// The journal file for an id (or an unambiguous prefix of one), or a path given as is.
+    package static func locate(_ idOrPath: String, in directory: URL = directory) -> URL? {
+        if FileManager.default.fileExists(atPath: idOrPath) { return URL(fileURLWithPath: idOrPath) }
+        let matches = list(in: directory).filter { $0.id == idOrPath || $0.id.hasPrefix(idOrPath) }
+        if let exact = matches.first(where: { $0.id == idOrPath }) { return exact.url }
+        return matches.count == 1 ? matches[0].url : nil
+    }
+
+    /// Whether `data` starts like a journal (its first line names the format).
+    package static func isJournal(_ data: Data) -> Bool {
+        data.prefix(200).firstRange(of: Data(#"{"journal":"#.utf8)) != nil
+    }
+
+    /// A journal read back: the session, its events in order, and what could not be read.
+    package struct Contents: Sendable {
+        package var info: JournalSessionInfo?
+        package var events: [TaskEvent]
+        /// Lines skipped (a line cut by a kill, a newer format), said to the user.
+        package var skippedLines: Int
+    }
+
+    package static func read(_ url: URL) throws -> Contents {
+        let data = try Data(contentsOf: url)
+        let decoder = JSONDecoder()
+        var contents = Contents(info: nil, events: [], skippedLines: 0)
+        for line in data.split(separator: 0x0A) where !line.isEmpty {
+            guard let entry = try? decoder.decode(JournalEntry.self, from: Data(line)) else {
+                contents.skippedLines += 1
+                continue
+            }
+            if let session = entry.session { contents.info = session; continue }
+            if let event = entry.taskEvent { contents.events.append(event) } else { contents.skippedLines += 1 }
+        }
+        return contents
+    }
+
+    /// Deletes the oldest journals until the folder is within `limit` bytes; `keeping` is never deleted.
+    @discardableResult
+    package static func prune(in directory: URL = directory, limit: Int64 = sizeLimit, keeping: URL? = nil) -> Int {
+        var journals = list(in: directory)
+        var total = journals.reduce(0) { $0 + $1.size }
+        var removed = 0
+        while total > limit, let oldest = journals.last {
+            journals.removeLast()
+            if oldest.url.standardizedFileURL == keeping?.standardizedFileURL { continue }
+            try? FileManager.default.removeItem(at: oldest.url)
+            total -= oldest.size
+            removed += 1
+        }
+        return removed
+    }
+}

@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ReqtopInspector
+import ReqtopNetworking
+import Foundation
+import ReqtopSession
+
+/// `reqtop sessions`: the journaled sessions, newest first.
+enum SessionsCommand: Command {
+    static let name = "sessions"
+    static let arguments = ""
+    static let abstract = "list past sessions (journals), newest first"
+    static let discussion = """
+        Every terminal-UI session is journaled as it happens (unless --no-journal) in
+        $XDG_STATE_HOME/reqtop/sessions/ (~/.local/state/reqtop/sessions/ without it), one
+        JSON Lines file per session; the oldest are deleted past 512 MB. One line per session:
+        its id, start time, number of tasks and what it showed. Open one with reqtop open ID,
+        convert it with reqtop convert ID --to har|http|curl.
+        """
+    static let options: [CommandOption] = []
+
+    static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
+        try parsed.expectPositionals(atMost: 0)
+        let sessions = SessionJournals.list()
+        guard !sessions.isEmpty else {
+            printToStandardError("no sessions journaled yet in \(SessionJournals.directory.path)")
+            return 0
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        var text = ""
+        for session in sessions {
+            let started = session.info.map { formatter.string(from: Date(timeIntervalSince1970: $0.started)) } ?? "?"
+            let tasks = "\(session.tasks) task\(session.tasks == 1 ? "" : "s")"
+            text += "\(session.id)  \(started)  \(tasks.padding(toLength: 10, withPad: " ", startingAt: 0))  \(session.info?.source ?? "?")\n"
+        }
+        FileDescriptorSink.standardOutput.write(text)
+        return 0
+    }
+}
+
+/// `reqtop open ID|FILE`: a journaled session or a HAR file in the inspector, read-only.
+enum OpenCommand: Command {
+    static let name = "open"
+    static let arguments = "ID|FILE [--no-mouse]"
+    static let abstract = "open a past session (an id from reqtop sessions, a journal or a HAR file), read-only"
+    static let discussion = """
+        Shows a saved session in the inspector: every screen works (table, detail, timeline,
+        filters, diff, HAR save); the saved tasks cannot be suspended or cancelled, but r sends
+        a task's request again on purpose, and n and e send new ones (they join the table).
+        ID may be a unique prefix of a session id.
+        """
+    static let options = [RunCommand.noMouse]
+
+    static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
+        guard parsed.positionals.count == 1 else { throw UsageError("give one session id, journal or HAR file") }
+        let argument = parsed.positionals[0]
+        guard let url = SessionJournals.locate(argument) else {
+            printToStandardError("reqtop open: no file and no session '\(argument)' (reqtop sessions lists them)")
+            return 2
+        }
+        let saved: SavedSession
+        do {
+            saved = try SavedSession.load(url)
+        } catch {
+            printToStandardError("reqtop open: cannot read \(url.path): \(error.localizedDescription)")
+            return 2
+        }
+        guard isatty(0) == 1, isatty(1) == 1 else {
+            printToStandardError("reqtop open: the inspector needs a terminal; use reqtop convert \(argument) --to har for a file")
+            return 2
+        }
+        var configuration = SessionConfiguration()
+        configuration.liveBodyPreviewBytes = InspectorApp.liveBodyPreviewBytes
+        configuration.firstTaskID = (saved.events.map(\.task.rawValue).max() ?? 0) + 1
+        let manager = SessionManager(configuration: configuration)
+        defer { manager.invalidate() }
+        // Opening a session is not a new session: nothing is journaled unless requests are sent.
+        let outcome = runInteractive(manager: manager, title: saved.title,
+                                     options: InteractiveOptions(mouse: !parsed.has(RunCommand.noMouse), journal: false, saved: saved)) { _ in }
+        return outcome.reason.exitCode
+    }
+}

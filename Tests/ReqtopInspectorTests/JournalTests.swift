@@ -1,0 +1,124 @@
+import Foundation
+import ReqtopNetworking
+import ReqtopRequestLists
+import ReqtopSession
+import ReqtopTestServer
+import ReqtopTestSupport
+import XCTest
+
+/// Session journals: written as the session happens, read back into the same records.
+final class JournalTests: EmbeddedServerTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-journals-\(UUID().uuidString)")
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: folder)
+        super.tearDown()
+    }
+
+    /// Runs a few real requests with a journal and a store watching; returns the store and the journal file.
+    private func journaledSession() throws -> (TaskStore, URL) {
+        let manager = SessionManager()
+        let store = TaskStore()
+        let subscription = store.observe(manager.bus)
+        defer { subscription.cancel() }
+        let journal = try JournalWriter(bus: manager.bus, source: "journal test", directory: folder, bodyLimit: 1000)
+        let requests = [
+            HTTPRequest(url: HTTPURL(string: server.baseURL.absoluteString + "/get?x=1")!),
+            HTTPRequest(url: HTTPURL(string: server.baseURL.absoluteString + "/redirect/2")!),
+            HTTPRequest(method: "POST", url: HTTPURL(string: server.baseURL.absoluteString + "/post")!,
+                        headers: [HTTPHeader(name: "Content-Type", value: "text/plain")], body: .data(Data("hello".utf8))),
+            HTTPRequest(url: HTTPURL(string: server.baseURL.absoluteString + "/fault/reset?after=100")!),
+            HTTPRequest(url: HTTPURL(string: server.baseURL.absoluteString + "/bytes/5000")!),
+        ]
+        for request in requests { try manager.dataTask(with: request, options: TaskOptions(name: "n\(request.url.requestTarget.count)")).resume() }
+        XCTAssertTrue(store.waitUntilSettled(timeout: 10))
+        journal.close()
+        return (store, journal.url)
+    }
+
+    func testAJournalReadsBackIntoTheSameRecords() throws {
+        let (live, url) = try journaledSession()
+        let saved = try SavedSession.load(url)
+        XCTAssertEqual(saved.notes, [])
+        XCTAssertTrue(saved.title.hasPrefix("journal test (session "), saved.title)
+        let reopened = TaskStore()
+        reopened.apply(saved.events)
+        let before = live.allRecords, after = reopened.allRecords
+        XCTAssertEqual(after.count, 5)
+        for (a, b) in zip(before, after) {
+            XCTAssertEqual(a.id, b.id)
+            XCTAssertEqual(a.name, b.name)
+            XCTAssertEqual(a.state, b.state, "\(a.url)")
+            XCTAssertEqual(a.request, b.request)
+            XCTAssertEqual(a.sentHeads, b.sentHeads)
+            XCTAssertEqual(a.redirects, b.redirects)
+            XCTAssertEqual(a.response, b.response)
+            XCTAssertEqual(a.timings, b.timings)
+            XCTAssertEqual(a.error, b.error)
+            XCTAssertEqual(a.downloaded, b.downloaded)
+            XCTAssertEqual(a.timeline.map(\.event).filter { $0 != .progress }, b.timeline.map(\.event), "the timeline, progress aside")
+        }
+        XCTAssertEqual(try after[2].body?.loadData(), try before[2].body?.loadData(), "the POST's echo body")
+        XCTAssertEqual(after[3].state, .failed)
+        XCTAssertEqual(try after[3].body?.loadData().count, 100, "the partial body of the reset")
+        XCTAssertNil(after[4].body, "5000 bytes are over this journal's 1000-byte body limit")
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+        XCTAssertTrue(lines.contains { $0.contains(#""bodyOmitted":"5000 bytes, over the journal's 1000-byte body limit""#) })
+        XCTAssertFalse(lines.contains { $0.contains(#""event":"progress""#) })
+    }
+
+    func testATornLastLineIsSkippedAndTasksThatNeverEndedAreMarked() throws {
+        let (_, url) = try journaledSession()
+        var text = try String(contentsOf: url, encoding: .utf8)
+        // A task that was created and sent, then the process died mid-line.
+        text += #"{"created":{"headers":[],"kind":"data","method":"GET","url":"http://x.test/slow"},"event":"created","task":9,"time":1}"# + "\n"
+        text += #"{"event":"resumed","task":9,"ti"#
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        let saved = try SavedSession.load(url)
+        XCTAssertEqual(saved.notes.count, 2, "\(saved.notes)")
+        let store = TaskStore()
+        store.apply(saved.events)
+        let unfinished = try XCTUnwrap(store.record(TaskID(rawValue: 9)))
+        XCTAssertEqual(unfinished.state, .failed)
+        XCTAssertTrue(unfinished.error?.message.hasPrefix("unfinished:") ?? false)
+    }
+
+    func testSessionsAreListedNewestFirstAndPrunedOldestFirst() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (id, size) in [("20260101-000000-1", 600), ("20260102-000000-2", 600), ("20260103-000000-3", 600)] {
+            let header = #"{"journal":1,"session":{"id":"\#(id)","pid":1,"source":"s\#(id.suffix(1))","started":0,"version":"0"}}"#
+            try (header + "\n" + String(repeating: " ", count: size)).write(to: folder.appendingPathComponent(id + ".jsonl"), atomically: true, encoding: .utf8)
+        }
+        XCTAssertEqual(SessionJournals.list(in: folder).map(\.id), ["20260103-000000-3", "20260102-000000-2", "20260101-000000-1"])
+        XCTAssertEqual(SessionJournals.locate("20260102", in: folder)?.lastPathComponent, "20260102-000000-2.jsonl", "a unique prefix")
+        XCTAssertNil(SessionJournals.locate("2026010", in: folder), "ambiguous")
+        XCTAssertEqual(SessionJournals.prune(in: folder, limit: 1500), 1)
+        XCTAssertEqual(SessionJournals.list(in: folder).map(\.id), ["20260103-000000-3", "20260102-000000-2"])
+    }
+
+    func testAHARFileOpensAsFinishedTasks() throws {
+        let (live, _) = try journaledSession()
+        let har = try HARWriter.data(entries: SessionExport.harEntries(from: live.allRecords), creator: (name: "t", version: "1"))
+        let saved = try SavedSession.load(try write(har, named: "s.har"))
+        let store = TaskStore()
+        store.apply(saved.events)
+        let records = store.allRecords
+        // A redirect is one entry per hop; the reset appears once, with what arrived.
+        XCTAssertEqual(records.map { $0.status ?? 0 }, [200, 302, 302, 200, 200, 200, 200])
+        XCTAssertEqual(try records.first?.body?.loadData(), try live.allRecords.first?.body?.loadData())
+        XCTAssertEqual(records.first?.sentHeads.first?.headers, live.allRecords.first?.sentHeads.first?.headers)
+        XCTAssertEqual(records.first?.timings?.total ?? -1, live.allRecords.first?.timings?.total ?? -2, accuracy: 0.01)
+    }
+
+    private func write(_ data: Data, named name: String) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name)
+        try data.write(to: url)
+        return url
+    }
+}
