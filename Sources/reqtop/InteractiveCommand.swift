@@ -38,6 +38,7 @@ func runInteractive(manager: SessionManager, title: String, options: Interactive
     let session = InspectorSession(manager: manager, store: store)
     session.runInTerminal = { arguments in loop.runProgram(arguments) }
     session.sendToTerminal = { sequence in loop.sendToTerminal(sequence) }
+    session.onActivity = { [dirty = loop.dirtyFlag] in dirty.markDirty() }
     let actions: InspectorActions = options.saved.map { saved in
         SavedSessionActions(live: session, lastSavedID: saved.events.map(\.task.rawValue).max() ?? 0)
     } ?? session
@@ -56,6 +57,7 @@ func runInteractive(manager: SessionManager, title: String, options: Interactive
         render: { frame in app.render(&frame) })
     stop()
     cancelUnfinished(manager, store: store)
+    session.waitForBackgroundWork()
     return InteractiveOutcome(reason: reason, store: store)
 }
 

@@ -254,7 +254,9 @@ final class InspectorEndToEndTests: XCTestCase {
         try tmux.sendKeys("Enter")
         try tmux.waitFor(text: "header (Name: value")
         try tmux.sendKeys("Enter")
-        try tmux.waitUntil("the new request to complete") { self.row("/status/418", in: $0)?.contains("418") ?? false }
+        try tmux.waitFor(text: "Enter sends it as shown")
+        try tmux.sendKeys("Enter")
+        try tmux.waitUntil("the new request to complete") { self.row("/status/418", in: $0)?.contains("completed") ?? false }
 
         // Filter failed tasks only.
         try tmux.sendKeys("/")
@@ -307,11 +309,10 @@ final class InspectorEndToEndTests: XCTestCase {
         // The drip's body so far, live in the Body tab.
         try select("/drip", tmux)
         try tmux.sendKeys("Enter", "3")
-        var screen = try tmux.waitFor(text: "(receiving: ")
-        XCTAssertTrue(screen.contains("**********"), screen)
+        try tmux.waitUntil("the body so far, growing") { $0.contains("(receiving: ") && $0.contains("**********") }
         // Cancelled: what arrived stays, marked partial.
         try tmux.sendKeys("x")
-        screen = try tmux.waitFor(text: "(partial: cancelled after ")
+        var screen = try tmux.waitFor(text: "(partial: cancelled after ")
         XCTAssertTrue(screen.contains("**********"), screen)
         try tmux.sendKeys("q")
         screen = try tmux.waitFor(text: "DONE", timeout: 15)

@@ -88,7 +88,11 @@ final class InspectorSessionTests: XCTestCase {
         waitFor("all done") { ids.allSatisfy { store.record($0)?.state.isTerminal ?? false } }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(UUID().uuidString).har").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        XCTAssertEqual(session.saveHAR(to: path), "saved 3 tasks to \(path)")
+        XCTAssertEqual(session.saveHAR(to: path), "saving 3 tasks to \(path) in the background…")
+        session.waitForBackgroundWork()
+        XCTAssertNil(session.activity)
+        XCTAssertEqual(session.takeNotice(), "saved 3 tasks to \(path)")
+        XCTAssertNil(session.takeNotice(), "said once")
         let har = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
         let entries = try XCTUnwrap((har["log"] as? [String: Any])?["entries"] as? [[String: Any]])
         // Each request sent is an entry, a redirect hop too, as browsers export them.
@@ -130,7 +134,9 @@ final class InspectorSessionTests: XCTestCase {
         let saved = folder.appendingPathComponent("body.bin").path
         XCTAssertTrue(session.saveBody(record, to: saved).hasPrefix("saved the body of"))
         XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: saved)[.size] as? Int), 2_000_000)
-        let message = session.saveHAR(to: path)
+        _ = session.saveHAR(to: path)
+        session.waitForBackgroundWork()
+        let message = session.takeNotice() ?? ""
         XCTAssertTrue(message.contains("1 body released earlier"), message)
         let har = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
         let entries = try XCTUnwrap((har["log"] as? [String: Any])?["entries"] as? [[String: Any]])

@@ -25,6 +25,9 @@ final class RecordingActions: InspectorActions {
     /// What `bodySoFar` returns for running tasks (set by a test).
     var liveBodies: [TaskID: Data] = [:]
     func bodySoFar(_ id: TaskID) -> Data? { liveBodies[id] }
+    var activity: String?
+    var notice: String?
+    func takeNotice() -> String? { defer { notice = nil }; return notice }
     func preview(_ request: HTTPRequest) -> String {
         ([request.method + " " + request.url.absoluteString] + request.headers.map(\.description)
          + (request.body.data.map { ["", String(decoding: $0, as: UTF8.self)] } ?? [])).joined(separator: "\n")

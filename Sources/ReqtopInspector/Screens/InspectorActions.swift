@@ -23,6 +23,10 @@ package protocol InspectorActions: AnyObject {
     func saveBody(_ record: TaskRecord, to path: String) -> String
     /// The first body bytes a running task has received so far (the Body tab's live view), nil when there are none to show.
     func bodySoFar(_ id: TaskID) -> Data?
+    /// Work going on in the background (a HAR being saved), for the bottom line; nil when none.
+    var activity: String? { get }
+    /// What background work finished with since the last call (said once on the bottom line).
+    func takeNotice() -> String?
     /// Tasks not yet ended.
     var unfinishedCount: Int { get }
     /// Requests of a replayed list that have not been sent yet.

@@ -96,8 +96,13 @@ extension InspectorApp {
         }
         // `q` and `?` stay on the right however narrow the terminal is.
         let right = screen == .main ? "q quit  ? help " : "? help "
+        if let notice = actions.takeNotice() { say(notice) }
         if let message, now - message.time < 6 {
             frame.render(StatusLine(left: " " + message.text, right: right), in: area)
+            return
+        }
+        if let activity = actions.activity {
+            frame.render(StatusLine(left: " " + activity, right: right), in: area)
             return
         }
         frame.render(StatusLine(left: " " + hints(), right: right), in: area)

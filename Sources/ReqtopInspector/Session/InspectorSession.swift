@@ -2,6 +2,7 @@ import Foundation
 import ReqtopNetworking
 import ReqtopRequestLists
 import ReqtopSession
+import ReqtopSync
 
 /// The inspector's actions carried out on a real `SessionManager`: suspend, resume, cancel,
 /// replay, new requests, and saving what the `TaskStore` recorded.
@@ -16,6 +17,11 @@ package final class InspectorSession: InspectorActions {
     package var sendToTerminal: ((String) -> Void)?
     /// OSC 52 payloads past this many bytes are refused by common terminals (xterm's limit is about 100 KB of base64).
     static let clipboardLimit = 74_000
+    /// Called from the background when its progress changes (the loop redraws).
+    package var onActivity: (@Sendable () -> Void)?
+    private let saveQueue = DispatchQueue(label: "reqtop.save-har")
+    /// The background save: a progress line while it runs, then its result until the app takes it.
+    private let background = Protected<(running: String?, notice: String?)>((nil, nil))
     /// How many requests of a replayed list wait to be sent (shown in the header, counted when quitting).
     package var queued: () -> Int = { 0 }
 
@@ -79,11 +85,40 @@ package final class InspectorSession: InspectorActions {
         return task.id
     }
 
+    /// Saves the session (or the marked tasks) as HAR on a background queue, streaming to disk;
+    /// the bottom line shows its progress and then what was saved. The UI never waits for it.
     package func saveHAR(to path: String) -> String {
+        guard background.snapshot.running == nil else { return "a HAR save is already running: wait for it to finish" }
         let marks = store.marks
         let records = store.allRecords.filter { marks.isEmpty || marks.contains($0.id) }
+        let background = self.background, changed = onActivity
+        background.withLock { $0.running = "saving HAR: 0/\(records.count) tasks → \(path)" }
+        saveQueue.async {
+            let message = Self.saveHAR(records, to: path, marked: !marks.isEmpty) { done in
+                background.withLock { $0.running = "saving HAR: \(done)/\(records.count) tasks → \(path)" }
+                changed?()
+            }
+            background.withLock { $0 = (nil, message) }
+            changed?()
+        }
+        return "saving \(records.count) task\(records.count == 1 ? "" : "s") to \(path) in the background…"
+    }
+
+    /// Waits for a HAR save in the background to finish (quitting does, so the file is whole).
+    package func waitForBackgroundWork() { saveQueue.sync {} }
+
+    package var activity: String? { background.snapshot.running }
+
+    package func takeNotice() -> String? {
+        background.withLock { state in
+            defer { state.notice = nil }
+            return state.notice
+        }
+    }
+
+    private static func saveHAR(_ records: [TaskRecord], to path: String, marked: Bool, progress: (Int) -> Void) -> String {
         do {
-            let summary = try SessionExport.writeHAR(records, to: path)
+            let summary = try SessionExport.writeHAR(records, to: path, progress: progress)
             let count = summary.tasks
             let skipped = records.count - count
             var notes: [String] = []
@@ -92,8 +127,8 @@ package final class InspectorSession: InspectorActions {
                 notes.append("\(summary.omittedBodies) bod\(summary.omittedBodies == 1 ? "y" : "ies") released earlier to bound memory not included (see each entry's comment)")
             }
             let note = notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
-            return "saved \(count) \(marks.isEmpty ? "" : "marked ")task\(count == 1 ? "" : "s") to \(path)\(note)"
-                + (marks.isEmpty ? "" : " (U clears the marks)")
+            return "saved \(count) \(marked ? "marked " : "")task\(count == 1 ? "" : "s") to \(path)\(note)"
+                + (marked ? " (U clears the marks)" : "")
         } catch {
             return "could not save \(path): \(error.localizedDescription)"
         }

@@ -29,6 +29,8 @@ package final class SavedSessionActions: InspectorActions {
     package func copy(_ text: String, describing what: String) -> String { live.copy(text, describing: what) }
     package func saveBody(_ record: TaskRecord, to path: String) -> String { live.saveBody(record, to: path) }
     package func bodySoFar(_ id: TaskID) -> Data? { isSaved(id) ? nil : live.bodySoFar(id) }
+    package var activity: String? { live.activity }
+    package func takeNotice() -> String? { live.takeNotice() }
     package var unfinishedCount: Int { live.unfinishedCount }
     package var queuedCount: Int { live.queuedCount }
 }

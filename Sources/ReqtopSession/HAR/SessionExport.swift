@@ -90,13 +90,26 @@ package enum SessionExport {
         package var omittedBodies: Int
     }
 
-    /// Writes the session as HAR 1.2.
+    /// Writes the session as HAR 1.2, streaming: one task's entries (and body) in memory at a time.
+    /// `progress` is told how many records are done every `progressInterval` records.
     @discardableResult
-    package static func writeHAR(_ records: [TaskRecord], to path: String) throws -> HARSaveSummary {
-        let entries = harEntries(from: records)
-        let data = try HARWriter.data(entries: entries, creator: (name: "reqtop", version: ReqtopVersion.string))
-        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        return HARSaveSummary(tasks: records.count { $0.response != nil && $0.state.isTerminal },
-                              omittedBodies: entries.count { $0.comment == omittedBodyComment })
+    package static func writeHAR(_ records: [TaskRecord], to path: String, progressInterval: Int = 1000,
+                                 progress: (Int) -> Void = { _ in }) throws -> HARSaveSummary {
+        let writer = try HARStreamWriter(path: path, creator: (name: "reqtop", version: ReqtopVersion.string))
+        var summary = HARSaveSummary(tasks: 0, omittedBodies: 0)
+        do {
+            for (index, record) in records.enumerated() {
+                let entries = harEntries(from: [record])
+                try writer.append(entries)
+                if record.response != nil && record.state.isTerminal { summary.tasks += 1 }
+                summary.omittedBodies += entries.count { $0.comment == omittedBodyComment }
+                if (index + 1) % progressInterval == 0 { progress(index + 1) }
+            }
+            try writer.finish()
+        } catch {
+            writer.cancel()
+            throw error
+        }
+        return summary
     }
 }

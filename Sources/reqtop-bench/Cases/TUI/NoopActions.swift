@@ -16,6 +16,8 @@ final class NoopActions: InspectorActions {
     func saveBody(_ record: TaskRecord, to path: String) -> String { "" }
     func bodySoFar(_ id: TaskID) -> Data? { nil }
     func preview(_ request: HTTPRequest) -> String { "" }
+    var activity: String? { nil }
+    func takeNotice() -> String? { nil }
     var unfinishedCount: Int { 0 }
     var queuedCount: Int { 0 }
 }

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Writes a HAR 1.2 file entry by entry, so a session of any length is saved with one entry (and
+/// one body) in memory at a time. The file appears at its path only when `finish()` succeeds
+/// (written beside it, then renamed); `cancel()` or an error leaves the path as it was.
+public final class HARStreamWriter {
+    public let path: String
+    private let partial: String
+    private let handle: FileHandle
+    private let encoder: JSONEncoder
+    private var count = 0
+
+    public init(path: String, creator: (name: String, version: String)) throws {
+        self.path = path
+        let url = URL(fileURLWithPath: path)
+        partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)").path
+        guard FileManager.default.createFile(atPath: partial, contents: nil) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path,
+                                                               NSLocalizedDescriptionKey: "cannot create a file beside \(path)"])
+        }
+        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: partial))
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let head = try encoder.encode(HAR.Creator(name: creator.name, version: creator.version))
+        try write(Data(#"{"log":{"version":"1.2","creator":"#.utf8) + head + Data(#","entries":["#.utf8) + Data("\n".utf8))
+    }
+
+    /// Appends entries (each on its own line).
+    public func append(_ entries: [HARExportEntry]) throws {
+        var chunk = Data()
+        for entry in entries {
+            if count > 0 { chunk.append(contentsOf: Array(",\n".utf8)) }
+            chunk.append(try encoder.encode(HARWriter.model(of: entry)))
+            count += 1
+        }
+        try write(chunk)
+    }
+
+    /// Closes the document and puts it at `path`.
+    public func finish() throws {
+        try write(Data("\n]}}\n".utf8))
+        try handle.close()
+        if FileManager.default.fileExists(atPath: path) { _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: partial)) }
+        else { try FileManager.default.moveItem(atPath: partial, toPath: path) }
+    }
+
+    /// Drops the partial file; `path` is untouched.
+    public func cancel() {
+        try? handle.close()
+        try? FileManager.default.removeItem(atPath: partial)
+    }
+
+    private func write(_ data: Data) throws {
+        do { try handle.write(contentsOf: data) } catch {
+            cancel()
+            throw error
+        }
+    }
+}
