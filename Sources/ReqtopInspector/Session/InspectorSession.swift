@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 import ReqtopRequestLists
 import ReqtopSession
@@ -98,6 +101,9 @@ package final class InspectorSession: InspectorActions {
                 background.withLock { $0.running = "saving HAR: \(done)/\(records.count) tasks → \(path)" }
                 changed?()
             }
+            // The save's transient memory (encoded entries, bodies read back) goes back to the
+            // system, not only to malloc's free lists: RSS returns to where it was.
+            _ = releaseFreeMemory(0)
             background.withLock { $0 = (nil, message) }
             changed?()
         }
@@ -222,3 +228,7 @@ package final class InspectorSession: InspectorActions {
         }
     }
 }
+
+/// glibc's `malloc_trim`: hands free heap pages back to the system (not in the Glibc module map).
+@_silgen_name("malloc_trim")
+private func releaseFreeMemory(_ pad: Int) -> Int32

@@ -5,13 +5,14 @@ import ReqtopNetworking
 /// a leading `!` negates a term. Terms: free text (matches the URL, case-insensitive),
 /// `status:404`, `status:4xx`, `method:POST`, `state:failed`, `host:api`, `name:login`.
 package struct TaskFilter: Sendable, Hashable, CustomStringConvertible {
+    /// Text terms keep their lower-cased UTF-8 bytes: matching is byte-level, ASCII case-insensitive.
     enum Term: Sendable, Hashable {
-        case text(String)
+        case text([UInt8])
         case status(ClosedRange<Int>)
         case method(String)
         case state(TaskState)
-        case host(String)
-        case name(String)
+        case host([UInt8])
+        case name([UInt8])
     }
 
     struct Clause: Sendable, Hashable {
@@ -52,7 +53,7 @@ package struct TaskFilter: Sendable, Hashable, CustomStringConvertible {
         guard let colon = token.firstIndex(of: ":"),
               let key = Optional(token[..<colon].lowercased()),
               ["status", "method", "state", "host", "name"].contains(key) else {
-            return .text(token.lowercased())
+            return .text(Array(token.lowercased().utf8))
         }
         let value = String(token[token.index(after: colon)...])
         guard !value.isEmpty else { throw ParseError(description: "\(key): needs a value") }
@@ -73,25 +74,41 @@ package struct TaskFilter: Sendable, Hashable, CustomStringConvertible {
                 throw ParseError(description: "state: is one of \(names), not '\(value)'")
             }
             return .state(state)
-        case "host": return .host(value.lowercased())
-        default: return .name(value.lowercased())
+        case "host": return .host(Array(value.lowercased().utf8))
+        default: return .name(Array(value.lowercased().utf8))
         }
     }
 
     /// Whether `record` passes every clause.
     package func matches(_ record: TaskRecord) -> Bool {
-        clauses.allSatisfy { clause in
-            let hit: Bool = switch clause.term {
-            case .text(let text): record.url.absoluteString.lowercased().contains(text)
-            case .status(let range): record.status.map(range.contains) ?? false
-            case .method(let method): record.method.uppercased() == method
-            case .state(let state): record.state == state
-            case .host(let host): record.host.lowercased().contains(host)
-            case .name(let name): record.name?.lowercased().contains(name) ?? false
+        withUnsafePointer(to: record) { matches(at: $0) }
+    }
+
+    /// The same test on a record read in place: at 100,000 tasks, copying each record (a struct
+    /// of many references) cost more than the test itself.
+    func matches(at pointer: UnsafePointer<TaskRecord>) -> Bool {
+        let record = UnsafeRecord(pointer)
+        for clause in clauses {
+            let hit: Bool
+            switch clause.term {
+            // Byte-level, ASCII case-insensitive: a filter over 100,000 tasks builds no strings.
+            case .text(let text): hit = ASCII.contains(record.pointer.pointee.request.url.absoluteString, lowercasedNeedle: text)
+            case .status(let range): hit = record.pointer.pointee.response.map { range.contains($0.status) } ?? false
+            case .method(let method): hit = record.pointer.pointee.request.method.uppercased() == method
+            case .state(let state): hit = record.pointer.pointee.state == state
+            case .host(let host): hit = ASCII.contains(record.pointer.pointee.request.url.host, lowercasedNeedle: host)
+            case .name(let name): hit = record.pointer.pointee.name.map { ASCII.contains($0, lowercasedNeedle: name) } ?? false
             }
-            return hit != clause.negated
+            if hit == clause.negated { return false }
         }
+        return true
     }
 
     package var isEmpty: Bool { clauses.isEmpty }
+}
+
+/// A record read through a pointer, field by field.
+struct UnsafeRecord {
+    let pointer: UnsafePointer<TaskRecord>
+    init(_ pointer: UnsafePointer<TaskRecord>) { self.pointer = pointer }
 }

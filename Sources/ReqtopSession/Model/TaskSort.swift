@@ -1,3 +1,4 @@
+import Foundation
 import ReqtopNetworking
 
 /// What the task table is sorted by (`o` opens a menu of these).
@@ -22,27 +23,76 @@ package enum TaskSort: String, Sendable, CaseIterable {
     /// Largest first for figures (status, size, duration), A→Z and oldest first for the rest.
     package var defaultDescending: Bool { self == .status || self == .size || self == .duration }
 
-    /// A sort key computed once per record per sort, so a sort of 100,000 tasks compares plain
-    /// numbers or strings instead of whole records.
-    enum Key {
-        case number(Double)
-        /// Missing values (no name) sort after present ones in either direction.
-        case text(String, missing: Bool)
-    }
-
-    func key(of r: TaskRecord, now: Double) -> Key {
+    /// Whether this column sorts by a number (else by text).
+    var isNumeric: Bool {
         switch self {
-        case .id: .number(Double(r.id.rawValue))
-        case .method: .text(r.method, missing: false)
-        case .host: .text(r.hostAndPort.lowercased(), missing: false)
-        case .path: .text(r.pathAndQuery, missing: false)
-        case .name: .text(r.name?.lowercased() ?? "", missing: r.name == nil)
-        case .status: .number(Double(r.status ?? 0))
-        case .size: .number(Double(r.downloaded))
-        case .duration: .number(r.duration(now: now) ?? -1)
-        case .started: .number(r.startedAt ?? .infinity)
+        case .method, .host, .path, .name: false
+        default: true
         }
     }
+
+    /// The numeric sort key of a record.
+    /// (Records are read through a pointer, field by field: copying each record cost more than the sort.)
+    func number(at r: UnsafePointer<TaskRecord>, now: Double) -> Double {
+        switch self {
+        case .id: Double(r.pointee.id.rawValue)
+        case .status: Double(r.pointee.response?.status ?? 0)
+        case .size: Double(r.pointee.downloaded)
+        case .duration: r.pointee.startedAt.map { (r.pointee.endedAt ?? now) - $0 } ?? -1
+        case .started: r.pointee.startedAt ?? .infinity
+        default: 0
+        }
+    }
+
+    /// Appends the text sort key of a record to `bytes` as UTF-8 (host and name case-folded);
+    /// false when the record has none (a task without a name), which sorts after every present
+    /// value in either direction.
+    func appendText(at r: UnsafePointer<TaskRecord>, to bytes: inout [UInt8]) -> Bool {
+        switch self {
+        case .method: bytes.append(contentsOf: r.pointee.request.method.utf8)
+        case .host:
+            bytes.append(contentsOf: r.pointee.request.url.host.utf8.lazy.map(ASCII.lowercased))
+            if let port = r.pointee.request.url.port { bytes.append(UInt8(ascii: ":")); bytes.append(contentsOf: String(port).utf8) }
+        case .path:
+            let path = r.pointee.request.url.path
+            bytes.append(contentsOf: path.isEmpty ? "/".utf8 : path.utf8)
+            if let query = r.pointee.request.url.query { bytes.append(UInt8(ascii: "?")); bytes.append(contentsOf: query.utf8) }
+        case .name:
+            guard let name = r.pointee.name else { return false }
+            bytes.append(contentsOf: name.utf8.lazy.map(ASCII.lowercased))
+        default: break
+        }
+        return true
+    }
+}
+
+/// Byte-level ASCII helpers for sorting and filtering many records without building Strings.
+enum ASCII {
+    @inline(__always) static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    }
+
+    /// Whether `haystack` contains `needle` (already lower-case), ignoring ASCII case.
+    static func contains(_ haystack: String, lowercasedNeedle needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
+        var haystack = haystack
+        return haystack.withUTF8 { bytes in
+            guard bytes.count >= needle.count else { return false }
+            let first = needle[0]
+            var i = 0
+            let last = bytes.count - needle.count
+            while i <= last {
+                if lowercased(bytes[i]) == first {
+                    var j = 1
+                    while j < needle.count, lowercased(bytes[i + j]) == needle[j] { j += 1 }
+                    if j == needle.count { return true }
+                }
+                i += 1
+            }
+            return false
+        }
+    }
+
 }
 
 /// The table's order: a column and a direction (`O` reverses it).
@@ -62,20 +112,45 @@ package struct TaskOrder: Hashable, Sendable, CustomStringConvertible {
 
     package var description: String { "\(key.rawValue) \(descending ? "▼" : "▲")" }
 
-    /// The ids of `records` in this order; ties keep creation order.
-    func sorted(_ records: [TaskRecord], now: Double) -> [TaskID] {
-        let keyed = records.map { (key: key.key(of: $0, now: now), id: $0.id) }
+    /// `indices` of `records` in this order; ties keep creation order (the index order).
+    func sorted(_ indices: [Int], of records: [TaskRecord], now: Double) -> [Int] {
         let descending = self.descending
-        return keyed.sorted { a, b in
-            switch (a.key, b.key) {
-            case (.number(let x), .number(let y)):
-                if x != y { return descending ? x > y : x < y }
-            case (.text(let x, let mx), .text(let y, let my)):
-                if mx != my { return !mx }
-                if x != y { return descending ? x > y : x < y }
-            default: break
+        if key.isNumeric {
+            var keyed = records.withUnsafeBufferPointer { buffer in indices.map { (key: key.number(at: buffer.baseAddress! + $0, now: now), index: $0) } }
+            keyed.sort { a, b in a.key != b.key ? (descending ? a.key > b.key : a.key < b.key) : a.index < b.index }
+            return keyed.map(\.index)
+        }
+        // Text keys live in one byte buffer and are compared with memcmp through raw pointers: no
+        // String comparison and no reference counting inside the sort.
+        var bytes: [UInt8] = []
+        var starts = [Int](), lengths = [Int](), present = [Bool]()
+        starts.reserveCapacity(indices.count); lengths.reserveCapacity(indices.count); present.reserveCapacity(indices.count)
+        records.withUnsafeBufferPointer { buffer in
+            for index in indices {
+                let start = bytes.count
+                present.append(key.appendText(at: buffer.baseAddress! + index, to: &bytes))
+                starts.append(start)
+                lengths.append(bytes.count - start)
             }
-            return a.id < b.id
-        }.map(\.id)
+        }
+        bytes.append(0) // a base address even when every key is empty
+        var order = Array(indices.indices)
+        bytes.withUnsafeBufferPointer { base in
+            starts.withUnsafeBufferPointer { starts in
+                lengths.withUnsafeBufferPointer { lengths in
+                    present.withUnsafeBufferPointer { present in
+                        order.sort { a, b in
+                            if present[a] != present[b] { return present[a] }
+                            let common = min(lengths[a], lengths[b])
+                            var result = memcmp(base.baseAddress! + starts[a], base.baseAddress! + starts[b], common)
+                            if result == 0 { result = lengths[a] == lengths[b] ? 0 : (lengths[a] < lengths[b] ? -1 : 1) }
+                            if result == 0 { return a < b }
+                            return descending ? result > 0 : result < 0
+                        }
+                    }
+                }
+            }
+        }
+        return order.map { indices[$0] }
     }
 }

@@ -257,12 +257,14 @@ package final class TaskStore: Sendable {
                cache.version == state.version || now - cache.time < Self.listingRefreshInterval {
                 return cache.listing
             }
-            let matching = filter.isEmpty ? state.records : state.records.filter(filter.matches)
-            let ids = order == .byID ? matching.map(\.id) : order.sorted(matching, now: now)
-            var positions: [TaskID: Int] = [:]
-            positions.reserveCapacity(ids.count)
-            for (position, id) in ids.enumerated() { positions[id] = position }
-            let listing = TaskListing(rows: .ids(ids, positions: positions))
+            let records = state.records
+            // Through a buffer pointer, records are borrowed in place (an Array subscript copied each one).
+            var positions = filter.isEmpty ? Array(records.indices)
+                : records.withUnsafeBufferPointer { buffer in buffer.indices.filter { filter.matches(at: buffer.baseAddress! + $0) } }
+            if order != .byID { positions = order.sorted(positions, of: records, now: now) }
+            var rowOf = [Int32](repeating: -1, count: records.count)
+            for (row, position) in positions.enumerated() { rowOf[position] = Int32(row) }
+            let listing = TaskListing(rows: .positions(order: positions.map { Int32($0) }, rowOf: rowOf))
             state.listingCache = (state.version, filter, order, now, listing)
             return listing
         }
@@ -274,7 +276,7 @@ package final class TaskStore: Sendable {
             let rows = rows.clamped(to: 0..<listing.count)
             switch listing.rows {
             case .all: return rows.compactMap { $0 < state.records.count ? state.records[$0] : nil }
-            case .ids(let ids, _): return rows.compactMap { state.index[ids[$0]].map { state.records[$0] } }
+            case .positions(let order, _): return rows.map { state.records[Int(order[$0])] }
             }
         }
     }
@@ -283,7 +285,9 @@ package final class TaskStore: Sendable {
     package func position(of id: TaskID, in listing: TaskListing) -> Int? {
         switch listing.rows {
         case .all(let count): return state.withLock { $0.index[id] }.flatMap { $0 < count ? $0 : nil }
-        case .ids(_, let positions): return positions[id]
+        case .positions(_, let rowOf):
+            guard let position = state.withLock({ $0.index[id] }), position < rowOf.count, rowOf[position] >= 0 else { return nil }
+            return Int(rowOf[position])
         }
     }
 

@@ -27,11 +27,11 @@ struct TUIBench {
         let perTask = figures.count == 4 ? (figures[1] - figures[0]) / Double(tasks) : .nan
         log("tui: RSS per finished task \(Figure.bytes(perTask)) (\(memory.output.trimmingCharacters(in: .whitespacesAndNewlines)))")
 
+        var rows = try tableRows(tasks: tasks)
         let store = TaskStore()
         applyFinished(count: tasks, to: store)
         let follow = renderLoop(store: store, followNewest: true, firstID: tasks + 1)
         let top = renderLoop(store: store, followNewest: false, firstID: tasks + 1_000_000)
-        var rows: [BenchRow] = []
         for (label, result) in [("following newest tasks", follow), ("table at top", top)] {
             let p50 = Stats.median(result.frameTimes), p95 = Stats.percentile(result.frameTimes, 0.95)
             let cpu50 = Stats.median(result.frameCPUTimes), cpu95 = Stats.percentile(result.frameCPUTimes, 0.95)
@@ -65,6 +65,34 @@ struct TUIBench {
                                       "task_record_stride_bytes": figures.count == 4 ? figures[2] : 0,
                                       "timeline_entries_per_task": figures.count == 4 ? figures[3] : 0]))
         return rows
+    }
+
+    /// Sort, filter and HAR save over `tasks` finished tasks, measured in a child process.
+    private func tableRows(tasks: Int) throws -> [BenchRow] {
+        let child = try BenchProcess.run([Binaries.bench, "tui-table", "\(tasks)"], captureOutput: true, timeout: 600)
+        var v: [String: Double] = [:]
+        for line in child.output.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let value = Double(parts[1]) { v[String(parts[0])] = value }
+        }
+        log("tui table: \(v)")
+        let sort = v["sort_slowest_s"] ?? .nan, filter = v["filter_slowest_s"] ?? .nan
+        let save = v["har_save_s"] ?? .nan, key = v["key_latency_p95_s"] ?? .nan
+        let before = v["rss_before_bytes"] ?? .nan, peak = v["rss_peak_bytes"] ?? .nan, after = v["rss_after_bytes"] ?? .nan
+        return [
+            BenchRow("TUI sort of \(tasks) tasks, slowest of the 9 columns × 2 directions", reqtop: Figure.millis(sort),
+                     target: "≤ 50 ms", met: sort <= 0.05, values: ["sort_slowest_s": sort]),
+            BenchRow("TUI filter of \(tasks) tasks, slowest of 4 filters", reqtop: Figure.millis(filter),
+                     target: "≤ 50 ms", met: filter <= 0.05, values: ["filter_slowest_s": filter]),
+            BenchRow("TUI HAR save of \(tasks) tasks (background): time; key → frame p95 during it", 
+                     reqtop: "\(Figure.millis(save)); \(Figure.millis(key))", target: "key ≤ 50 ms", met: key <= 0.05,
+                     values: ["har_save_s": save, "key_latency_p95_s": key, "key_latency_max_s": v["key_latency_max_s"] ?? .nan,
+                              "har_bytes": v["har_bytes"] ?? .nan]),
+            BenchRow("TUI RSS around the HAR save: before / peak / after", 
+                     reqtop: "\(Figure.bytes(before)) / \(Figure.bytes(peak)) / \(Figure.bytes(after))",
+                     target: "after ≤ 1.1 × before", met: after <= before * 1.1,
+                     values: ["rss_before_bytes": before, "rss_peak_bytes": peak, "rss_after_bytes": after]),
+        ]
     }
 
     /// Applies `count` whole lifecycles, a thousand tasks per batch.
