@@ -315,6 +315,30 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(server.requestLog.count, 0)
     }
 
+    func testAnAbsurdRepeatIsRefusedBeforeAnythingIsPlanned() throws {
+        let list = try file("one.http", "GET {{base}}/get\n")
+        let result = try reqtop(["run", list, "--var", base, "--repeat", "9223372036854775807", "--headless"])
+        XCTAssertEqual(result.status, 2, result.stderrText)
+        XCTAssertTrue(result.stderrText.contains("is more than 10000000 requests in one run"), result.stderrText)
+        XCTAssertEqual(server.requestLog.count, 0)
+    }
+
+    func testHARToAFolderIsRefusedAndThroughASymlinkIsWrittenThrough() throws {
+        let list = try file("one.http", "GET {{base}}/get\n")
+        let folder = directory.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let refused = try reqtop(["run", list, "--var", base, "--headless", "--har", folder.path])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderrText.contains("is a folder: give a file name"), refused.stderrText)
+        let target = directory.appendingPathComponent("real.har"), link = directory.appendingPathComponent("link.har")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let written = try reqtop(["run", list, "--var", base, "--headless", "--har", link.path])
+        XCTAssertEqual(written.status, 0, written.stderrText)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link.path), target.path, "the link is still a link")
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: target)) as? [String: Any]
+        XCTAssertEqual(((object?["log"] as? [String: Any])?["entries"] as? [Any])?.count, 1)
+    }
+
     func testTheBuiltInDemoListIsResourcesDemoHTTPAndACopiedBinaryRunsIt() throws {
         let readable = URL(fileURLWithPath: reqtopExecutable).deletingLastPathComponent()
             .appendingPathComponent("../../Resources/demo.http").standardizedFileURL

@@ -21,6 +21,29 @@ final class BadRequestTests: ServerTestCase {
         XCTAssertEqual(fresh.status, 200)
     }
 
+    func testAHugeChunkSizeAfterAChunkIsRefusedWithoutCrashing() throws {
+        let bad = try RawConnection(port: server.port)
+        bad.send("POST /post HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n7fffffffffffffff\r\n")
+        let answer = String(decoding: bad.read(), as: UTF8.self)
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 4"), String(answer.prefix(200)))
+        XCTAssertEqual(try exchange("/get").status, 200, "the server is still up")
+    }
+
+    func testAbsurdWaitsAreBoundedInsteadOfTrapping() throws {
+        // The server (in this process) used to trap converting 1e11 s to nanoseconds: a crash fails the run.
+        var waiting: [RawConnection] = []
+        for target in ["/delay/1e11", "/drip?delay=1e11&numbytes=1", "/fault/stall?seconds=1e11", "/delay/18446744073"] {
+            let slow = try RawConnection(port: server.port)
+            _ = slow.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
+            waiting.append(slow)
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while server.requestLog.filter({ $0.path != "/headers" }).count < 4, Date() < deadline { _ = try exchange("/headers") }
+        XCTAssertGreaterThanOrEqual(server.requestLog.filter { $0.path != "/headers" }.count, 4, "every absurd wait has begun")
+        XCTAssertEqual(try exchange("/get").status, 200, "the server is still up")
+        withExtendedLifetime(waiting) {}
+    }
+
     func testRequestLineWithoutVersionGets400() throws {
         let bad = try RawConnection(port: server.port)
         bad.send("GET /get\r\n\r\n")

@@ -1,11 +1,15 @@
 import Foundation
 
 /// Writes a HAR 1.2 file entry by entry, so a session of any length is saved with one entry (and
-/// one body) in memory at a time. The file appears at its path only when `finish()` succeeds
-/// (written beside it, then renamed); `cancel()` or an error leaves the path as it was.
+/// one body) in memory at a time. A regular file (or a new one) appears at its path only when
+/// `finish()` succeeds (written beside it, then renamed); `cancel()` or an error leaves it as it
+/// was. A symbolic link or a device (`/dev/stdout`) is written through, never replaced; a folder
+/// is refused.
 public final class HARStreamWriter {
     public let path: String
+    /// The file written: a partial file beside `path`, or `path` itself when it is written through.
     private let partial: String
+    private let writesThrough: Bool
     private let handle: FileHandle
     private let encoder: JSONEncoder
     private var count = 0
@@ -13,12 +17,31 @@ public final class HARStreamWriter {
     public init(path: String, creator: (name: String, version: String)) throws {
         self.path = path
         let url = URL(fileURLWithPath: path)
-        partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)").path
-        guard FileManager.default.createFile(atPath: partial, contents: nil) else {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw CocoaError(.fileWriteInvalidFileName, userInfo: [NSFilePathErrorKey: path,
+                                                                  NSLocalizedDescriptionKey: "\(path) is a folder: give a file name"])
+        }
+        let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+        let type = (try? FileManager.default.attributesOfItem(atPath: path)[.type]) as? FileAttributeType
+        writesThrough = isLink || (type != nil && type != .typeRegular) // a symlink, a device, a pipe
+        partial = writesThrough ? path
+            : url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)").path
+        if !writesThrough, !FileManager.default.createFile(atPath: partial, contents: nil) {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path,
                                                                NSLocalizedDescriptionKey: "cannot create a file beside \(path)"])
         }
-        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: partial))
+        if writesThrough {
+            // open(2) follows the link (creating its target) and truncates a file; a device is just opened.
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey:
+                                                                    "cannot write \(path): \(String(cString: strerror(errno)))"])
+            }
+            handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        } else {
+            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: partial))
+        }
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let head = try encoder.encode(HAR.Creator(name: creator.name, version: creator.version))
@@ -40,6 +63,7 @@ public final class HARStreamWriter {
     public func finish() throws {
         try write(Data("\n]}}\n".utf8))
         try handle.close()
+        if writesThrough { return }
         if FileManager.default.fileExists(atPath: path) { _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: partial)) }
         else { try FileManager.default.moveItem(atPath: partial, toPath: path) }
     }
@@ -47,7 +71,7 @@ public final class HARStreamWriter {
     /// Drops the partial file; `path` is untouched.
     public func cancel() {
         try? handle.close()
-        try? FileManager.default.removeItem(atPath: partial)
+        if !writesThrough { try? FileManager.default.removeItem(atPath: partial) }
     }
 
     private func write(_ data: Data) throws {

@@ -35,7 +35,9 @@ package final class HARRecorder: Sendable {
         try HARWriter.data(entries: entries, creator: (name: "reqtop", version: ReqtopVersion.string))
     }
 
+    /// Writes the HAR streaming (one task's entries in memory at a time); a symlink or a device
+    /// is written through, a folder refused (see `HARStreamWriter`).
     package func write(to url: URL) throws {
-        try data().write(to: url, options: .atomic)
+        try SessionExport.writeHAR(store.allRecords, to: url.path)
     }
 }

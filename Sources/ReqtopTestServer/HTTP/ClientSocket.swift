@@ -65,7 +65,9 @@ struct ClientSocket {
     /// Waits `seconds`, returning early when the client closes its side or the server stops.
     /// Bytes the client sends meanwhile are read and dropped.
     func wait(seconds: Double) -> WaitOutcome {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9)
+        // At most a year: 1e11 s, infinity or NaN must not trap converting to nanoseconds.
+        let bounded = seconds.isNaN ? 0 : min(max(0, seconds), 365 * 86_400)
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(bounded * 1e9)
         while true {
             let now = DispatchTime.now().uptimeNanoseconds
             if now >= deadline { return .elapsed }

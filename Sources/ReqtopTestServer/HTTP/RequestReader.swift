@@ -99,7 +99,7 @@ struct RequestReader {
                 while try !readLine().isEmpty {}  // trailers
                 return body
             }
-            guard body.count + size <= Self.maxBodyBytes else { throw RequestError.bodyTooLarge }
+            guard size <= Self.maxBodyBytes - body.count else { throw RequestError.bodyTooLarge } // never overflows
             body += try readExactly(size)
             guard try readLine().isEmpty else { throw RequestError.malformedChunk }
         }

@@ -166,11 +166,22 @@ func sessionConfiguration(_ options: RunOptions) -> SessionConfiguration {
     return configuration
 }
 
+/// The most requests one `reqtop run` plans (lists × `--repeat`): each is planned before the first is sent.
+let maxPlannedRequests = 10_000_000
+
 /// Sends the lists (headless or in the UI) and returns the exit code.
 func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
     let interactive = !options.headless && isatty(0) == 1 && isatty(1) == 1
     var configuration = sessionConfiguration(options)
     if interactive { configuration.liveBodyPreviewBytes = InspectorApp.liveBodyPreviewBytes }
+    // A run's requests are planned up front: a repeat count that would plan more than this is refused.
+    let perRepeat = inputs.reduce(0) { $0 + $1.list.specs.count }
+    let (planned, overflow) = perRepeat.multipliedReportingOverflow(by: options.repeatCount)
+    if overflow || planned > maxPlannedRequests {
+        printToStandardError("reqtop run: --repeat \(options.repeatCount) × \(perRepeat) request\(perRepeat == 1 ? "" : "s") is more than "
+                             + "\(maxPlannedRequests) requests in one run; run it in parts")
+        return 2
+    }
     let manager = SessionManager(configuration: configuration)
     defer { manager.invalidate() }
     let runner: RequestListRunner
