@@ -40,7 +40,9 @@ package final class JournalWriter: Sendable {
 
     /// Stops recording and closes the file, after every event already posted is written.
     package func close() {
-        subscription.withLock { $0?.cancel(); $0 = nil }
+        let current = subscription.withLock { current in defer { current = nil }; return current }
+        current?.flush() // every event posted so far reaches the file
+        current?.cancel()
         queue.sync {}
         Glibc.close(fd)
     }
