@@ -53,6 +53,9 @@ let package = Package(
         // A small screen of the terminal kit, driven by the tmux end-to-end tests.
         .executableTarget(name: "reqtop-kit-demo", dependencies: ["ReqtopTerminalUI", "ReqtopNcurses", "ReqtopSync"]),
 
+        // An app that embeds the networking library and publishes its events: `reqtop attach` watches it.
+        .executableTarget(name: "reqtop-example-app", dependencies: ["ReqtopNetworking", "ReqtopTestServer"], path: "Examples/WatchedApp"),
+
         // Benchmarks side by side with curl and URLSession (`make bench`, release build).
         .executableTarget(name: "reqtop-bench", dependencies: ["ReqtopNetworking", "ReqtopSession", "ReqtopInspector", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopSync"]),
 

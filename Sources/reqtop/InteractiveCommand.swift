@@ -20,6 +20,8 @@ struct InteractiveOptions {
     var journal = true
     /// `reqtop open`: the saved session's tasks, shown read-only before anything new.
     var saved: SavedSession?
+    /// `reqtop attach`: another program's event stream (socket path, reconnect when it comes back).
+    var attach: (path: String, follow: Bool)?
 }
 
 /// Runs the inspector TUI over `manager` until the user quits or a signal arrives.
@@ -39,10 +41,43 @@ func runInteractive(manager: SessionManager, title: String, options: Interactive
     session.runInTerminal = { arguments in loop.runProgram(arguments) }
     session.sendToTerminal = { sequence in loop.sendToTerminal(sequence) }
     session.onActivity = { [dirty = loop.dirtyFlag] in dirty.markDirty() }
-    let actions: InspectorActions = options.saved.map { saved in
+    var actions: InspectorActions = options.saved.map { saved in
         SavedSessionActions(live: session, lastSavedID: saved.events.map(\.task.rawValue).max() ?? 0)
     } ?? session
+    let client = options.attach.map { attach in
+        EventStreamClient(path: attach.path, follow: attach.follow, onStatus: { [dirty = loop.dirtyFlag, firstLocal = manager.configuration.firstTaskID] status in
+                              // The app's tasks that had not ended are marked so: nothing more will come for them.
+                              if case .disconnected = status {
+                                  let now = Date().timeIntervalSince1970
+                                  store.apply(store.allRecords.filter { !$0.state.isTerminal && $0.id.rawValue < firstLocal }.map { record in
+                                      TaskEvent(task: record.id, time: now, kind: .failed(TaskFailure(
+                                          error: TransferError(code: .other, message: "unknown: the app's event stream ended before this task did"),
+                                          response: record.response, bytes: record.downloaded, timings: nil, redirects: record.redirects)))
+                                  })
+                              }
+                              dirty.markDirty()
+                          },
+                          onLine: { [dirty = loop.dirtyFlag] line in
+                              if case .event(let event) = line {
+                                  store.apply([event])
+                                  dirty.markDirty()
+                              }
+                          })
+    }
+    if let client { actions = AttachedActions(live: session, client: client, firstLocalID: manager.configuration.firstTaskID) }
+    defer { client?.stop() }
     let app = InspectorApp(store: store, actions: actions, title: title)
+    if let client {
+        // The header says whether the program is there: connected (and to what), or gone.
+        app.titleStatus = {
+            switch client.status {
+            case .connecting: "connecting…"
+            case .connected(let hello): "\(hello.process) pid \(hello.pid)" + (hello.controlAllowed ? "" : " (read-only)")
+            case .disconnected(let reason): "DISCONNECTED: \(reason)" + (options.attach?.follow == true ? " — waiting for it to come back" : "")
+            }
+        }
+        client.start()
+    }
     if let notes = options.saved?.notes, !notes.isEmpty { app.say(notes.joined(separator: "; ")) }
     let history = PromptHistoryFile()
     app.loadPromptHistory(from: history)

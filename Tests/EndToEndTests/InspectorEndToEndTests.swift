@@ -464,6 +464,53 @@ final class InspectorEndToEndTests: XCTestCase {
         try open.waitFor(text: "DONE", timeout: 15)
     }
 
+    /// The example app, publishing its events on a socket in the scratch folder.
+    private func startExampleApp() throws -> (RunningProcess, String) {
+        let socket = scratch.appendingPathComponent("app.sock").path
+        let app = try RunningProcess(TestEnvironment.builtProduct("reqtop-example-app"), ["--socket", socket])
+        addTeardownBlock { app.send(signal: SIGKILL); _ = app.waitForExit(timeout: 5) }
+        XCTAssertNotNil(app.waitForLine { $0.contains("publishing on") }, app.stderrText)
+        return (app, socket)
+    }
+
+    func testAttachShowsAnotherProgramsRequestsSendsCommandsBackAndKeepsThemWhenItExits() throws {
+        let (app, socket) = try startExampleApp()
+        let tmux = try shell(running: "\(Self.reqtop) attach \(socket)")
+        var screen = try tmux.waitFor(text: "reqtop-example-app pid")
+        try tmux.waitUntil("the app's login and download to show") { screen in
+            (self.row("/post", in: screen)?.contains("login") ?? false) && screen.contains("download")
+        }
+        // Cancel the app's running download from here: the app allowed remote control.
+        try tmux.waitUntil("a download to run") { $0.split(separator: "\n").contains { $0.contains("download") && $0.contains("running") } }
+        screen = try tmux.capture()
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = try XCTUnwrap(lines.firstIndex { $0.contains("HOST / PATH") })
+        let target = try XCTUnwrap(lines.lastIndex { $0.contains("download") && $0.contains("running") })
+        try tmux.sendKeys("g")
+        for _ in 0..<(target - header - 1) { try tmux.sendKeys("j") }
+        try tmux.sendKeys("x")
+        try tmux.waitFor(text: "asked the app to cancel")
+        try tmux.waitUntil("the download to be cancelled in the app") { $0.contains("download") && $0.contains("cancelled") }
+        // The app exits: the table says so and keeps everything.
+        app.send(signal: SIGTERM)
+        screen = try tmux.waitFor(text: "DISCONNECTED")
+        XCTAssertTrue(screen.contains("login"), screen)
+        try tmux.sendKeys("q")
+        try tmux.waitFor(text: "DONE", timeout: 15)
+    }
+
+    func testAttachHeadlessPrintsTheStreamAsJSONLines() throws {
+        let (app, socket) = try startExampleApp()
+        let attach = try RunningProcess(Self.reqtop, ["attach", socket, "--headless", "--events", "jsonl"])
+        let completed = attach.waitForLine { $0.contains(#""event":"completed""#) }
+        XCTAssertNotNil(completed, attach.stderrText)
+        let object = try JSONSerialization.jsonObject(with: Data((completed ?? "{}").utf8)) as? [String: Any]
+        XCTAssertNotNil(object?["timings"], "the plain JSON Lines schema")
+        app.send(signal: SIGTERM)
+        XCTAssertEqual(attach.waitForExit(timeout: 10), 0, attach.stderrText)
+        XCTAssertTrue(attach.stderrText.contains("disconnected"), attach.stderrText)
+    }
+
     func testAnInteractiveSessionWithAFailedTaskExitsOne() throws {
         let tmux = try shell(running: "\(Self.reqtop) http://127.0.0.1:1/")
         try tmux.waitFor(text: "cannotConnect")

@@ -23,6 +23,8 @@ package final class InspectorApp {
     let actions: InspectorActions
     /// Shown in the header: the list being replayed, or "interactive session".
     package var title: String
+    /// Said after the title each frame (an attached program's connection), when set.
+    package var titleStatus: (() -> String)?
 
     var screen = Screen.main
     var detailTab = DetailTab.request

@@ -46,7 +46,7 @@ extension InspectorApp {
     private func renderHeader(_ frame: inout Frame, area: Rect, now: Double) {
         guard area.height > 0 else { return }
         let a = store.aggregates(now: now)
-        var counts = " reqtop · \(title)   "
+        var counts = " reqtop · \(title)" + (titleStatus.map { " · \($0())" } ?? "") + "   "
         counts += "\(a.count(.running)) running  \(a.count(.suspended)) suspended  \(a.count(.completed)) completed  "
         counts += "\(a.count(.failed)) failed  \(a.count(.cancelled)) cancelled"
         // The modes that change what keys do come first on the right, so a narrow terminal keeps them.

@@ -27,9 +27,27 @@ public final class SessionManager: Sendable {
         nextID = Protected(max(1, configuration.firstTaskID))
         engine = CurlEngine(registry: registry, bus: bus, maxConcurrent: configuration.maxConcurrentTasks,
                             maxPerHost: configuration.maxConcurrentTasksPerHost)
+        publishIfAsked()
     }
 
     deinit { engine.enqueue(.shutdown) }
+
+    /// `REQTOP_SOCKET=PATH` in the environment: the first manager of the process publishes its
+    /// events there (see `publishEvents`), so an app can be watched with `reqtop attach` without a
+    /// code change. A path another process is serving is left alone (said on stderr).
+    private static let environmentSocketClaimed = Protected(false)
+    private let environmentPublisher = Protected<EventPublisher?>(nil)
+
+    private func publishIfAsked() {
+        guard let path = ProcessInfo.processInfo.environment["REQTOP_SOCKET"], !path.isEmpty,
+              Self.environmentSocketClaimed.withLock({ claimed in defer { claimed = true }; return !claimed }) else { return }
+        do {
+            let publisher = try EventPublisher(manager: self, path: path, options: EventStreamOptions())
+            environmentPublisher.withLock { $0 = publisher }
+        } catch {
+            FileHandle.standardError.write(Data("reqtop: REQTOP_SOCKET=\(path): cannot publish events there (\(error))\n".utf8))
+        }
+    }
 
     /// How many tasks have a registered delegate: created and not yet ended. 0 when all have finished.
     public var registeredTaskCount: Int { registry.count }

@@ -1,0 +1,298 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import ReqtopSync
+
+/// Options of an event stream.
+public struct EventStreamOptions: Sendable {
+    /// Bodies up to this many bytes go into the stream (base64); larger ones are named as omitted.
+    public var bodyLimit: Int
+    /// Readers may suspend, resume and cancel this manager's tasks (`{"command":"cancel","task":3}`).
+    public var allowRemoteControl: Bool
+    /// A reader that falls this far behind first loses progress lines, then, at twice this, is
+    /// dropped with a final `overflow` line: the app never waits for a reader and its memory stays bounded.
+    public var readerBufferLimit: Int
+
+    public init(bodyLimit: Int = 64 << 10, allowRemoteControl: Bool = false, readerBufferLimit: Int = 4 << 20) {
+        self.bodyLimit = bodyLimit
+        self.allowRemoteControl = allowRemoteControl
+        self.readerBufferLimit = readerBufferLimit
+    }
+}
+
+extension SessionManager {
+    /// Publishes this manager's events as JSON Lines on a Unix domain socket at `path` (mode 0600):
+    /// a `hello` line, then one line per event (see `EventStreamEncoder`), to every reader that
+    /// connects — `reqtop attach PATH` shows them live. Keep the returned publisher; `stop()` (or
+    /// releasing it) closes the socket and removes the file.
+    public func publishEvents(at path: String, options: EventStreamOptions = EventStreamOptions()) throws -> EventPublisher {
+        try EventPublisher(manager: self, path: path, options: options)
+    }
+}
+
+/// Serves a manager's bus to readers on a Unix domain socket. One thread polls the listening
+/// socket, every reader (to write what is queued, and read commands) and a wake-up pipe; the bus
+/// observer only encodes events and queues bytes, so a slow or stuck reader costs the app nothing
+/// but its bounded queue.
+public final class EventPublisher: Sendable {
+    public let path: String
+    private let options: EventStreamOptions
+    private let listenFD: Int32
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let readers = Protected<[Int32: Reader]>([:])
+    private let hello: String
+    private let subscription = Protected<EventBus.Subscription?>(nil)
+    private let stopped = Protected(false)
+    private weak let manager: SessionManager?
+
+    /// Bytes queued for one reader, and whether it is being dropped.
+    private struct Reader {
+        var pending = Data()
+        var overflowed = false
+        /// Command bytes read so far (up to a newline).
+        var incoming = Data()
+    }
+
+    init(manager: SessionManager, path: String, options: EventStreamOptions) throws {
+        self.path = path
+        self.options = options
+        self.manager = manager
+        listenFD = try Self.listen(at: path)
+        var pipeFDs: [Int32] = [0, 0]
+        guard pipe(&pipeFDs) == 0 else {
+            close(listenFD)
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        wakeRead = pipeFDs[0]
+        wakeWrite = pipeFDs[1]
+        for fd in pipeFDs { Self.makeNonBlocking(fd) }
+        var helloLine = JSONObjectWriter()
+        helloLine.string("control", options.allowRemoteControl ? "allowed" : "refused")
+        helloLine.string("event", "hello")
+        helloLine.number("pid", Int(getpid()))
+        helloLine.string("process", ProcessInfo.processInfo.processName)
+        helloLine.number("schema", 1)
+        helloLine.number("started", Date().timeIntervalSince1970)
+        hello = helloLine.finished() + "\n"
+        let limit = options.bodyLimit
+        subscription.withLock { $0 = manager.bus.subscribeBatches(queue: DispatchQueue(label: "reqtop.publisher")) { [self] events in
+            publish(events.map { (line: EventStreamEncoder.line(for: $0, bodyLimit: limit) + "\n", isProgress: $0.name == .progress) })
+        } }
+        let loop = Thread { [self] in run() }
+        loop.name = "reqtop.publisher"
+        loop.start()
+    }
+
+    deinit { stop() }
+
+    /// Where an app named `name` puts its socket unless told otherwise:
+    /// `$XDG_RUNTIME_DIR/reqtop/NAME-PID.sock`, else `/tmp/reqtop-UID/NAME-PID.sock` (`reqtop attach` lists both).
+    public static func defaultPath(for name: String) -> String {
+        let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        let folder = runtime.map { $0 + "/reqtop" } ?? "/tmp/reqtop-\(getuid())"
+        return "\(folder)/\(name)-\(getpid()).sock"
+    }
+
+    /// How many readers are connected now.
+    public var readerCount: Int { readers.withLock { $0.count } }
+
+    /// Stops publishing: readers are disconnected and the socket file removed.
+    public func stop() {
+        let first = stopped.withLock { wasStopped in defer { wasStopped = true }; return !wasStopped }
+        guard first else { return }
+        subscription.withLock { $0?.cancel(); $0 = nil }
+        wake()
+    }
+
+    // MARK: Bus side
+
+    private func publish(_ lines: [(line: String, isProgress: Bool)]) {
+        let limit = options.readerBufferLimit
+        readers.withLock { readers in
+            for fd in readers.keys {
+                guard var reader = readers[fd], !reader.overflowed else { continue }
+                for (line, isProgress) in lines {
+                    // Behind: progress goes first (the completed line still says how much arrived).
+                    if isProgress && reader.pending.count > limit / 2 { continue }
+                    if reader.pending.count + line.utf8.count > limit * 2 {
+                        reader.pending.append(contentsOf: Array(#"{"event":"overflow","reason":"the reader fell too far behind; this stream ends here"}"#.utf8) + [0x0A])
+                        reader.overflowed = true
+                        break
+                    }
+                    reader.pending.append(contentsOf: Array(line.utf8))
+                }
+                readers[fd] = reader
+            }
+        }
+        wake()
+    }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    // MARK: The poll loop
+
+    private func run() {
+        while !stopped.snapshot {
+            let current = readers.withLock { readers in readers.map { (fd: $0.key, wantsWrite: !$0.value.pending.isEmpty) } }
+            var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            fds += current.map { pollfd(fd: $0.fd, events: Int16(POLLIN) | ($0.wantsWrite ? Int16(POLLOUT) : 0), revents: 0) }
+            guard poll(&fds, nfds_t(fds.count), 1000) >= 0 || errno == EINTR else { break }
+            if fds[1].revents != 0 { drainWakeups() }
+            if fds[0].revents & Int16(POLLIN) != 0 { accept() }
+            for entry in fds.dropFirst(2) where entry.revents != 0 {
+                if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !readCommands(entry.fd) { drop(entry.fd); continue }
+                if entry.revents & Int16(POLLOUT) != 0 { flush(entry.fd) }
+            }
+        }
+        for fd in readers.withLock({ Array($0.keys) }) { drop(fd) }
+        close(listenFD)
+        close(wakeRead)
+        close(wakeWrite)
+        unlink(path)
+    }
+
+    private func drainWakeups() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(wakeRead, &buffer, buffer.count) > 0 {}
+    }
+
+    private func accept() {
+        let fd = Glibc.accept(listenFD, nil, nil)
+        guard fd >= 0 else { return }
+        Self.makeNonBlocking(fd)
+        readers.withLock { $0[fd] = Reader(pending: Data(hello.utf8)) }
+        flush(fd)
+    }
+
+    /// Writes what the reader has queued, as far as its socket takes it; drops an overflowed
+    /// reader once its last line is out.
+    private func flush(_ fd: Int32) {
+        let (bytes, overflowed) = readers.withLock { ($0[fd]?.pending ?? Data(), $0[fd]?.overflowed ?? false) }
+        guard !bytes.isEmpty else { return }
+        let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
+        if written < 0 {
+            if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { drop(fd) }
+            return
+        }
+        let done = readers.withLock { readers -> Bool in
+            guard var reader = readers[fd] else { return false }
+            reader.pending.removeFirst(written)
+            readers[fd] = reader
+            return reader.pending.isEmpty
+        }
+        if done && overflowed { drop(fd) }
+    }
+
+    /// Reads command lines; false when the reader has gone.
+    private func readCommands(_ fd: Int32) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = read(fd, &buffer, buffer.count)
+        if n == 0 { return false }
+        if n < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR }
+        var lines: [Data] = []
+        readers.withLock { readers in
+            guard var reader = readers[fd] else { return }
+            reader.incoming.append(contentsOf: buffer[..<n])
+            while let newline = reader.incoming.firstIndex(of: 0x0A) {
+                lines.append(reader.incoming[reader.incoming.startIndex..<newline])
+                reader.incoming.removeSubrange(reader.incoming.startIndex...newline)
+            }
+            if reader.incoming.count > 64 << 10 { reader.incoming.removeAll() } // not a command
+            readers[fd] = reader
+        }
+        for line in lines { answer(line, to: fd) }
+        return true
+    }
+
+    /// Runs `{"command":"suspend|resume|cancel","task":N}` when the app allowed remote control.
+    private func answer(_ line: Data, to fd: Int32) {
+        guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
+              let command = object["command"] as? String, let id = object["task"] as? Int else { return }
+        var reply = JSONObjectWriter()
+        reply.string("command", command)
+        var outcome = "done"
+        if !options.allowRemoteControl {
+            outcome = "refused: the app did not allow remote control (EventStreamOptions.allowRemoteControl)"
+        } else if let task = manager?.task(withID: TaskID(rawValue: id)) {
+            do {
+                switch command {
+                case "suspend": try task.suspend()
+                case "resume": try task.resume()
+                case "cancel": try task.cancel()
+                default: outcome = "unknown command"
+                }
+            } catch {
+                outcome = "\(error)"
+            }
+        } else {
+            outcome = "task \(id) has already ended"
+        }
+        reply.string("event", "reply")
+        reply.string("outcome", outcome)
+        reply.number("task", id)
+        readers.withLock { readers in readers[fd]?.pending.append(contentsOf: Array((reply.finished() + "\n").utf8)) }
+        flush(fd)
+    }
+
+    private func drop(_ fd: Int32) {
+        if readers.withLock({ $0.removeValue(forKey: fd) }) != nil { close(fd) }
+    }
+
+    // MARK: The socket
+
+    private static func listen(at path: String) throws -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else { throw POSIXError(.ENAMETOOLONG) }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        // A socket file left by a process that died is replaced; a live one (another process
+        // publishing there) or anything else at the path is not.
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFSOCK else { throw POSIXError(.EEXIST) }
+            if connects(to: &address) { throw POSIXError(.EADDRINUSE) }
+            unlink(path)
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        // Only this user may connect (connecting needs write permission): the stream carries the app's traffic.
+        guard bound == 0, chmod(path, 0o600) == 0, Glibc.listen(fd, 16) == 0 else {
+            let code = errno
+            close(fd)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+        return fd
+    }
+
+    /// Non-blocking and closed on exec.
+    private static func makeNonBlocking(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+
+    /// Whether something accepts connections at `address` now.
+    private static func connects(to address: inout sockaddr_un) -> Bool {
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
+    }
+}

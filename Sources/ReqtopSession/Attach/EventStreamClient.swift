@@ -1,0 +1,157 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import ReqtopNetworking
+import ReqtopSync
+
+/// A reader of an app's event stream (`reqtop attach`): connects to the Unix socket, reads lines
+/// on a thread of its own and hands each decoded line to `onLine`; `send` writes a command back.
+/// With `follow`, it reconnects when the socket comes back after the app exited, with task ids
+/// moved past the previous connection's so nothing collides.
+package final class EventStreamClient: Sendable {
+    package enum Status: Sendable, Equatable {
+        case connecting
+        case connected(EventStreamHello)
+        /// The app went away (or dropped this reader); `reason` says which.
+        case disconnected(reason: String)
+    }
+
+    package let path: String
+    private let follow: Bool
+    private let fd = Protected<Int32>(-1)
+    private let stopped = Protected(false)
+    private let state = Protected(Status.connecting)
+    private let onLine: @Sendable (EventStreamDecoder.Line) -> Void
+    private let onStatus: @Sendable (Status) -> Void
+    /// Ids of each connection start past this (a reconnected app numbers its tasks from 1 again).
+    package static let idSpan = 1_000_000
+
+    package init(path: String, follow: Bool, onStatus: @escaping @Sendable (Status) -> Void = { _ in },
+                 onLine: @escaping @Sendable (EventStreamDecoder.Line) -> Void) {
+        self.path = path
+        self.follow = follow
+        self.onLine = onLine
+        self.onStatus = onStatus
+    }
+
+    package var status: Status { state.snapshot }
+
+    /// Connects and reads until the stream ends (and, with `follow`, reconnects) on its own thread.
+    package func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "reqtop.attach"
+        thread.start()
+    }
+
+    /// Connects once, now: nil, or why the socket cannot be reached.
+    package static func probe(_ path: String) -> String? {
+        let fd = connect(to: path)
+        guard fd >= 0 else { return "cannot connect to \(path): \(String(cString: strerror(errno)))" }
+        close(fd)
+        return nil
+    }
+
+    package func stop() {
+        stopped.withLock { $0 = true }
+        let current = fd.snapshot
+        if current >= 0 { shutdown(current, Int32(SHUT_RDWR)) }
+    }
+
+    /// Sends `{"command":…,"task":…}` for a task of the current connection; false when not connected.
+    @discardableResult
+    package func send(_ command: String, task: TaskID, idOffset: Int) -> Bool {
+        let line = #"{"command":"\#(command)","task":\#(task.rawValue - idOffset)}"# + "\n"
+        let current = fd.snapshot
+        guard current >= 0 else { return false }
+        return Array(line.utf8).withUnsafeBytes { Glibc.send(current, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) == $0.count }
+    }
+
+    private func set(_ status: Status) {
+        state.withLock { $0 = status }
+        onStatus(status)
+    }
+
+    private func run() {
+        var generation = 0
+        while !stopped.snapshot {
+            let socket = Self.connect(to: path)
+            if socket < 0 {
+                if !follow {
+                    set(.disconnected(reason: "cannot connect to \(path): \(String(cString: strerror(errno)))"))
+                    return
+                }
+                usleep(300_000) // waiting for the app to come back: nothing to wait on but the clock
+                continue
+            }
+            fd.withLock { $0 = socket }
+            let reason = read(socket, decoder: EventStreamDecoder(idOffset: generation * Self.idSpan))
+            fd.withLock { $0 = -1 }
+            close(socket)
+            set(.disconnected(reason: reason))
+            generation += 1
+            if !follow { return }
+        }
+    }
+
+    /// Reads lines until the stream ends; returns why it ended.
+    private func read(_ socket: Int32, decoder: EventStreamDecoder) -> String {
+        var decoder = decoder
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        var pending = Data()
+        while !stopped.snapshot {
+            let n = Glibc.read(socket, &buffer, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return stopped.snapshot ? "detached" : "the app closed the stream (it exited?)" }
+            pending.append(contentsOf: buffer[..<n])
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let line = pending[pending.startIndex..<newline]
+                pending.removeSubrange(pending.startIndex...newline)
+                let decoded = decoder.decode(Data(line))
+                if case .hello(let hello) = decoded { set(.connected(hello)) }
+                onLine(decoded)
+                if case .overflow(let why) = decoded { return "the app dropped this reader: \(why)" }
+            }
+        }
+        return "detached"
+    }
+
+    private static func connect(to path: String) -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { errno = ENAMETOOLONG; return -1 }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return -1 }
+        let ok = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
+        if !ok {
+            let code = errno
+            close(fd)
+            errno = code
+            return -1
+        }
+        return fd
+    }
+
+    /// Where apps put their sockets by default: `$XDG_RUNTIME_DIR/reqtop/` (else `/tmp/reqtop-UID/`).
+    package static var defaultDirectory: String {
+        if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/reqtop" }
+        return "/tmp/reqtop-\(getuid())"
+    }
+
+    /// The sockets in the default directory, newest first.
+    package static func sockets(in directory: String = defaultDirectory) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".sock") }.map { directory + "/" + $0 }.sorted { a, b in
+            let ma = (try? FileManager.default.attributesOfItem(atPath: a)[.modificationDate] as? Date) ?? .distantPast
+            let mb = (try? FileManager.default.attributesOfItem(atPath: b)[.modificationDate] as? Date) ?? .distantPast
+            return ma > mb
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import ReqtopInspector
+import ReqtopNetworking
+import ReqtopSession
+import ReqtopSync
+
+/// `reqtop attach [SOCKET]`: another program's requests, live, from its event stream.
+enum AttachCommand: Command {
+    static let name = "attach"
+    static let arguments = "[SOCKET] [--follow] [--headless] [--events text|jsonl] [--no-mouse] [--no-journal]"
+    static let abstract = "watch another program's requests live (its event stream socket)"
+    static let discussion = """
+        Shows the requests of a program that embeds reqtop's networking library and publishes
+        its events (manager.publishEvents(at:) or REQTOP_SOCKET=PATH): the same table, detail,
+        timeline, filters, marks, diff and HAR save as reqtop's own requests. s and x go back to
+        the program when it allows remote control; r replays a request with reqtop's own
+        manager. When the program exits the table says so and keeps everything; --follow
+        reconnects when the socket comes back. Without SOCKET, lists the sockets in
+        $XDG_RUNTIME_DIR/reqtop/ (or /tmp/reqtop-UID/).
+        """
+    static let follow = CommandOption.flag("follow", help: "reconnect when the program comes back")
+    static let options = [follow, RunCommand.headless, RunCommand.events, RunCommand.noMouse, RunCommand.noJournal]
+
+    static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
+        try parsed.expectPositionals(atMost: 1)
+        guard let path = parsed.positionals.first else { return list() }
+        var format = EventFormat.text
+        if let text = parsed.value(RunCommand.events) {
+            guard let chosen = EventFormat(rawValue: text) else { throw UsageError("--events must be text or jsonl, got '\(text)'") }
+            format = chosen
+        }
+        if !parsed.has(follow), let problem = EventStreamClient.probe(path) {
+            printToStandardError("reqtop attach: \(problem)")
+            return 1
+        }
+        if parsed.has(RunCommand.headless) || isatty(1) != 1 || isatty(0) != 1 {
+            return headless(path, follow: parsed.has(follow), format: format)
+        }
+        return interactive(path, follow: parsed.has(follow),
+                           options: InteractiveOptions(mouse: !parsed.has(RunCommand.noMouse), journal: !parsed.has(RunCommand.noJournal)))
+    }
+
+    private static func list() -> Int32 {
+        let sockets = EventStreamClient.sockets()
+        guard !sockets.isEmpty else {
+            printToStandardError("reqtop attach: no sockets in \(EventStreamClient.defaultDirectory); give a path (the program's REQTOP_SOCKET)")
+            return 1
+        }
+        for socket in sockets {
+            print(socket + (EventStreamClient.probe(socket) == nil ? "" : "   (nobody listening: stale)"))
+        }
+        return 0
+    }
+
+    /// Prints the stream: JSON Lines as the program sent them (its `hello` first), or readable lines.
+    private static func headless(_ path: String, follow: Bool, format: EventFormat) -> Int32 {
+        let done = DispatchSemaphore(value: 0)
+        let out = FileDescriptorSink.standardOutput
+        let formatter = Protected(TextEventFormatter())
+        let client = EventStreamClient(path: path, follow: follow, onStatus: { status in
+            if case .disconnected(let reason) = status {
+                printToStandardError("reqtop attach: disconnected: \(reason)")
+                if !follow { done.signal() }
+            }
+        }, onLine: { line in
+            switch (line, format) {
+            case (.event(let event), .jsonl): out.write(JSONLinesEncoder.line(for: event) + "\n")
+            case (.event(let event), .text):
+                if let text = formatter.withLock({ $0.line(for: event) }) { out.write(text + "\n") }
+            case (.hello(let hello), _): printToStandardError("reqtop attach: \(hello.process) (pid \(hello.pid))")
+            default: break
+            }
+        })
+        client.start()
+        done.wait()
+        return 0
+    }
+
+    private static func interactive(_ path: String, follow: Bool, options: InteractiveOptions) -> Int32 {
+        var configuration = SessionConfiguration()
+        configuration.liveBodyPreviewBytes = InspectorApp.liveBodyPreviewBytes
+        configuration.firstTaskID = 1_000_000_000 // reqtop's own replays, above every attached task
+        let manager = SessionManager(configuration: configuration)
+        defer { manager.invalidate() }
+        var options = options
+        options.attach = (path, follow)
+        let outcome = runInteractive(manager: manager, title: "attached to \((path as NSString).lastPathComponent)", options: options) { _ in }
+        return outcome.reason.exitCode
+    }
+}
