@@ -144,6 +144,32 @@ final class EventStreamTests: EmbeddedServerTestCase {
         }
     }
 
+    func testFollowReconnectsWhenTheAppComesBackAndItsTaskIdsDoNotCollide() throws {
+        let store = TaskStore()
+        let statuses = Protected<[String]>([])
+        let client = EventStreamClient(path: path, follow: true, onStatus: { status in
+            switch status {
+            case .connected(let hello): statuses.withLock { $0.append("connected \(hello.pid)") }
+            case .disconnected: statuses.withLock { $0.append("disconnected") }
+            case .connecting: break
+            }
+        }) { line in if case .event(let event) = line { store.apply([event]) } }
+        client.start() // before the app: it waits for the socket
+        defer { client.stop() }
+        for run in 1...2 {
+            let manager = SessionManager()
+            let publisher = try manager.publishEvents(at: path)
+            eventually("connection \(run)") { statuses.snapshot.filter { $0.hasPrefix("connected") }.count == run }
+            try manager.dataTask(with: HTTPRequest(url: url("/get?run=\(run)"))).resume()
+            eventually("run \(run)'s task") { store.allRecords.filter { $0.state == .completed }.count == run }
+            publisher.stop()
+            eventually("disconnection \(run)") { statuses.snapshot.filter { $0 == "disconnected" }.count == run }
+        }
+        // Both apps numbered their task 1; the second connection's ids start past the first's.
+        XCTAssertEqual(store.allRecords.map(\.id.rawValue), [1, 1 + EventStreamClient.idSpan])
+        XCTAssertEqual(store.allRecords.map(\.url.requestTarget), ["/get?run=1", "/get?run=2"])
+    }
+
     func testALiveSocketIsNotTakenOverAndAStaleOneIs() throws {
         let manager = SessionManager()
         let first = try manager.publishEvents(at: path)
