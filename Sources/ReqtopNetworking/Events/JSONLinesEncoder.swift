@@ -17,12 +17,20 @@ import Foundation
 /// `JSONSerialization` and `[String: Any]` was 86 % of a `reqtop run --events jsonl` process's instructions.
 public enum JSONLinesEncoder {
     /// One event as one line of JSON, without the trailing newline.
-    public static func line(for event: TaskEvent) -> String {
+    public static func line(for event: TaskEvent) -> String { line(for: event, streamBodyLimit: nil) }
+
+    /// The line, and with `streamBodyLimit` the event stream's extra fields (see `EventStreamEncoder`),
+    /// each written where it sorts among the plain ones.
+    static func line(for event: TaskEvent, streamBodyLimit: Int?) -> String {
+        let stream = streamBodyLimit != nil
+        let limit = streamBodyLimit ?? 0
         var json = JSONObjectWriter()
         switch event.kind {
         case .created(let description):
+            if stream, case .data(let data) = description.request.body { json.body(data, limit: limit) }
             json.string("event", event.name.rawValue)
             json.headers("headers", description.request.headers)
+            if stream { json.string("kind", description.kind.rawValue) }
             json.string("method", description.method)
             if let name = description.name { json.string("name", name) }
             json.number("task", event.task.rawValue)
@@ -31,12 +39,18 @@ public enum JSONLinesEncoder {
         case .resumed, .suspended:
             json.common(event)
         case .cancelled(let partial):
+            if stream, let body = partial?.partialBody { json.body(body, limit: limit) }
             if let partial, partial.bytes > 0 { json.number("bytes", partial.bytes) } // received before the cancel
             json.common(event)
         case .requestSent(let head):
             json.string("event", event.name.rawValue)
             json.headers("headers", head.headers)
+            if stream { json.number("hop", head.hop) }
             json.string("method", head.method)
+            if stream {
+                json.number("size", head.size)
+                json.string("target", head.target)
+            }
             json.number("task", event.task.rawValue)
             json.number("time", event.time)
             json.string("url", head.url.absoluteString)
@@ -45,22 +59,30 @@ public enum JSONLinesEncoder {
             json.string("event", event.name.rawValue)
             json.string("from", hop.from.absoluteString)
             json.headers("headers", hop.response.headers)
+            if stream { json.string("reason", hop.response.reason) }
             json.number("status", hop.status)
             json.number("task", event.task.rawValue)
             json.number("time", event.time)
             json.string("to", hop.to.absoluteString)
+            if stream { json.string("version", hop.response.httpVersion) }
         case .response(let head):
             json.string("event", event.name.rawValue)
             json.headers("headers", head.headers)
+            if stream { json.string("reason", head.reason) }
             json.number("status", head.status)
             json.number("task", event.task.rawValue)
             json.number("time", event.time)
+            if stream {
+                json.string("url", head.url.absoluteString)
+                json.string("version", head.httpVersion)
+            }
         case .progress(let progress):
             json.number("completed", progress.completed)
             json.string("direction", progress.direction.rawValue)
             json.common(event)
             json.number("total", progress.total)
         case .completed(let completion):
+            if stream, let body = completion.body { json.body(body, limit: limit) }
             json.number("bytes", completion.bytes)
             json.string("event", event.name.rawValue)
             json.number("status", completion.response.status)
@@ -68,12 +90,17 @@ public enum JSONLinesEncoder {
             json.number("time", event.time)
             json.timings("timings", completion.timings)
         case .failed(let failure):
+            if stream {
+                if let body = failure.partialBody { json.body(body, limit: limit) }
+                json.number("bytes", failure.bytes)
+            }
             json.key("error")
             var error = JSONObjectWriter()
             error.string("code", failure.error.code.rawValue)
             error.string("message", failure.error.message)
             json.raw(error.finished())
             json.common(event)
+            if stream, let timings = failure.timings { json.timings("timings", timings) }
         }
         return json.finished()
     }
@@ -146,6 +173,15 @@ struct JSONObjectWriter {
         inner.number("wait", round(t.wait))
         raw(inner.finished())
     }
+
+    /// A body as `body` (base64) when it is within `limit`, else `bodyOmitted` saying why.
+    mutating func body(_ body: ResponseBody, limit: Int) {
+        guard body.count > 0 else { return }
+        if body.count <= Int64(limit), let data = try? body.loadData() { string("body", data.base64EncodedString()) }
+        else { string("bodyOmitted", "\(body.count) bytes, over the stream's \(limit)-byte body limit") }
+    }
+
+    mutating func body(_ data: Data, limit: Int) { body(.data(data), limit: limit) }
 
     /// Appends already-encoded JSON as the value of the last key.
     mutating func raw(_ json: String) { bytes.append(contentsOf: json.utf8) }
