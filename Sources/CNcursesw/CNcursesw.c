@@ -51,22 +51,18 @@ static volatile sig_atomic_t curses_active = 0;
 static char exit_sequences[256];
 static volatile sig_atomic_t exit_sequences_len = 0;
 
-static void append_cap(const char *name) {
-    char *cap = tigetstr((char *)name);
-    if (cap == NULL || cap == (char *)-1) return;
-    size_t len = strlen(cap);
-    size_t used = (size_t)exit_sequences_len;
-    if (used + len >= sizeof exit_sequences) return;
-    memcpy(exit_sequences + used, cap, len);
-    exit_sequences_len = (sig_atomic_t)(used + len);
-}
-
 static void append_raw(const char *seq) {
     size_t len = strlen(seq);
     size_t used = (size_t)exit_sequences_len;
     if (used + len >= sizeof exit_sequences) return;
     memcpy(exit_sequences + used, seq, len);
     exit_sequences_len = (sig_atomic_t)(used + len);
+}
+
+static void append_cap(const char *name) {
+    char *cap = tigetstr((char *)name);
+    if (cap == NULL || cap == (char *)-1) return;
+    append_raw(cap);
 }
 
 static void write_all(const char *seq) {
