@@ -240,6 +240,26 @@ final class ScreenTests: XCTestCase {
         XCTAssertEqual(lines[5], #"{"n":2}"#)
     }
 
+    func testEnterFoldsTheFirstJSONContainerFromTheTopAndUnfoldsIt() {
+        let (app, store, _, terminal) = makeApp(width: 60, height: 12)
+        store.apply(task(1, headers: [HTTPHeader(name: "Content-Type", value: "application/json")],
+                         body: Data(#"{"a":{"b":1,"c":[2,3]},"d":[4]}"#.utf8)))
+        var lines = openDetail(app, terminal, tab: "3").map { String($0.dropFirst()) }
+        XCTAssertEqual(lines[6].trimmingCharacters(in: .whitespaces), #""b": 1,"#, "\(lines)")
+        _ = app.handle(.enter)
+        lines = draw(app, terminal).map { String($0.dropFirst()) }
+        XCTAssertEqual(lines[5].trimmingCharacters(in: .whitespaces), #""a": {…},  (5 lines folded)"#, "\(lines)")
+        XCTAssertEqual(lines[6].trimmingCharacters(in: .whitespaces), #""d": ["#)
+        _ = app.handle(.char("/"))
+        for c in "4" { _ = app.handle(.char(c)) }
+        _ = app.handle(.enter)
+        XCTAssertTrue(draw(app, terminal)[11].contains("match 1/1"), "search looks in what is shown")
+        _ = app.handle(.char("g"))
+        _ = app.handle(.char(" "))
+        lines = draw(app, terminal).map { String($0.dropFirst()) }
+        XCTAssertEqual(lines[6].trimmingCharacters(in: .whitespaces), #""b": 1,"#, "unfolded again: \(lines)")
+    }
+
     func testHeadersAreAnAlignedNameValueTable() {
         let (app, store, _, terminal) = makeApp(width: 80, height: 10)
         store.apply(task(1, headers: [HTTPHeader(name: "Content-Type", value: "text/plain"), HTTPHeader(name: "ETag", value: "\"x\""),

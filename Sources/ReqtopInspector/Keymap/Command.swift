@@ -4,7 +4,7 @@ package enum Command: String, Sendable, CaseIterable {
     case openDetail, back, nextTab, previousTab
     case tab1, tab2, tab3, tab4, tab5, tab6
     case search, nextMatch, previousMatch, toggleWrap, scrollLeft, scrollRight, cycleBodyView
-    case copyMenu, saveBody, diff
+    case copyMenu, saveBody, diff, toggleFold
     case suspendResume, cancel, replay, replayFailed
     case filter, sort, reverseSort, follow, mark, clearMarks, toggleLog
     case saveHAR, exportCurl, newRequest, editRequest

@@ -36,6 +36,12 @@ enum DetailContent {
 }
 
 extension InspectorApp {
+    /// The detail lines as shown: the JSON view's folded containers collapsed; nil for a hex dump.
+    var shownDetailLines: [String]? {
+        if case .json(let lines) = detailLines.content { return jsonFolding.shown(lines).lines }
+        return detailLines.content.textLines
+    }
+
     func renderDetail(_ frame: inout Frame, area: Rect, id: TaskID, now: Double) {
         guard let record = store.record(id) else {
             frame.buffer.setString(x: area.x, y: area.y, "task \(id) is gone", maxWidth: area.width)
@@ -54,14 +60,15 @@ extension InspectorApp {
         let body = parts[2].inset(horizontal: 1)
         if detailLines.key.map({ $0.id != id || $0.tab != detailTab || $0.revision != record.revision || $0.width != body.width || $0.view != bodyView })
             ?? true || (detailTab == .timing && !record.state.isTerminal) { // live timings move with the clock
+            if detailLines.key.map({ $0.id != id || $0.tab != detailTab || $0.view != bodyView }) ?? true { jsonFolding = JSONFolding() }
             detailLines.key = (id, detailTab, record.revision, body.width, bodyView)
             // A running task's body so far (progress events bump the revision, so it refreshes as bytes arrive).
             let live = detailTab == .body && !record.state.isTerminal ? actions.bodySoFar(id) : nil
             detailLines.content = DetailText.content(of: record, tab: detailTab, width: body.width, view: bodyView, now: now, liveBody: live)
         }
         switch detailLines.content {
-        case .lines(let lines), .json(let lines), .markup(let lines):
-            var view = TextView(lines: lines, wrap: detailWrap)
+        case .lines, .json, .markup:
+            var view = TextView(lines: shownDetailLines ?? [], wrap: detailWrap)
             view.highlight = detailSearch
             if case .json = detailLines.content { view.colorize = JSONSyntax.spans }
             if case .markup = detailLines.content { view.colorize = MarkupSyntax.spans }

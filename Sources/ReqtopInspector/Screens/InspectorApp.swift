@@ -63,6 +63,8 @@ package final class InspectorApp {
     var detailWrap = true
     /// How the Body tab shows bodies (`v`).
     var bodyView = BodyView.auto
+    /// The JSON view's folded objects and arrays (reset when the body shown changes).
+    var jsonFolding = JSONFolding()
     /// `y` was pressed: the next key picks what to copy.
     var copyMenuOpen = false
 
@@ -158,6 +160,12 @@ package final class InspectorApp {
             }
             screen = .diff(pair[0], pair[1])
             diffScroll = TextViewState()
+        case .toggleFold:
+            guard case .json(let lines) = detailLines.content else {
+                say("folding works in the JSON view (v picks it)")
+                return .redraw
+            }
+            say(jsonFolding.toggle(atOrBelow: detailScroll.offset, in: lines))
         case .copyMenu:
             guard selectedID != nil else { return .ignore }
             copyMenuOpen = true
@@ -277,7 +285,7 @@ package final class InspectorApp {
     /// match it is ("match 3/17").
     func jumpToMatch(forward: Bool, includingCurrent: Bool) {
         guard let search = detailSearch else { return say("no search: press / to search this tab") }
-        guard let lines = detailLines.content.textLines else { return say("search works on text (this is a hex dump)") }
+        guard let lines = shownDetailLines else { return say("search works on text (this is a hex dump)") }
         let matches = search.matchingLines(lines)
         guard !matches.isEmpty else {
             detailMatch = nil
