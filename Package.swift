@@ -47,7 +47,8 @@ let package = Package(
 
         .executableTarget(
             name: "reqtop",
-            dependencies: ["ReqtopSession", "ReqtopInspector", "ReqtopNcurses", "ReqtopTestServer", "ReqtopNetworking", "ReqtopRequestLists"]
+            dependencies: ["ReqtopSession", "ReqtopInspector", "ReqtopNcurses", "ReqtopTestServer", "ReqtopNetworking", "ReqtopRequestLists",
+                           "ReqtopTerminalText"]
         ),
 
         // A small screen of the terminal kit, driven by the tmux end-to-end tests.

@@ -44,28 +44,19 @@ func runInteractive(manager: SessionManager, title: String, options: Interactive
     var actions: InspectorActions = options.saved.map { saved in
         SavedSessionActions(live: session, lastSavedID: saved.events.map(\.task.rawValue).max() ?? 0)
     } ?? session
+    // An attached program's events go on the manager's bus, so the store and the journal see them
+    // as they see reqtop's own (whose ids start far above the program's).
+    let firstLocal = manager.configuration.firstTaskID
     let client = options.attach.map { attach in
-        EventStreamClient(path: attach.path, follow: attach.follow, onStatus: { [dirty = loop.dirtyFlag, firstLocal = manager.configuration.firstTaskID] status in
-                              // The app's tasks that had not ended are marked so: nothing more will come for them.
-                              if case .disconnected = status {
-                                  let now = Date().timeIntervalSince1970
-                                  store.apply(store.allRecords.filter { !$0.state.isTerminal && $0.id.rawValue < firstLocal }.map { record in
-                                      TaskEvent(task: record.id, time: now, kind: .failed(TaskFailure(
-                                          error: TransferError(code: .other, message: "unknown: the app's event stream ended before this task did"),
-                                          response: record.response, bytes: record.downloaded, timings: nil, redirects: record.redirects)))
-                                  })
-                              }
+        EventStreamClient(path: attach.path, follow: attach.follow, onStatus: { [dirty = loop.dirtyFlag, bus = manager.bus] status in
+                              if case .disconnected = status { bus.post(unfinishedRemoteTasks(in: store, below: firstLocal)) }
                               dirty.markDirty()
                           },
-                          onLine: { [dirty = loop.dirtyFlag] line in
-                              if case .event(let event) = line {
-                                  store.apply([event])
-                                  dirty.markDirty()
-                              }
+                          onLine: { [bus = manager.bus] line in
+                              if case .event(let event) = line { bus.post(event) }
                           })
     }
     if let client { actions = AttachedActions(live: session, client: client, firstLocalID: manager.configuration.firstTaskID) }
-    defer { client?.stop() }
     let app = InspectorApp(store: store, actions: actions, title: title)
     if let client {
         // The header says whether the program is there: connected (and to what), or gone.
@@ -91,9 +82,23 @@ func runInteractive(manager: SessionManager, title: String, options: Interactive
         onSignal: { signo in signo == SIGINT ? app.interrupt() : .quit }, // Ctrl-C first closes a prompt
         render: { frame in app.render(&frame) })
     stop()
+    if let client {
+        client.stop()
+        manager.bus.post(unfinishedRemoteTasks(in: store, below: firstLocal)) // the program's tasks go on without us
+    }
     cancelUnfinished(manager, store: store)
     session.waitForBackgroundWork()
     return InteractiveOutcome(reason: reason, store: store)
+}
+
+/// Ends, in reqtop's view, an attached program's tasks that had not ended: nothing more will come for them.
+private func unfinishedRemoteTasks(in store: TaskStore, below firstLocal: Int) -> [TaskEvent] {
+    let now = Date().timeIntervalSince1970
+    return store.allRecords.filter { !$0.state.isTerminal && $0.id.rawValue < firstLocal }.map { record in
+        TaskEvent(task: record.id, time: now, kind: .failed(TaskFailure(
+            error: TransferError(code: .other, message: "unknown: the app's event stream ended before this task did"),
+            response: record.response, bytes: record.downloaded, timings: nil, redirects: record.redirects)))
+    }
 }
 
 /// Opens the session's journal (pruning the oldest past the size limit); a journal that cannot be

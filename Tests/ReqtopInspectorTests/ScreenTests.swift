@@ -258,6 +258,8 @@ final class ScreenTests: XCTestCase {
         _ = app.handle(.char(" "))
         lines = draw(app, terminal).map { String($0.dropFirst()) }
         XCTAssertEqual(lines[6].trimmingCharacters(in: .whitespaces), #""b": 1,"#, "unfolded again: \(lines)")
+        _ = app.handle(.char("G"))
+        XCTAssertEqual(app.handle(.enter), .redraw, "past the end (G before a frame clamps the offset): nothing to fold, no crash")
     }
 
     func testHeadersAreAnAlignedNameValueTable() {

@@ -138,7 +138,6 @@ struct TaskTableLayout {
             case .drop(let name): widths[name] = nil
             }
         }
-        // The name column gives back what the path would miss, down to its minimum.
         widths[.hostPath] = max(1, pathWidth())
         columns = TaskColumn.all.compactMap { column in widths[column.name].map { (column, $0) } }
     }

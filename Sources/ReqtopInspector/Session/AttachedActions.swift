@@ -24,9 +24,16 @@ package final class AttachedActions: ForwardingActions {
         guard hello.controlAllowed else {
             return "the app does not allow remote control (EventStreamOptions(allowRemoteControl: true)): r replays it here instead"
         }
-        let offset = (id.rawValue / EventStreamClient.idSpan) * EventStreamClient.idSpan
+        // Only a task of the current connection that is still going: an earlier run's task 3 is not this run's.
+        let offset = client.currentIDOffset
+        guard id.rawValue >= offset, id.rawValue < offset + EventStreamClient.idSpan else {
+            return "\(id) belongs to an earlier run of the app"
+        }
+        if live.store.record(id)?.state.isTerminal ?? true { return "\(id) has already ended" }
         return client.send(name, task: id, idOffset: offset) ? "asked the app to \(name) \(id)" : "could not reach the app"
     }
+
+    override package func takeNotice() -> String? { live.takeNotice() ?? client.takeReply() }
 
     override package func suspendOrResume(_ id: TaskID) -> String {
         if isLocal(id) { return live.suspendOrResume(id) }

@@ -65,14 +65,17 @@ package struct InputDecoder {
     private var pending: [UInt32] = []
     /// The paste being received, nil outside one.
     private var pasting: String.UnicodeScalarView?
+    /// Characters of the paste so far (kept or not), and the last six, where the end marker shows up.
+    private var pastedCount = 0
+    private var tail: [UInt32] = []
 
     package init() {}
 
     /// The keys for one `wget_wch` result (none while a paste or a possible marker is incomplete).
     package mutating func feed(isFunctionKey: Bool, code: UInt32, mouse: () -> Key? = { nil }) -> [Key] {
         if pasting != nil {
-            if !isFunctionKey, let scalar = Unicode.Scalar(code) { appendToPaste(scalar == "\r" ? "\n" : scalar) }
-            return finishPasteIfEnded()
+            guard !isFunctionKey, let scalar = Unicode.Scalar(code) else { return [] }
+            return appendToPaste(scalar == "\r" ? "\n" : scalar)
         }
         if isFunctionKey {
             let flushed = flush()
@@ -88,6 +91,8 @@ package struct InputDecoder {
         if pending == Self.pasteStart {
             pending = []
             pasting = String.UnicodeScalarView()
+            pastedCount = 0
+            tail = []
             return []
         }
         if Self.pasteStart.starts(with: pending) { return [] }
@@ -100,17 +105,20 @@ package struct InputDecoder {
         return pending.compactMap { KeyDecoder.decode(isFunctionKey: false, code: $0) }
     }
 
-    private mutating func appendToPaste(_ scalar: Unicode.Scalar) {
-        guard var text = pasting else { return }
-        if text.count < Self.pasteLimit + Self.pasteEnd.unicodeScalars.count { text.append(scalar) }
-        else if scalar == "~" { text.append(scalar) } // keep looking for the end marker
-        pasting = text
-    }
-
-    private mutating func finishPasteIfEnded() -> [Key] {
-        guard let text = pasting, String(text.suffix(6)) == Self.pasteEnd else { return [] }
+    /// Adds one character to the paste (in place; past `pasteLimit` only counted), and ends the
+    /// paste when the last six characters are the end marker. A cut paste ends with a line saying so.
+    private mutating func appendToPaste(_ scalar: Unicode.Scalar) -> [Key] {
+        pastedCount += 1
+        if pastedCount <= Self.pasteLimit + Self.pasteEnd.unicodeScalars.count { pasting!.append(scalar) }
+        tail.append(scalar.value)
+        if tail.count > 6 { tail.removeFirst(tail.count - 6) }
+        guard tail == Self.pasteEnd.unicodeScalars.map(\.value) else { return [] }
+        var text = pasting!
         pasting = nil
-        let body = String(String.UnicodeScalarView(text.dropLast(6)))
+        let kept = pastedCount <= text.count
+        if kept { text.removeLast(6) } else if text.count > Self.pasteLimit { text.removeLast(text.count - Self.pasteLimit) }
+        var body = String(text)
+        if !kept { body += "\n[reqtop: the paste was cut at \(Self.pasteLimit) characters]" }
         return [.paste(body)]
     }
 

@@ -67,6 +67,7 @@ public final class SessionManager: Sendable {
 
     /// Cancels every task and stops the engine thread. The manager creates no tasks afterwards.
     public func invalidate() {
+        environmentPublisher.withLock { $0?.stop(); $0 = nil }
         for delegate in registry.all { try? delegate.task.cancel() }
         engine.stop()
     }

@@ -11,8 +11,9 @@ public struct EventStreamOptions: Sendable {
     public var bodyLimit: Int
     /// Readers may suspend, resume and cancel this manager's tasks (`{"command":"cancel","task":3}`).
     public var allowRemoteControl: Bool
-    /// A reader that falls this far behind first loses progress lines, then, at twice this, is
-    /// dropped with a final `overflow` line: the app never waits for a reader and its memory stays bounded.
+    /// A reader that falls this far behind loses progress lines; at twice this it gets a final
+    /// `overflow` line and is dropped (at once if it does not read that line within 30 s): the app
+    /// never waits for a reader and its memory stays bounded.
     public var readerBufferLimit: Int
 
     public init(bodyLimit: Int = 64 << 10, allowRemoteControl: Bool = false, readerBufferLimit: Int = 4 << 20) {
@@ -25,8 +26,8 @@ public struct EventStreamOptions: Sendable {
 extension SessionManager {
     /// Publishes this manager's events as JSON Lines on a Unix domain socket at `path` (mode 0600):
     /// a `hello` line, then one line per event (see `EventStreamEncoder`), to every reader that
-    /// connects — `reqtop attach PATH` shows them live. Keep the returned publisher; `stop()` (or
-    /// releasing it) closes the socket and removes the file.
+    /// connects — `reqtop attach PATH` shows them live. It publishes until `stop()`, which closes
+    /// the socket and removes the file (its thread keeps it alive until then).
     public func publishEvents(at path: String, options: EventStreamOptions = EventStreamOptions()) throws -> EventPublisher {
         try EventPublisher(manager: self, path: path, options: options)
     }
@@ -46,12 +47,14 @@ public final class EventPublisher: Sendable {
     private let hello: String
     private let subscription = Protected<EventBus.Subscription?>(nil)
     private let stopped = Protected(false)
+    /// Guards the wake-up pipe: nothing writes to it once the loop has closed it.
+    private let wakeClosed = Protected(false)
     private weak let manager: SessionManager?
 
-    /// Bytes queued for one reader, and whether it is being dropped.
+    /// Bytes queued for one reader, and whether (since when) it is being dropped.
     private struct Reader {
         var pending = Data()
-        var overflowed = false
+        var overflowed: Double?
         /// Command bytes read so far (up to a newline).
         var incoming = Data()
     }
@@ -78,8 +81,10 @@ public final class EventPublisher: Sendable {
         helloLine.number("started", Date().timeIntervalSince1970)
         hello = helloLine.finished() + "\n"
         let limit = options.bodyLimit
-        subscription.withLock { $0 = manager.bus.subscribeBatches(queue: DispatchQueue(label: "reqtop.publisher")) { [self] events in
-            publish(events.map { (line: EventStreamEncoder.line(for: $0, bodyLimit: limit) + "\n", isProgress: $0.name == .progress) })
+        subscription.withLock { $0 = manager.bus.subscribeBatches(queue: DispatchQueue(label: "reqtop.publisher")) { [weak self] events in
+            // Nothing is encoded while nobody reads.
+            guard let self, self.readerCount > 0 else { return }
+            self.publish(events.map { (line: EventStreamEncoder.line(for: $0, bodyLimit: limit) + "\n", isProgress: $0.name == .progress) })
         } }
         let loop = Thread { [self] in run() }
         loop.name = "reqtop.publisher"
@@ -111,28 +116,31 @@ public final class EventPublisher: Sendable {
 
     private func publish(_ lines: [(line: String, isProgress: Bool)]) {
         let limit = options.readerBufferLimit
+        let now = Date().timeIntervalSince1970
         readers.withLock { readers in
-            for fd in readers.keys {
-                guard var reader = readers[fd], !reader.overflowed else { continue }
+            for fd in Array(readers.keys) where readers[fd]?.overflowed == nil {
                 for (line, isProgress) in lines {
+                    let pending = readers[fd]!.pending.count
                     // Behind: progress goes first (the completed line still says how much arrived).
-                    if isProgress && reader.pending.count > limit / 2 { continue }
-                    if reader.pending.count + line.utf8.count > limit * 2 {
-                        reader.pending.append(contentsOf: Array(#"{"event":"overflow","reason":"the reader fell too far behind; this stream ends here"}"#.utf8) + [0x0A])
-                        reader.overflowed = true
+                    if isProgress && pending > limit { continue }
+                    if pending + line.utf8.count > limit * 2 {
+                        readers[fd]!.pending.append(contentsOf: Array(#"{"event":"overflow","reason":"the reader fell too far behind; this stream ends here"}"#.utf8) + [0x0A])
+                        readers[fd]!.overflowed = now
                         break
                     }
-                    reader.pending.append(contentsOf: Array(line.utf8))
+                    readers[fd]!.pending.append(contentsOf: line.utf8) // in place: no copy of the queue
                 }
-                readers[fd] = reader
             }
         }
         wake()
     }
 
     private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        wakeClosed.withLock { closed in
+            guard !closed else { return }
+            var byte: UInt8 = 1
+            _ = write(wakeWrite, &byte, 1)
+        }
     }
 
     // MARK: The poll loop
@@ -145,6 +153,9 @@ public final class EventPublisher: Sendable {
             guard poll(&fds, nfds_t(fds.count), 1000) >= 0 || errno == EINTR else { break }
             if fds[1].revents != 0 { drainWakeups() }
             if fds[0].revents & Int16(POLLIN) != 0 { accept() }
+            // A dropped reader that has not read its last line in 30 s goes without it.
+            let now = Date().timeIntervalSince1970
+            for fd in readers.withLock({ $0.filter { ($0.value.overflowed ?? now) < now - 30 }.map(\.key) }) { drop(fd) }
             for entry in fds.dropFirst(2) where entry.revents != 0 {
                 if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !readCommands(entry.fd) { drop(entry.fd); continue }
                 if entry.revents & Int16(POLLOUT) != 0 { flush(entry.fd) }
@@ -152,8 +163,11 @@ public final class EventPublisher: Sendable {
         }
         for fd in readers.withLock({ Array($0.keys) }) { drop(fd) }
         close(listenFD)
-        close(wakeRead)
-        close(wakeWrite)
+        wakeClosed.withLock { closed in
+            closed = true
+            close(wakeRead)
+            close(wakeWrite)
+        }
         unlink(path)
     }
 
@@ -173,7 +187,7 @@ public final class EventPublisher: Sendable {
     /// Writes what the reader has queued, as far as its socket takes it; drops an overflowed
     /// reader once its last line is out.
     private func flush(_ fd: Int32) {
-        let (bytes, overflowed) = readers.withLock { ($0[fd]?.pending ?? Data(), $0[fd]?.overflowed ?? false) }
+        let (bytes, overflowed) = readers.withLock { ($0[fd]?.pending ?? Data(), $0[fd]?.overflowed != nil) }
         guard !bytes.isEmpty else { return }
         let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
         if written < 0 {
@@ -181,10 +195,9 @@ public final class EventPublisher: Sendable {
             return
         }
         let done = readers.withLock { readers -> Bool in
-            guard var reader = readers[fd] else { return false }
-            reader.pending.removeFirst(written)
-            readers[fd] = reader
-            return reader.pending.isEmpty
+            guard readers[fd] != nil else { return false }
+            readers[fd]!.pending.removeFirst(written)
+            return readers[fd]!.pending.isEmpty
         }
         if done && overflowed { drop(fd) }
     }
@@ -256,8 +269,13 @@ public final class EventPublisher: Sendable {
             raw.copyBytes(from: bytes)
             raw[bytes.count] = 0
         }
-        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
+        let folder = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // A shared folder (the /tmp fallback) must be this user's own: another user who made it first would control the socket.
+        var folderInfo = stat()
+        if folder.hasPrefix("/tmp/reqtop-"), lstat(folder, &folderInfo) != 0 || folderInfo.st_uid != getuid() || folderInfo.st_mode & 0o077 != 0 {
+            throw POSIXError(.EACCES)
+        }
         // A socket file left by a process that died is replaced; a live one (another process
         // publishing there) or anything else at the path is not.
         var info = stat()

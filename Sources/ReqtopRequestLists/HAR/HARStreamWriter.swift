@@ -3,8 +3,8 @@ import Foundation
 /// Writes a HAR 1.2 file entry by entry, so a session of any length is saved with one entry (and
 /// one body) in memory at a time. A regular file (or a new one) appears at its path only when
 /// `finish()` succeeds (written beside it, then renamed); `cancel()` or an error leaves it as it
-/// was. A symbolic link or a device (`/dev/stdout`) is written through, never replaced; a folder
-/// is refused.
+/// was. A symbolic link or a device (`/dev/stdout`) is written through, never replaced — so what
+/// it points to is truncated when writing starts; a folder is refused.
 public final class HARStreamWriter {
     public let path: String
     /// The file written: a partial file beside `path`, or `path` itself when it is written through.

@@ -19,7 +19,13 @@ package final class EventStreamClient: Sendable {
 
     package let path: String
     private let follow: Bool
+    /// The socket while connected; every call on it (send, shutdown, close) happens under this lock,
+    /// so none reaches a descriptor number the system has given to something else.
     private let fd = Protected<Int32>(-1)
+    /// The id offset of the current connection (see `idSpan`).
+    private let offset = Protected(0)
+    /// The last reply to a command that did not simply succeed, until someone takes it.
+    private let reply = Protected<String?>(nil)
     private let stopped = Protected(false)
     private let state = Protected(Status.connecting)
     private let onLine: @Sendable (EventStreamDecoder.Line) -> Void
@@ -54,17 +60,23 @@ package final class EventStreamClient: Sendable {
 
     package func stop() {
         stopped.withLock { $0 = true }
-        let current = fd.snapshot
-        if current >= 0 { shutdown(current, Int32(SHUT_RDWR)) }
+        fd.withLock { if $0 >= 0 { shutdown($0, Int32(SHUT_RDWR)) } }
     }
+
+    /// The id offset of the current connection's tasks.
+    package var currentIDOffset: Int { offset.snapshot }
+
+    /// What the app answered to a command, when it was not "done" (taken once).
+    package func takeReply() -> String? { reply.withLock { value in defer { value = nil }; return value } }
 
     /// Sends `{"command":…,"task":…}` for a task of the current connection; false when not connected.
     @discardableResult
     package func send(_ command: String, task: TaskID, idOffset: Int) -> Bool {
         let line = #"{"command":"\#(command)","task":\#(task.rawValue - idOffset)}"# + "\n"
-        let current = fd.snapshot
-        guard current >= 0 else { return false }
-        return Array(line.utf8).withUnsafeBytes { Glibc.send(current, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) == $0.count }
+        return fd.withLock { current in
+            guard current >= 0 else { return false }
+            return Array(line.utf8).withUnsafeBytes { Glibc.send(current, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) == $0.count }
+        }
     }
 
     private func set(_ status: Status) {
@@ -74,7 +86,8 @@ package final class EventStreamClient: Sendable {
 
     private func run() {
         var generation = 0
-        while !stopped.snapshot {
+        // Each connection's ids get their own span below reqtop's own (1e9): at most 999 of them.
+        while !stopped.snapshot, generation < 999 {
             let socket = Self.connect(to: path)
             if socket < 0 {
                 if !follow {
@@ -84,10 +97,13 @@ package final class EventStreamClient: Sendable {
                 usleep(300_000) // waiting for the app to come back: nothing to wait on but the clock
                 continue
             }
+            offset.withLock { $0 = generation * Self.idSpan }
             fd.withLock { $0 = socket }
             let reason = read(socket, decoder: EventStreamDecoder(idOffset: generation * Self.idSpan))
-            fd.withLock { $0 = -1 }
-            close(socket)
+            fd.withLock { current in
+                close(current)
+                current = -1
+            }
             set(.disconnected(reason: reason))
             generation += 1
             if !follow { return }
@@ -109,6 +125,7 @@ package final class EventStreamClient: Sendable {
                 pending.removeSubrange(pending.startIndex...newline)
                 let decoded = decoder.decode(Data(line))
                 if case .hello(let hello) = decoded { set(.connected(hello)) }
+                if case .reply(let task, let outcome) = decoded, outcome != "done" { reply.withLock { $0 = "the app, about task \(task): \(outcome)" } }
                 onLine(decoded)
                 if case .overflow(let why) = decoded { return "the app dropped this reader: \(why)" }
             }

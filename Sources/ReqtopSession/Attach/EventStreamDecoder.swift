@@ -35,7 +35,8 @@ package struct EventStreamDecoder {
         case "overflow": return .overflow(o["reason"] as? String ?? "the stream overflowed")
         default: break
         }
-        guard let remote = o["task"] as? Int, let time = (o["time"] as? Double) ?? (o["time"] as? Int).map(Double.init),
+        // An id outside a connection's span would collide with another connection's (or overflow).
+        guard let remote = o["task"] as? Int, remote >= 0, remote < EventStreamClient.idSpan, let time = (o["time"] as? Double) ?? (o["time"] as? Int).map(Double.init),
               let eventName = TaskEvent.Name(rawValue: name) else { return .unreadable }
         let id = TaskID(rawValue: remote + idOffset)
         let kind: TaskEvent.Kind

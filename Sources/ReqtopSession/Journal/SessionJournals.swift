@@ -34,12 +34,14 @@ package enum SessionJournals {
         package var size: Int64
     }
 
-    /// Every journal in `directory`, newest first.
-    package static func list(in directory: URL = directory) -> [Summary] {
+    /// Every journal in `directory`, newest first. With `reading`, each is read for its first line
+    /// and task count (`reqtop sessions`); without, only names and sizes (pruning, locating).
+    package static func list(in directory: URL = directory, reading: Bool = true) -> [Summary] {
         let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.fileSizeKey])) ?? []
         return files.filter { $0.pathExtension == "jsonl" }.map { url in
             let id = url.deletingPathExtension().lastPathComponent
             let size = Int64((try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
+            guard reading else { return Summary(id: id, url: url, info: nil, tasks: 0, size: size) }
             let data = (try? Data(contentsOf: url)) ?? Data()
             let firstLine = data.split(separator: 0x0A, maxSplits: 1).first.map { Data($0) }
             let info = firstLine.flatMap { try? JSONDecoder().decode(JournalEntry.self, from: $0).session }
@@ -59,7 +61,7 @@ package enum SessionJournals {
     /// The journal file for an id (or an unambiguous prefix of one), or a path given as is.
     package static func locate(_ idOrPath: String, in directory: URL = directory) -> URL? {
         if FileManager.default.fileExists(atPath: idOrPath) { return URL(fileURLWithPath: idOrPath) }
-        let matches = list(in: directory).filter { $0.id == idOrPath || $0.id.hasPrefix(idOrPath) }
+        let matches = list(in: directory, reading: false).filter { $0.id == idOrPath || $0.id.hasPrefix(idOrPath) }
         if let exact = matches.first(where: { $0.id == idOrPath }) { return exact.url }
         return matches.count == 1 ? matches[0].url : nil
     }
@@ -95,7 +97,7 @@ package enum SessionJournals {
     /// Deletes the oldest journals until the folder is within `limit` bytes; `keeping` is never deleted.
     @discardableResult
     package static func prune(in directory: URL = directory, limit: Int64 = sizeLimit, keeping: URL? = nil) -> Int {
-        var journals = list(in: directory)
+        var journals = list(in: directory, reading: false)
         var total = journals.reduce(0) { $0 + $1.size }
         var removed = 0
         while total > limit, let oldest = journals.last {

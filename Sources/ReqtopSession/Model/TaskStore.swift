@@ -19,6 +19,8 @@ package final class TaskStore: Sendable {
         var marks: Set<TaskID> = []
         /// The longest request name seen (0: no task has one), for the table's NAME column.
         var longestName = 0
+        /// The largest task id seen (ids of an attached program and reqtop's own differ in size).
+        var largestID = 0
         var version = 0
         /// Bytes of response bodies kept (memory and spill files), and which records hold them, oldest first.
         var retainedBodyBytes: Int64 = 0
@@ -77,6 +79,7 @@ package final class TaskStore: Sendable {
             state.index[event.task] = state.records.count
             state.records.append(record)
             if let name = description.name { state.longestName = max(state.longestName, name.count) }
+            state.largestID = max(state.largestID, event.task.rawValue)
             state.counts[.suspended, default: 0] += 1
             state.unfinished += 1
         }
@@ -333,6 +336,9 @@ package final class TaskStore: Sendable {
 
     /// The longest request name of any task (0 when none has a name).
     package var longestName: Int { state.withLock { $0.longestName } }
+
+    /// The largest task id, for the width of the id column.
+    package var largestID: Int { state.withLock { $0.largestID } }
 
     /// The newest task (the last created), for follow mode.
     package var newestID: TaskID? { state.withLock { $0.records.last?.id } }

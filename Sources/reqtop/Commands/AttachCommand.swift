@@ -6,6 +6,7 @@ import ReqtopInspector
 import ReqtopNetworking
 import ReqtopSession
 import ReqtopSync
+import ReqtopTerminalText
 
 /// `reqtop attach [SOCKET]`: another program's requests, live, from its event stream.
 enum AttachCommand: Command {
@@ -55,14 +56,15 @@ enum AttachCommand: Command {
         return 0
     }
 
-    /// Prints the stream: JSON Lines as the program sent them (its `hello` first), or readable lines.
+    /// Prints the stream's events in the plain `--events jsonl` schema (re-encoded: the stream's
+    /// extra fields and bodies are left out) or as readable lines; who publishes goes to stderr.
     private static func headless(_ path: String, follow: Bool, format: EventFormat) -> Int32 {
         let done = DispatchSemaphore(value: 0)
         let out = FileDescriptorSink.standardOutput
         let formatter = Protected(TextEventFormatter())
         let client = EventStreamClient(path: path, follow: follow, onStatus: { status in
             if case .disconnected(let reason) = status {
-                printToStandardError("reqtop attach: disconnected: \(reason)")
+                printToStandardError("reqtop attach: disconnected: \(Sanitizer.singleLine(reason))")
                 if !follow { done.signal() }
             }
         }, onLine: { line in
@@ -70,7 +72,7 @@ enum AttachCommand: Command {
             case (.event(let event), .jsonl): out.write(JSONLinesEncoder.line(for: event) + "\n")
             case (.event(let event), .text):
                 if let text = formatter.withLock({ $0.line(for: event) }) { out.write(text + "\n") }
-            case (.hello(let hello), _): printToStandardError("reqtop attach: \(hello.process) (pid \(hello.pid))")
+            case (.hello(let hello), _): printToStandardError("reqtop attach: \(Sanitizer.singleLine(hello.process)) (pid \(hello.pid))")
             default: break
             }
         })

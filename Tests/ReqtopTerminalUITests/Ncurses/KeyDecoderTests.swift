@@ -74,6 +74,19 @@ final class KeyDecoderTests: XCTestCase {
         XCTAssertEqual(decode("\u{1B}[x", into: &decoder), [.escape, .char("["), .char("x")], "not a paste marker: the keys as typed")
     }
 
+    func testAPastePastTheLimitIsCutSaysSoAndStillEnds() {
+        var decoder = InputDecoder()
+        var keys: [Key] = []
+        for scalar in "\u{1B}[200~".unicodeScalars { keys += decoder.feed(isFunctionKey: false, code: scalar.value) }
+        for _ in 0..<(InputDecoder.pasteLimit + 100) { keys += decoder.feed(isFunctionKey: false, code: UInt32(UInt8(ascii: "a"))) }
+        for scalar in "\u{1B}[201~x".unicodeScalars { keys += decoder.feed(isFunctionKey: false, code: scalar.value) }
+        XCTAssertEqual(keys.count, 2, "the paste, then the x typed after it")
+        guard case .paste(let text) = keys.first else { return XCTFail("\(keys.first as Any)") }
+        XCTAssertTrue(text.hasSuffix("[reqtop: the paste was cut at \(InputDecoder.pasteLimit) characters]"))
+        XCTAssertEqual(text.prefix { $0 == "a" }.count, InputDecoder.pasteLimit)
+        XCTAssertEqual(keys.last, .char("x"))
+    }
+
     func testExitCodesFollowShellConventions() {
         XCTAssertEqual(ExitReason.quit.exitCode, 0)
         XCTAssertEqual(ExitReason.signal(SIGINT).exitCode, 130)

@@ -46,7 +46,7 @@ struct JSONFolding {
     /// `top`; returns what it did.
     mutating func toggle(atOrBelow top: Int, in lines: [String]) -> String {
         let (_, sources) = shown(lines)
-        for row in max(0, top)..<sources.count {
+        for row in min(max(0, top), sources.count)..<sources.count {
             let index = sources[row]
             if folded.remove(index) != nil { return "unfolded line \(row + 1)" }
             // The document's own braces (no indentation) are not a fold: everything would go.
