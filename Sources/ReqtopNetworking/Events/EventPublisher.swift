@@ -273,7 +273,7 @@ public final class EventPublisher: Sendable {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // A shared folder (the /tmp fallback) must be this user's own: another user who made it first would control the socket.
         var folderInfo = stat()
-        if folder.hasPrefix("/tmp/reqtop-"), lstat(folder, &folderInfo) != 0 || folderInfo.st_uid != getuid() || folderInfo.st_mode & 0o077 != 0 {
+        if folder == "/tmp/reqtop-\(getuid())", lstat(folder, &folderInfo) != 0 || folderInfo.st_uid != getuid() || folderInfo.st_mode & 0o077 != 0 {
             throw POSIXError(.EACCES)
         }
         // A socket file left by a process that died is replaced; a live one (another process
