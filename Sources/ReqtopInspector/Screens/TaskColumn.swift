@@ -147,6 +147,8 @@ struct TaskTableLayout {
 /// middle first, then the path in the middle, keeping its end (the part that tells requests apart).
 enum HostPath {
     static func fit(host: String, path: String, suffix: String, width: Int) -> String {
+        // Most rows fit: no bytes more than cells means no characters more than cells (no counting).
+        if host.utf8.count + path.utf8.count + suffix.utf8.count <= width { return host + path + suffix }
         let whole = host + path + suffix
         guard whole.count > width else { return whole }
         guard width > 3 else { return String(whole.prefix(width)) }

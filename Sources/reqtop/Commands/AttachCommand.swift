@@ -12,6 +12,7 @@ import ReqtopTerminalText
 enum AttachCommand: Command {
     static let name = "attach"
     static let arguments = "[SOCKET] [--follow] [--headless] [--events text|jsonl] [--no-mouse] [--no-journal]"
+    static let briefArguments = "[SOCKET] [options]"
     static let abstract = "watch another program's requests live (its event stream socket)"
     static let discussion = """
         Shows the requests of a program that embeds reqtop's networking library and publishes

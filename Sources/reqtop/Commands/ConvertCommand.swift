@@ -8,7 +8,7 @@ import ReqtopSession
 enum ConvertCommand: Command {
     static let name = "convert"
     static let arguments = "IN|SESSION --to http|har|curl|locust [-o OUT] [--env NAME] [--var NAME=VALUE]"
-    static let briefArguments = "IN --to FORMAT"
+    static let briefArguments = "IN|ID --to FORMAT"
     static let abstract = "convert a request list to http, har, curl or a Locust locustfile"
     static let discussion = """
         Converts a request list (.http, HAR or curl commands) to another format; reqtop reads

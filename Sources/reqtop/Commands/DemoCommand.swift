@@ -7,6 +7,7 @@ import ReqtopSession
 enum DemoCommand: Command {
     static let name = "demo"
     static let arguments = "[--headless] [--keep-bodies DIR] [--no-mouse] [--no-journal]"
+    static let briefArguments = "[options]"
     static let abstract = "replay the demo list against the embedded test server"
     static let discussion = """
         Starts the embedded test server on a free loopback port and replays the demo list

@@ -45,6 +45,7 @@ enum SessionsCommand: Command {
 enum OpenCommand: Command {
     static let name = "open"
     static let arguments = "ID|FILE [--no-mouse]"
+    static let briefArguments = "ID|FILE"
     static let abstract = "open a past session (an id from reqtop sessions, a journal or a HAR file), read-only"
     static let discussion = """
         Shows a saved session in the inspector: every screen works (table, detail, timeline,
