@@ -11,6 +11,15 @@ import ReqtopNetworking
 import ReqtopTestServer
 
 let arguments = CommandLine.arguments.dropFirst()
+if arguments.contains("--help") || arguments.contains("-h") {
+    print("""
+        Usage: reqtop-example-app [--socket PATH] [--rounds N]
+        Runs a loop of requests against its own loopback server and publishes its events for
+        `reqtop attach` (default socket: $XDG_RUNTIME_DIR/reqtop/reqtop-example-app-PID.sock,
+        else /tmp/reqtop-UID/…). --rounds N stops after N rounds (default: until Ctrl-C).
+        """)
+    exit(0)
+}
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
     return arguments[arguments.index(after: index)]
@@ -26,6 +35,18 @@ let manager = SessionManager()
 // The one line that makes the app watchable (here with remote control allowed: reqtop may
 // suspend, resume and cancel its requests).
 let publisher = try manager.publishEvents(at: socketPath, options: EventStreamOptions(allowRemoteControl: true))
+// Ctrl-C or SIGTERM: stop publishing (the socket file goes) and exit.
+nonisolated(unsafe) var signalSources: [any DispatchSourceSignal] = []
+for signo in [SIGINT, SIGTERM] {
+    signal(signo, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: signo, queue: DispatchQueue(label: "signals"))
+    source.setEventHandler {
+        publisher.stop()
+        exit(0)
+    }
+    source.resume()
+    signalSources.append(source)
+}
 FileHandle.standardOutput.write(Data("reqtop-example-app: publishing on \(socketPath) — watch with: reqtop attach \(socketPath)\n".utf8))
 
 func get(_ path: String, headers: [HTTPHeader] = [], name: String) async -> TaskResponse<Data> {

@@ -13,6 +13,17 @@ struct InteractiveOutcome {
     var store: TaskStore
 }
 
+/// The session the terminal UI sends with when it is not replaying a list: like `reqtop run`,
+/// compressed responses only when asked (`Accept-Encoding` is never added on its own), and a
+/// live copy of each running body for the Body tab.
+func inspectorConfiguration(firstTaskID: Int = 1) -> SessionConfiguration {
+    var configuration = SessionConfiguration()
+    configuration.compression = false
+    configuration.liveBodyPreviewBytes = InspectorApp.liveBodyPreviewBytes
+    configuration.firstTaskID = firstTaskID
+    return configuration
+}
+
 /// How the terminal UI runs: the mouse, the session journal, and a saved session to show.
 struct InteractiveOptions {
     var mouse = true
@@ -64,7 +75,7 @@ func runInteractive(manager: SessionManager, title: String, options: Interactive
             switch client.status {
             case .connecting: "connecting…"
             case .connected(let hello): "\(hello.process) pid \(hello.pid)" + (hello.controlAllowed ? "" : " (read-only)")
-            case .disconnected(let reason): "DISCONNECTED: \(reason)" + (options.attach?.follow == true ? " — waiting for it to come back" : "")
+            case .disconnected: options.attach?.follow == true ? "DISCONNECTED, waiting" : "DISCONNECTED"
             }
         }
         client.start()
@@ -123,13 +134,16 @@ private func finishJournal(_ journal: JournalWriter?) {
     printToStandardError("reqtop: session journaled as \(journal.id) — reqtop open \(journal.id)")
 }
 
-/// Redraws a few times a second while tasks run, so durations and rates move.
+/// Redraws a few times a second while tasks run, so durations and rates move; once a second when
+/// idle, so a message on the bottom line goes when its time is up.
 private func startTicker(_ dirty: DirtyFlag, store: TaskStore) -> DispatchSourceTimer {
     let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "reqtop.ticker"))
     timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250))
+    let ticks = Protected(0)
     timer.setEventHandler {
         let a = store.aggregates()
-        if a.count(.running) + a.count(.suspended) > 0 || a.requestsPerSecond > 0 { dirty.markDirty() }
+        let tick = ticks.withLock { $0 &+= 1; return $0 }
+        if a.count(.running) + a.count(.suspended) > 0 || a.requestsPerSecond > 0 || tick % 4 == 0 { dirty.markDirty() }
     }
     timer.resume()
     return timer

@@ -323,6 +323,17 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(server.requestLog.count, 0)
     }
 
+    func testAnExistingHARIsReplacedWhole() throws {
+        let list = try file("one.http", "GET {{base}}/get?n=1\n")
+        let har = directory.appendingPathComponent("same.har").path
+        for round in 1...3 {
+            let result = try reqtop(["run", list, "--var", base, "--headless", "--har", har])
+            XCTAssertEqual(result.status, 0, "round \(round): \(result.stderrText)")
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: har))) as? [String: Any]
+            XCTAssertEqual(((object?["log"] as? [String: Any])?["entries"] as? [Any])?.count, 1, "round \(round)")
+        }
+    }
+
     func testHARToAFolderIsRefusedAndThroughASymlinkIsWrittenThrough() throws {
         let list = try file("one.http", "GET {{base}}/get\n")
         let folder = directory.appendingPathComponent("out")

@@ -193,6 +193,8 @@ final class InspectorEndToEndTests: XCTestCase {
         try tmux.sendKeys("d")
         screen = try tmux.waitFor(text: "diff #1 ⟷ #2")
         XCTAssertTrue(screen.contains("~ url"), screen)
+        try tmux.sendKeys("q") // back from the diff (as Esc)
+        try tmux.waitFor(text: "HOST / PATH")
         try tmux.sendKeys("q")
         screen = try tmux.waitUntil("the session to end or ask") { $0.contains("DONE") || $0.contains("quit? (y/n)") }
         if screen.contains("quit? (y/n)") { try tmux.sendKeys("y") }
@@ -361,6 +363,7 @@ final class InspectorEndToEndTests: XCTestCase {
         try tmux.paste("POST \(base)/post\nContent-Type: application/json\n\n{\n  \"q\": \"xln\",\n  \"n\": 1\n}")
         var screen = try tmux.waitFor(text: "Enter sends it as shown")
         XCTAssertTrue(screen.contains("User-Agent: reqtop/"), "the added fields are shown: \(screen)")
+        XCTAssertFalse(screen.contains("Accept-Encoding"), "compression only when asked, as in reqtop run: \(screen)")
         XCTAssertTrue(screen.contains("\"q\": \"xln\","), screen)
         XCTAssertEqual(server.requestCount(path: "/post"), 0, "nothing sent before Enter")
         try tmux.sendKeys("Enter")
@@ -509,6 +512,8 @@ final class InspectorEndToEndTests: XCTestCase {
         app.send(signal: SIGTERM)
         XCTAssertEqual(attach.waitForExit(timeout: 10), 0, attach.stderrText)
         XCTAssertTrue(attach.stderrText.contains("disconnected"), attach.stderrText)
+        XCTAssertEqual(app.waitForExit(timeout: 10), 0, "the app stops publishing on SIGTERM and exits")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: socket), "and its socket file is gone")
     }
 
     func testAnInteractiveSessionWithAFailedTaskExitsOne() throws {

@@ -467,6 +467,8 @@ final class ScreenTests: XCTestCase {
         for c in "status:5xx" { _ = app.handle(.char(c)) }
         _ = app.handle(.enter)
         app.savePromptHistory(to: file)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file.url.path)[.posixPermissions] as? Int, 0o600,
+                       "typed headers can hold tokens: only this user reads them")
         let (next, _, _, _) = makeApp()
         next.loadPromptHistory(from: file)
         _ = next.handle(.char("/"))
@@ -479,7 +481,7 @@ final class ScreenTests: XCTestCase {
         _ = draw(app, terminal)
         actions.unfinishedCount = 2
         XCTAssertEqual(app.handle(.char("q")), .redraw)
-        XCTAssertTrue(draw(app, terminal)[11].contains("2 requests are still running or queued — quit? (y/n)"))
+        XCTAssertTrue(draw(app, terminal)[11].contains("quit? (y/n) 2 requests are still running or queued"))
         XCTAssertEqual(app.handle(.char("n")), .redraw)
         XCTAssertEqual(app.handle(.char("q")), .redraw)
         XCTAssertEqual(app.handle(.char("y")), .quit)

@@ -90,7 +90,7 @@ package enum Keymap {
         KeyBinding(key: .escape, command: .back, context: .global, help: "back / clear the filter",
                    hints: [.detail: "back", .help: "back"]),
         KeyBinding(key: .char("?"), command: .help, context: .global, help: "this help"),
-        KeyBinding(key: .char("q"), command: .quit, context: .global, help: "quit (asks while tasks run)",
+        KeyBinding(key: .char("q"), command: .quit, context: .global, help: "quit (asks while tasks run); on help and diff: back",
                    hints: [.table: "quit"]),
     ]
 

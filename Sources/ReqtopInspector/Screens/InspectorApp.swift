@@ -141,7 +141,7 @@ package final class InspectorApp {
             detailTab = DetailTab.allCases[number]
             detailScroll = TextViewState()
             detailMatch = nil
-        case .search: open(.search, text: detailSearch?.pattern ?? "")
+        case .search: open(.search, text: "") // the last pattern is one ↑ away
         case .nextMatch, .previousMatch: jumpToMatch(forward: command == .nextMatch, includingCurrent: false)
         case .cycleBodyView:
             bodyView = bodyView.next
@@ -206,7 +206,7 @@ package final class InspectorApp {
         case .filter: open(.filter, text: filter.description)
         case .sort:
             sortMenuOpen = true
-            say("sort by: " + TaskSort.allCases.map { "\($0.menuKey) \($0.rawValue)" }.joined(separator: "  ") + "  (Esc: keep)")
+            say("sort: " + TaskSort.allCases.map { "\($0.menuKey) \($0.rawValue)" }.joined(separator: " "))
         case .reverseSort:
             order = order.reversed
             say("sorted by \(order)")
@@ -233,6 +233,11 @@ package final class InspectorApp {
             screen = screen == .help ? .main : .help
             helpScroll = TextViewState()
         case .quit:
+            // On help and diff, q goes back (as Esc); it quits from the table and the detail view.
+            if screen == .help || { if case .diff = screen { return true } else { return false } }() {
+                screen = .main
+                return .redraw
+            }
             let running = actions.unfinishedCount + actions.queuedCount
             if running > 0 {
                 open(.confirmQuit(running: running), text: "")

@@ -62,14 +62,15 @@ extension InspectorApp {
                                    maxWidth: area.width)
         }
         guard area.height > 1 else { return }
-        var figures = String(format: " %.1f req/s  %@/s  ", a.requestsPerSecond, ByteCount.format(Int64(a.bytesPerSecond)))
-        figures += "p50 \(a.p50.map(Milliseconds.format) ?? "–")  p95 \(a.p95.map(Milliseconds.format) ?? "–")  "
-        figures += "max \(a.max.map(Milliseconds.format) ?? "–")   "
-        figures += "shown \(listing.count)/\(a.total)"
+        // What the table shows (count, order, filter) first: a narrow terminal cuts the figures, not the state.
+        var figures = " shown \(listing.count)/\(a.total)"
         let queued = actions.queuedCount
         if queued > 0 { figures += " (+\(queued) queued)" }
         figures += "  sort \(order)"
         if !filter.isEmpty { figures += "  filter \(filter)" }
+        figures += String(format: "   %.1f req/s  %@/s  ", a.requestsPerSecond, ByteCount.format(Int64(a.bytesPerSecond)))
+        figures += "p50 \(a.p50.map(Milliseconds.format) ?? "–")  p95 \(a.p95.map(Milliseconds.format) ?? "–")  "
+        figures += "max \(a.max.map(Milliseconds.format) ?? "–")"
         frame.buffer.setString(x: area.x, y: area.y + 1, figures, style: Style().dim, maxWidth: area.width)
     }
 
@@ -94,8 +95,8 @@ extension InspectorApp {
             frame.setCursor(x: cursor.x, y: cursor.y)
             return
         }
-        // `q` and `?` stay on the right however narrow the terminal is.
-        let right = screen == .main ? "q quit  ? help " : "? help "
+        // `q` and `?` stay on the right however narrow the terminal is (a menu takes the whole line).
+        let right = copyMenuOpen || sortMenuOpen ? "" : screen == .main ? "q quit  ? help " : "? help "
         if let notice = actions.takeNotice() { say(notice) }
         if let message, now - message.time < 6 {
             frame.render(StatusLine(left: " " + message.text, right: right), in: area)
@@ -176,7 +177,9 @@ extension TaskTableLayout {
         columns.map { column, width in
             let sorted = column.sort == order.key || (column.name == .hostPath && order.key == .host)
             let arrow = order != .byID && sorted ? (order.descending ? " ▼" : " ▲") : ""
-            let header = column.name == .progress && width < column.width ? "PROG" : column.header
+            var header = column.name == .progress && width < column.width ? "PROG" : column.header
+            // The arrow is never cut off: the title gives way (`STAT ▼`).
+            if !arrow.isEmpty, TextWidth.of(header + arrow) > width { header = String(header.prefix(max(1, width - 2))) }
             return TableColumn(header + arrow, width: .fixed(width), alignment: column.alignment)
         }
     }

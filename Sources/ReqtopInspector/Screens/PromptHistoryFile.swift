@@ -22,9 +22,12 @@ package struct PromptHistoryFile: Sendable {
     func save(_ histories: [PromptKind: [String]]) throws {
         var object: [String: [String]] = [:]
         for kind in PromptKind.remembered { object[kind.storageName] = histories[kind].map { Array($0.suffix(Self.limit)) } }
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
         let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
         try data.write(to: url, options: .atomic)
+        // Typed headers and bodies can hold tokens: only this user reads them (as the journals).
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
     }
 }
 

@@ -25,7 +25,7 @@ enum PromptKind: Hashable {
         case .newRequestLine: "new request (METHOD URL): "
         case .newRequestHeader: "header (Name: value, empty to go on): "
         case .newRequestBody: "body, sent as typed (empty for none): "
-        case .confirmQuit(let running): "\(running) request\(running == 1 ? " is" : "s are") still running or queued — quit? (y/n) "
+        case .confirmQuit(let running): "quit? (y/n) \(running) request\(running == 1 ? " is" : "s are") still running or queued "
         }
     }
 

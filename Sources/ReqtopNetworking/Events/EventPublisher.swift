@@ -47,6 +47,8 @@ public final class EventPublisher: Sendable {
     private let hello: String
     private let subscription = Protected<EventBus.Subscription?>(nil)
     private let stopped = Protected(false)
+    /// Signalled when the loop has closed everything and removed the socket file.
+    private let finished = DispatchSemaphore(value: 0)
     /// Guards the wake-up pipe: nothing writes to it once the loop has closed it.
     private let wakeClosed = Protected(false)
     private weak let manager: SessionManager?
@@ -104,12 +106,14 @@ public final class EventPublisher: Sendable {
     /// How many readers are connected now.
     public var readerCount: Int { readers.withLock { $0.count } }
 
-    /// Stops publishing: readers are disconnected and the socket file removed.
+    /// Stops publishing: readers are disconnected and the socket file removed before it returns
+    /// (so an app may exit right after).
     public func stop() {
         let first = stopped.withLock { wasStopped in defer { wasStopped = true }; return !wasStopped }
         guard first else { return }
         subscription.withLock { $0?.cancel(); $0 = nil }
         wake()
+        _ = finished.wait(timeout: .now() + 2)
     }
 
     // MARK: Bus side
@@ -169,6 +173,7 @@ public final class EventPublisher: Sendable {
             close(wakeWrite)
         }
         unlink(path)
+        finished.signal()
     }
 
     private func drainWakeups() {

@@ -64,8 +64,12 @@ public final class HARStreamWriter {
         try write(Data("\n]}}\n".utf8))
         try handle.close()
         if writesThrough { return }
-        if FileManager.default.fileExists(atPath: path) { _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: partial)) }
-        else { try FileManager.default.moveItem(atPath: partial, toPath: path) }
+        // rename(2) replaces an existing file atomically: the old HAR stays whole until the new one is.
+        guard rename(partial, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: partial)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: "cannot write \(path): \(reason)"])
+        }
     }
 
     /// Drops the partial file; `path` is untouched.

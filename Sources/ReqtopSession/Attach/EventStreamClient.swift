@@ -81,6 +81,7 @@ package final class EventStreamClient: Sendable {
 
     private func set(_ status: Status) {
         state.withLock { $0 = status }
+        if case .disconnected(let reason) = status { reply.withLock { $0 = "disconnected: \(reason)" } } // said once on the bottom line
         onStatus(status)
     }
 

@@ -23,7 +23,7 @@ package final class JournalWriter: Sendable {
     /// - Parameter bodyLimit: bodies up to this size are kept in the journal; larger ones are named as omitted.
     package init(bus: EventBus, source: String, directory: URL = SessionJournals.directory,
                  bodyLimit: Int = SessionJournals.bodyLimit, now: Date = Date()) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         id = SessionJournals.newID(at: now)
         url = directory.appendingPathComponent(id + ".jsonl")
         self.bodyLimit = bodyLimit

@@ -66,6 +66,15 @@ package enum SessionJournals {
         return matches.count == 1 ? matches[0].url : nil
     }
 
+    /// Why `idOrPath` names no journal: nothing matches, or a prefix matches several (named).
+    package static func whyNotFound(_ idOrPath: String, in directory: URL = directory) -> String {
+        let matches = list(in: directory, reading: false).filter { $0.id.hasPrefix(idOrPath) }.map(\.id)
+        if matches.count > 1 {
+            return "'\(idOrPath)' matches \(matches.count) sessions (\(matches.prefix(3).joined(separator: ", "))\(matches.count > 3 ? ", …" : "")): give more of the id"
+        }
+        return "no file and no session '\(idOrPath)' (reqtop sessions lists them)"
+    }
+
     /// Whether `data` starts like a journal (its first line names the format).
     package static func isJournal(_ data: Data) -> Bool {
         data.prefix(200).firstRange(of: Data(#"{"journal":"#.utf8)) != nil

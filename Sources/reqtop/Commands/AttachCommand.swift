@@ -28,7 +28,9 @@ enum AttachCommand: Command {
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         try parsed.expectPositionals(atMost: 1)
-        guard let path = parsed.positionals.first else { return list() }
+        // Without a path: with exactly one program listening, attach to it; otherwise list them.
+        let live = parsed.positionals.isEmpty ? EventStreamClient.sockets().filter { EventStreamClient.probe($0) == nil } : []
+        guard let path = parsed.positionals.first ?? (live.count == 1 ? live[0] : nil) else { return list() }
         var format = EventFormat.text
         if let text = parsed.value(RunCommand.events) {
             guard let chosen = EventFormat(rawValue: text) else { throw UsageError("--events must be text or jsonl, got '\(text)'") }
@@ -58,35 +60,70 @@ enum AttachCommand: Command {
     }
 
     /// Prints the stream's events in the plain `--events jsonl` schema (re-encoded: the stream's
-    /// extra fields and bodies are left out) or as readable lines; who publishes goes to stderr.
+    /// extra fields and bodies are left out; progress at most 4 lines a second per task, as in text)
+    /// or as readable lines; who publishes goes to stderr. When the program goes, its tasks that had
+    /// not ended get a closing `failed` line; Ctrl-C ends with 130.
     private static func headless(_ path: String, follow: Bool, format: EventFormat) -> Int32 {
         let done = DispatchSemaphore(value: 0)
         let out = FileDescriptorSink.standardOutput
         let formatter = Protected(TextEventFormatter())
-        let client = EventStreamClient(path: path, follow: follow, onStatus: { status in
-            if case .disconnected(let reason) = status {
-                printToStandardError("reqtop attach: disconnected: \(Sanitizer.singleLine(reason))")
-                if !follow { done.signal() }
-            }
-        }, onLine: { line in
-            switch (line, format) {
-            case (.event(let event), .jsonl): out.write(JSONLinesEncoder.line(for: event) + "\n")
-            case (.event(let event), .text):
+        let open = Protected<[TaskID: Double]>([:]) // unfinished tasks, and when their last progress line went out
+        let emit: @Sendable (TaskEvent) -> Void = { event in
+            switch format {
+            case .jsonl:
+                if event.name == .progress {
+                    let due = open.withLock { tasks -> Bool in
+                        guard event.time - (tasks[event.task] ?? -.infinity) >= 0.25 else { return false }
+                        tasks[event.task] = event.time
+                        return true
+                    }
+                    guard due else { return }
+                }
+                out.write(JSONLinesEncoder.line(for: event) + "\n")
+            case .text:
                 if let text = formatter.withLock({ $0.line(for: event) }) { out.write(text + "\n") }
-            case (.hello(let hello), _): printToStandardError("reqtop attach: \(Sanitizer.singleLine(hello.process)) (pid \(hello.pid))")
+            }
+        }
+        let client = EventStreamClient(path: path, follow: follow, onStatus: { status in
+            guard case .disconnected(let reason) = status else { return }
+            let now = Date().timeIntervalSince1970
+            for id in open.withLock({ tasks in defer { tasks.removeAll() }; return tasks.keys.sorted() }) {
+                emit(TaskEvent(task: id, time: now, kind: .failed(TaskFailure(
+                    error: TransferError(code: .other, message: "unknown: the app's event stream ended before this task did"),
+                    response: nil, bytes: 0, timings: nil, redirects: []))))
+            }
+            printToStandardError("reqtop attach: disconnected: \(Sanitizer.singleLine(reason))")
+            if !follow { done.signal() }
+        }, onLine: { line in
+            switch line {
+            case .event(let event):
+                if case .created = event.kind { open.withLock { $0[event.task] = -.infinity } }
+                if event.isTerminal { open.withLock { $0[event.task] = nil } }
+                emit(event)
+            case .hello(let hello): printToStandardError("reqtop attach: \(Sanitizer.singleLine(hello.process)) (pid \(hello.pid))")
             default: break
             }
         })
         client.start()
+        let interrupted = Protected(false)
+        let signals = [SIGINT, SIGTERM].map { signo -> DispatchSourceSignal in
+            signal(signo, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signo, queue: DispatchQueue(label: "reqtop.attach.signals"))
+            source.setEventHandler {
+                interrupted.withLock { $0 = true }
+                done.signal()
+            }
+            source.resume()
+            return source
+        }
         done.wait()
-        return 0
+        signals.forEach { $0.cancel() }
+        client.stop()
+        return interrupted.snapshot ? 130 : 0
     }
 
     private static func interactive(_ path: String, follow: Bool, options: InteractiveOptions) -> Int32 {
-        var configuration = SessionConfiguration()
-        configuration.liveBodyPreviewBytes = InspectorApp.liveBodyPreviewBytes
-        configuration.firstTaskID = 1_000_000_000 // reqtop's own replays, above every attached task
-        let manager = SessionManager(configuration: configuration)
+        let manager = SessionManager(configuration: inspectorConfiguration(firstTaskID: 1_000_000_000)) // replays above every attached task
         defer { manager.invalidate() }
         var options = options
         options.attach = (path, follow)

@@ -38,6 +38,10 @@ enum ConvertCommand: Command {
         if let journal = journalInput(input), name != "locust" {
             return convertSession(journal, to: name, output: parsed.value(output))
         }
+        if !FileManager.default.fileExists(atPath: input), input.first?.isNumber == true {
+            printToStandardError("reqtop convert: " + SessionJournals.whyNotFound(input)) // looks like a session id
+            return 2
+        }
         if name == "locust" {
             return locust(input, output: parsed.value(output), environment: parsed.value(environment), variables: variables)
         }

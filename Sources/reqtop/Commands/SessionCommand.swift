@@ -30,9 +30,7 @@ func runSessionCommand(_ argument: String?, options: InteractiveOptions = Intera
         options.headless = true
         return replay([RunnerInput(list: list)], options: options)
     }
-    var configuration = SessionConfiguration()
-    configuration.liveBodyPreviewBytes = InspectorApp.liveBodyPreviewBytes
-    let manager = SessionManager(configuration: configuration)
+    let manager = SessionManager(configuration: inspectorConfiguration())
     defer { manager.invalidate() }
     let outcome = runInteractive(manager: manager, title: argument ?? "interactive session", options: options) { session in
         if let url { session.start(HTTPRequest(url: url), name: nil) }

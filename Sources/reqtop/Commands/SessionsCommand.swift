@@ -59,7 +59,7 @@ enum OpenCommand: Command {
         guard parsed.positionals.count == 1 else { throw UsageError("give one session id, journal or HAR file") }
         let argument = parsed.positionals[0]
         guard let url = SessionJournals.locate(argument) else {
-            printToStandardError("reqtop open: no file and no session '\(argument)' (reqtop sessions lists them)")
+            printToStandardError("reqtop open: " + SessionJournals.whyNotFound(argument))
             return 2
         }
         let saved: SavedSession
@@ -73,10 +73,7 @@ enum OpenCommand: Command {
             printToStandardError("reqtop open: the inspector needs a terminal; use reqtop convert \(argument) --to har for a file")
             return 2
         }
-        var configuration = SessionConfiguration()
-        configuration.liveBodyPreviewBytes = InspectorApp.liveBodyPreviewBytes
-        configuration.firstTaskID = (saved.events.map(\.task.rawValue).max() ?? 0) + 1
-        let manager = SessionManager(configuration: configuration)
+        let manager = SessionManager(configuration: inspectorConfiguration(firstTaskID: (saved.events.map(\.task.rawValue).max() ?? 0) + 1))
         defer { manager.invalidate() }
         // Opening a session is not a new session: nothing is journaled unless requests are sent.
         let outcome = runInteractive(manager: manager, title: saved.title,
