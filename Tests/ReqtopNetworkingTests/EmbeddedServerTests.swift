@@ -125,6 +125,20 @@ final class EmbeddedServerTests: EmbeddedServerTestCase {
         XCTAssertNil(task.bodyReceivedSoFar, "the preview goes with the task's delegate")
     }
 
+    func testAnEndlessBodyStopsAtTheSpillLimitInsteadOfFillingTheDisk() async throws {
+        var configuration = SessionConfiguration()
+        configuration.maxBodyBytesInMemory = 1000
+        configuration.maxSpilledBodyBytes = 20_000
+        let manager = SessionManager(configuration: configuration)
+        let response = await manager.data(for: HTTPRequest(server.url("/stream-bytes/200000?chunk_size=1000")))
+        XCTAssertEqual(response.error?.code, .bodyTooLarge, "\(String(describing: response.error))")
+        XCTAssertLessThanOrEqual(response.bytes, 21_000, "it stopped near the limit")
+        // A body under the limit is unaffected.
+        let small = await manager.data(for: HTTPRequest(server.url("/bytes/15000")))
+        XCTAssertNil(small.error)
+        XCTAssertEqual(small.value?.count, 15_000)
+    }
+
     func testAServerThatNeverAnswersIsTimedAsWaitNotReceive() throws {
         let manager = SessionManager()
         let recorder = EventRecorder(bus: manager.bus)

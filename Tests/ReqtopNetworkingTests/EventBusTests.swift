@@ -180,3 +180,24 @@ final class EventBusTests: XCTestCase {
         XCTAssertEqual((objects[3]["error"] as? [String: String])?["code"], "timedOut")
     }
 }
+
+/// Spilled-body folders left by a process killed with -9 are removed by the next process.
+final class SpillFolderTests: XCTestCase {
+    func testFoldersOfDeadProcessesAreRemovedAndLiveOnesKept() throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let temporary = FileManager.default.temporaryDirectory
+        let dead = temporary.appendingPathComponent("reqtop-\(child.processIdentifier)-bodies")
+        let alive = temporary.appendingPathComponent("reqtop-1-bodies") // pid 1 always runs
+        for folder in [dead, alive] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: folder.appendingPathComponent("body-1"))
+        }
+        defer { try? FileManager.default.removeItem(at: alive) }
+        FileSink.removeFoldersOfDeadProcesses()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dead.path), "the killed process's bodies are gone")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: alive.path), "a running process's are kept")
+    }
+}

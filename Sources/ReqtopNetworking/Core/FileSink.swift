@@ -19,12 +19,27 @@ final class FileSink {
         }
     }
 
-    /// Where this process keeps spilled bodies: one folder, so they can all go at exit.
+    /// Where this process keeps spilled bodies: one folder, so they can all go at exit. Folders
+    /// left by reqtop processes that no longer exist (killed with -9) are removed first.
     static let temporaryFolder: URL = {
+        removeFoldersOfDeadProcesses()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(getpid())-bodies")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return folder
     }()
+
+    /// Removes `reqtop-PID-bodies` folders (of this user) whose process is gone.
+    static func removeFoldersOfDeadProcesses() {
+        let temporary = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] {
+            guard name.hasPrefix("reqtop-"), name.hasSuffix("-bodies"),
+                  let pid = Int32(name.dropFirst("reqtop-".count).dropLast("-bodies".count)), pid != getpid() else { continue }
+            let path = temporary.appendingPathComponent(name).path
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_uid == getuid() else { continue }
+            if kill(pid, 0) == -1 && errno == ESRCH { try? FileManager.default.removeItem(atPath: path) }
+        }
+    }
 
     /// A new temporary file for a body that outgrew the memory cap.
     static func temporary() throws(TransferError) -> FileSink {

@@ -45,6 +45,10 @@ public struct SessionConfiguration: Sendable {
     /// While a task runs, a copy of the first this-many body bytes is kept for
     /// `HTTPTask.bodyReceivedSoFar` (a live view of a body as it arrives); 0 keeps none.
     public var liveBodyPreviewBytes = 0
+    /// A body spilled to a temporary file may grow to this many bytes; past it the task fails
+    /// with `bodyTooLarge` (an endless body must not fill the disk). A download task's file has no
+    /// such limit: its size is what the caller asked for.
+    public var maxSpilledBodyBytes: Int64 = 4 << 30
     /// The identifier of the first task (later ones count up): above a saved session's tasks when
     /// new ones join it.
     public var firstTaskID = 1

@@ -139,7 +139,8 @@ public final class SessionManager: Sendable {
                                     validation: options.validation ?? configuration.validation,
                                     uploadProgress: uploadProgress, downloadProgress: downloadProgress,
                                     completionQueue: configuration.completionQueue,
-                                    previewLimit: configuration.liveBodyPreviewBytes, respond: respond)
+                                    previewLimit: configuration.liveBodyPreviewBytes,
+                                    spillCap: configuration.maxSpilledBodyBytes, respond: respond)
         registry.register(delegate)
         bus.post(TaskEvent(task: id, kind: .created(TaskDescription(kind: kind, name: options.name, request: request,
                                                                     destination: destination))))

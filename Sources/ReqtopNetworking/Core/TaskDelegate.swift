@@ -29,6 +29,8 @@ final class TaskDelegate: Sendable {
     let request: TransferRequest
     let destination: URL?
     let memoryCap: Int
+    /// A spilled (temporary) body fails the task past this size.
+    let spillCap: Int64
     let validation: ResponseValidation
     let uploadProgress: ProgressHandler?
     let downloadProgress: ProgressHandler?
@@ -40,11 +42,12 @@ final class TaskDelegate: Sendable {
 
     init(task: HTTPTask, request: TransferRequest, destination: URL?, memoryCap: Int, validation: ResponseValidation,
          uploadProgress: ProgressHandler?, downloadProgress: ProgressHandler?, completionQueue: DispatchQueue,
-         previewLimit: Int = 0, respond: @escaping @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)) {
+         previewLimit: Int = 0, spillCap: Int64 = .max, respond: @escaping @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)) {
         self.task = task
         self.request = request
         self.destination = destination
         self.memoryCap = memoryCap
+        self.spillCap = spillCap
         self.validation = validation
         self.uploadProgress = uploadProgress
         self.downloadProgress = downloadProgress

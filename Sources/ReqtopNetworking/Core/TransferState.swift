@@ -115,7 +115,14 @@ final class TransferState {
         if pendingRedirect != nil { return true } // the body of a redirect the engine follows
         received += Int64(bytes.count)
         if !previewFull, let preview = delegate.preview { previewFull = !preview.append(bytes) }
-        if let file { return file.write(bytes) }
+        if let file {
+            if file.isTemporary, file.size + Int64(bytes.count) > delegate.spillCap {
+                failure = TransferError(code: .bodyTooLarge,
+                                        message: "the body passed \(delegate.spillCap) bytes, the session's limit for bodies kept on disk (maxSpilledBodyBytes)")
+                return false
+            }
+            return file.write(bytes)
+        }
         do {
             if let destination = delegate.destination {
                 let sink = try FileSink(url: destination, isTemporary: false)

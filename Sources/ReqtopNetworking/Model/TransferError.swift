@@ -16,6 +16,8 @@ public struct TransferError: Error, Sendable, Hashable, CustomStringConvertible 
         case tlsFailure
         case badURL
         case fileIO
+        /// A body passed the session's limit for bodies spilled to disk (`maxSpilledBodyBytes`).
+        case bodyTooLarge
         case validationFailed
         case serializationFailed
         case protocolError
