@@ -14,6 +14,19 @@ final class VariableTests: XCTestCase {
         XCTAssertEqual(String(decoding: note.body.data ?? Data(), as: UTF8.self), "note for api.example.org")
     }
 
+    func testVariablesThatDoubleEachOtherAreRefusedInsteadOfExpandingForMinutes() throws {
+        // 701 bytes that once expanded to 2^30 characters (12 minutes, 2 GB and rising).
+        var text = "@v0 = x\n"
+        for level in 1...30 { text += "@v\(level) = {{v\(level - 1)}}{{v\(level - 1)}}\n" }
+        text += "\nGET http://127.0.0.1:9/?q={{v30}}\n"
+        let list = try RequestListLoader.load(text: text, path: "bomb.http", format: .http)
+        let resolver = RequestResolver(list: list)
+        XCTAssertThrowsError(try resolver.resolve(0)) { error in
+            let message = (error as? RequestListError)?.message ?? "\(error)"
+            XCTAssertTrue(message.contains("the expansion takes more than 100000 variable references"), message)
+        }
+    }
+
     func testCommandLineVariablesWinOverFileVariables() throws {
         let list = try Fixtures.load("http/file-variables.http")
         let resolver = RequestResolver(list: list, variables: VariableContext(commandLine: ["host": "127.0.0.1:9"]))

@@ -19,6 +19,15 @@ struct Substitution {
     /// Leave `{{name.response…}}` references as they are (for writing a list that cannot run them).
     var keepsResponseReferences = false
 
+    /// No expansion grows past this many bytes or expands more than this many references: variables
+    /// that double each other (`@v2 = {{v1}}{{v1}}`, thirty deep) would otherwise take minutes and
+    /// gigabytes before anything is sent.
+    static let maxExpansionBytes = 16 << 20
+    static let maxExpandedReferences = 100_000
+
+    /// How many references one top-level substitution has expanded so far.
+    private final class Budget { var references = 0 }
+
     func substitute(_ text: String) throws(RequestListError) -> String {
         try substitute(text, variable: nil, stack: [])
     }
@@ -26,6 +35,10 @@ struct Substitution {
     /// `stack`: the file-variable definitions being expanded (a definition, not a name, repeats in a
     /// cycle: `@url = {{url}}/v2` uses the `@url` above it).
     func substitute(_ text: String, variable: FileVariable?, stack: [FileVariable]) throws(RequestListError) -> String {
+        try substitute(text, variable: variable, stack: stack, budget: Budget())
+    }
+
+    private func substitute(_ text: String, variable: FileVariable?, stack: [FileVariable], budget: Budget) throws(RequestListError) -> String {
         guard text.contains("{{") else { return text }
         let template: Template
         do {
@@ -37,13 +50,23 @@ struct Substitution {
         for part in template.parts {
             switch part {
             case let .literal(s): out += s
-            case let .variable(name, _): out += try value(of: name, variable: variable, stack: stack)
+            case let .variable(name, _):
+                budget.references += 1
+                if budget.references > Self.maxExpandedReferences {
+                    throw locator.error("the expansion takes more than \(Self.maxExpandedReferences) variable references (variables that repeat each other?): not sent",
+                                        name: name, spec: specIndex, variable: variable)
+                }
+                out += try value(of: name, variable: variable, stack: stack, budget: budget)
+            }
+            if out.utf8.count > Self.maxExpansionBytes {
+                throw locator.error("the expansion passes \(Self.maxExpansionBytes >> 20) MB (variables that repeat each other?): not sent",
+                                    name: "", spec: specIndex, variable: variable)
             }
         }
         return out
     }
 
-    private func value(of name: String, variable: FileVariable?, stack: [FileVariable]) throws(RequestListError) -> String {
+    private func value(of name: String, variable: FileVariable?, stack: [FileVariable], budget: Budget) throws(RequestListError) -> String {
         let reference: VariableReference
         do {
             reference = try VariableReference.parse(name)
@@ -80,7 +103,7 @@ struct Substitution {
                     let cycle = (stack + [fileVariable]).map(\.name).joined(separator: " → ")
                     throw locator.error("variable '\(key)' refers to itself (\(cycle))", name: key, spec: nil, variable: fileVariable)
                 }
-                return try substitute(fileVariable.value, variable: fileVariable, stack: stack + [fileVariable])
+                return try substitute(fileVariable.value, variable: fileVariable, stack: stack + [fileVariable], budget: budget)
             }
             if let script = list.allScripts.first(where: { $0.setVariables.contains(key) }) {
                 var error = locator.error("needs {{\(key)}}, which only the script skipped at \(script.location) sets "
