@@ -86,18 +86,18 @@ package struct TaskFilter: Sendable, Hashable, CustomStringConvertible {
 
     /// The same test on a record read in place: at 100,000 tasks, copying each record (a struct
     /// of many references) cost more than the test itself.
+    /// (Each field is read through the pointer: binding `pointer.pointee` to a name would copy the record.)
     func matches(at pointer: UnsafePointer<TaskRecord>) -> Bool {
-        let record = UnsafeRecord(pointer)
         for clause in clauses {
             let hit: Bool
             switch clause.term {
             // Byte-level, ASCII case-insensitive: a filter over 100,000 tasks builds no strings.
-            case .text(let text): hit = ASCII.contains(record.pointer.pointee.request.url.absoluteString, lowercasedNeedle: text)
-            case .status(let range): hit = record.pointer.pointee.response.map { range.contains($0.status) } ?? false
-            case .method(let method): hit = record.pointer.pointee.request.method.uppercased() == method
-            case .state(let state): hit = record.pointer.pointee.state == state
-            case .host(let host): hit = ASCII.contains(record.pointer.pointee.request.url.host, lowercasedNeedle: host)
-            case .name(let name): hit = record.pointer.pointee.name.map { ASCII.contains($0, lowercasedNeedle: name) } ?? false
+            case .text(let text): hit = ASCII.contains(pointer.pointee.request.url.absoluteString, lowercasedNeedle: text)
+            case .status(let range): hit = pointer.pointee.response.map { range.contains($0.status) } ?? false
+            case .method(let method): hit = pointer.pointee.request.method.uppercased() == method
+            case .state(let state): hit = pointer.pointee.state == state
+            case .host(let host): hit = ASCII.contains(pointer.pointee.request.url.host, lowercasedNeedle: host)
+            case .name(let name): hit = pointer.pointee.name.map { ASCII.contains($0, lowercasedNeedle: name) } ?? false
             }
             if hit == clause.negated { return false }
         }
@@ -105,10 +105,4 @@ package struct TaskFilter: Sendable, Hashable, CustomStringConvertible {
     }
 
     package var isEmpty: Bool { clauses.isEmpty }
-}
-
-/// A record read through a pointer, field by field.
-struct UnsafeRecord {
-    let pointer: UnsafePointer<TaskRecord>
-    init(_ pointer: UnsafePointer<TaskRecord>) { self.pointer = pointer }
 }

@@ -17,21 +17,12 @@ enum TUITableChild {
         let terminal = Terminal(backend: CountingBackend(width: 120, height: 40))
         terminal.draw { app.render(&$0) }
 
-        if let key = ProcessInfo.processInfo.environment["BENCH_PROFILE_SORT"].flatMap(TaskSort.init(rawValue:)) {
-            for i in 0..<20 { _ = store.listing(filter: .all, order: TaskOrder(key, descending: i % 2 == 0)) } // for perf record
-            return 0
-        }
-        if let expression = ProcessInfo.processInfo.environment["BENCH_PROFILE_FILTER"], let filter = try? TaskFilter(parsing: expression) {
-            for i in 0..<20 { _ = store.listing(filter: filter, order: TaskOrder(.id, descending: i % 2 == 0)) } // for perf record
-            return 0
-        }
         var slowestSort = 0.0
         for key in TaskSort.allCases {
             for descending in [false, true] {
                 let start = Clock.now()
                 _ = store.listing(filter: .all, order: TaskOrder(key, descending: descending))
                 slowestSort = max(slowestSort, Clock.now() - start)
-                if ProcessInfo.processInfo.environment["BENCH_VERBOSE"] != nil { log("sort \(key) \(descending): \(Clock.now() - start)") }
             }
         }
         var slowestFilter = 0.0
@@ -40,7 +31,6 @@ enum TUITableChild {
             let start = Clock.now()
             _ = store.listing(filter: filter, order: .byID)
             slowestFilter = max(slowestFilter, Clock.now() - start)
-            if ProcessInfo.processInfo.environment["BENCH_VERBOSE"] != nil { log("filter \(expression): \(Clock.now() - start)") }
         }
 
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-bench-\(getpid()).har").path
