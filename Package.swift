@@ -18,6 +18,8 @@ let package = Package(
         .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw")]),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "CTextWidth"),
+        // OpenSSL (Debian: libssl-dev) for the proxy's --intercept: a local CA, per-host certificates, TLS server sessions.
+        .target(name: "CTLS", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
 
         // One small lock type shared by every layer.
         .target(name: "ReqtopSync"),
@@ -42,12 +44,14 @@ let package = Package(
         // Layer 3b: the inspector's screens over a session: table, detail, prompts, keymap (no curses import).
         .target(name: "ReqtopInspector", dependencies: ["ReqtopSession", "ReqtopNetworking", "ReqtopRequestLists", "ReqtopTerminalUI",
                                                         "ReqtopSync"]),
+        // A forward proxy whose upstream side is the networking core: every proxied request is a task.
+        .target(name: "ReqtopProxy", dependencies: ["CTLS", "ReqtopNetworking", "ReqtopHTTPModel", "ReqtopSync"]),
         // Embedded loopback HTTP/1.1 server: httpbin-like endpoints and fault injection.
         .target(name: "ReqtopTestServer", dependencies: ["ReqtopSync", "ReqtopHTTPModel", "CZlib"]),
 
         .executableTarget(
             name: "reqtop",
-            dependencies: ["ReqtopSession", "ReqtopInspector", "ReqtopNcurses", "ReqtopTestServer", "ReqtopNetworking", "ReqtopRequestLists",
+            dependencies: ["ReqtopSession", "ReqtopInspector", "ReqtopNcurses", "ReqtopTestServer", "ReqtopNetworking", "ReqtopRequestLists", "ReqtopProxy",
                            "ReqtopTerminalText"]
         ),
 
@@ -65,6 +69,7 @@ let package = Package(
         .testTarget(name: "ReqtopSyncTests", dependencies: ["ReqtopSync"]),
         .testTarget(name: "ReqtopHTTPModelTests", dependencies: ["ReqtopHTTPModel"]),
         .testTarget(name: "ReqtopTestServerTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport"]),
+        .testTarget(name: "ReqtopProxyTests", dependencies: ["ReqtopProxy", "ReqtopNetworking", "ReqtopNetworkingTesting", "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopNetworkingTests", dependencies: ["ReqtopNetworking", "ReqtopNetworkingTesting", "ReqtopSync", "ReqtopTestServer",
                                                               "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"], exclude: ["Fixtures"]),

@@ -33,6 +33,8 @@ struct InteractiveOptions {
     var saved: SavedSession?
     /// `reqtop attach`: another program's event stream (socket path, reconnect when it comes back).
     var attach: (path: String, follow: Bool)?
+    /// Said on the bottom line when the session starts.
+    var notice: String?
 }
 
 /// Runs the inspector TUI over `manager` until the user quits or a signal arrives.
@@ -81,6 +83,7 @@ func runInteractive(manager: SessionManager, title: String, options: Interactive
         client.start()
     }
     if let notes = options.saved?.notes, !notes.isEmpty { app.say(notes.joined(separator: "; ")) }
+    if let notice = options.notice { app.say(notice) }
     let history = PromptHistoryFile()
     app.loadPromptHistory(from: history)
     defer { app.savePromptHistory(to: history) }

@@ -4,7 +4,7 @@ import ReqtopNetworking
 import ReqtopSession
 
 // Wiring only: pick the subcommand, run it, exit with its code.
-let commands: [any Command.Type] = [RunCommand.self, ConvertCommand.self, SessionsCommand.self, OpenCommand.self, AttachCommand.self, DemoCommand.self, ServeCommand.self]
+let commands: [any Command.Type] = [RunCommand.self, ConvertCommand.self, SessionsCommand.self, OpenCommand.self, AttachCommand.self, ProxyCommand.self, DemoCommand.self, ServeCommand.self]
 var arguments = Array(CommandLine.arguments.dropFirst())
 // `reqtop [--no-mouse] [--no-journal] [URL]`: the session's options (subcommands parse their own).
 let isSubcommand = arguments.first.map { name in commands.contains { $0.name == name } } ?? false

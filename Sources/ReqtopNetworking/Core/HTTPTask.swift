@@ -8,7 +8,7 @@ public final class HTTPTask: Sendable, CustomStringConvertible {
     public let request: HTTPRequest
     public let name: String?
     // Strong: a task keeps its manager (and engine) alive; the registry lets go of the task when it ends.
-    private let manager: SessionManager
+    let manager: SessionManager
     private let lifecycle = Protected(Lifecycle())
 
     struct Lifecycle {

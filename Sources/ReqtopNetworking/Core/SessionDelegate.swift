@@ -40,12 +40,12 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
         transfer.state.didSendHead(bytes) { emit($0, for: transfer.id) }
     }
 
-    func didReceiveBody(_ bytes: UnsafeRawBufferPointer, transfer: Transfer) -> Bool {
-        isRegistered(transfer) && transfer.state.didReceiveBody(bytes)
+    func didReceiveBody(_ bytes: UnsafeRawBufferPointer, transfer: Transfer) -> TransferState.BodyWrite {
+        isRegistered(transfer) ? transfer.state.didReceiveBody(bytes) : .failed
     }
 
-    func readBody(into buffer: UnsafeMutableRawBufferPointer, transfer: Transfer) -> Int? {
-        isRegistered(transfer) ? transfer.state.readBody(into: buffer) : nil
+    func readBody(into buffer: UnsafeMutableRawBufferPointer, transfer: Transfer) -> TransferState.BodyRead {
+        isRegistered(transfer) ? transfer.state.readBody(into: buffer) : .abort
     }
 
     func seekBody(to offset: Int64, transfer: Transfer) -> Bool {
@@ -97,6 +97,7 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
     }
 
     private func schedule(_ finished: FinishedTransfer, of delegate: TaskDelegate) {
+        delegate.stream?.consumer.didFinish(finished.error)
         let bus = self.bus
         let queue = delegate.completionQueue
         let id = delegate.task.id

@@ -125,14 +125,22 @@ public final class SessionManager: Sendable {
                         options: options, uploadProgress: progress, downloadProgress: nil, completion: completionHandler)
     }
 
-    private func makeTask<S: ResponseSerializer>(
+    /// A task identifier no task of this manager has or will have: for events about work that is
+    /// not an HTTP task but belongs on the same bus (a proxy's CONNECT tunnel).
+    public func reserveTaskID() -> TaskID {
+        TaskID(rawValue: nextID.withLock { id in defer { id += 1 }; return id })
+    }
+
+    func makeTask<S: ResponseSerializer>(
         _ kind: TaskKind, request: HTTPRequest, destination: URL?, serializer: S,
         options: TaskOptions, uploadProgress: ProgressHandler?, downloadProgress: ProgressHandler?,
-        completion: (@Sendable (TaskResponse<S.Value>) -> Void)?
+        completion: (@Sendable (TaskResponse<S.Value>) -> Void)?, stream: TaskStream? = nil, bodySource: (any RequestBodySource)? = nil
     ) -> HTTPTask {
-        let id = TaskID(rawValue: nextID.withLock { id in defer { id += 1 }; return id })
+        let id = reserveTaskID()
         let task = HTTPTask(id: id, kind: kind, request: request, name: options.name, manager: self)
-        let transfer = TransferRequest(request, configuration: configuration)
+        var transfer = TransferRequest(request, configuration: configuration)
+        transfer.bodySource = bodySource
+        transfer.verbatimHead = stream?.options.verbatimHead ?? false
         let respond = Self.responder(task: id, request: request, serializer: serializer, completion: completion)
         let delegate = TaskDelegate(task: task, request: transfer, destination: destination,
                                     memoryCap: configuration.maxBodyBytesInMemory,
@@ -140,7 +148,7 @@ public final class SessionManager: Sendable {
                                     uploadProgress: uploadProgress, downloadProgress: downloadProgress,
                                     completionQueue: configuration.completionQueue,
                                     previewLimit: configuration.liveBodyPreviewBytes,
-                                    spillCap: configuration.maxSpilledBodyBytes, respond: respond)
+                                    spillCap: configuration.maxSpilledBodyBytes, stream: stream, respond: respond)
         registry.register(delegate)
         bus.post(TaskEvent(task: id, kind: .created(TaskDescription(kind: kind, name: options.name, request: request,
                                                                     destination: destination))))
@@ -204,6 +212,10 @@ public final class SessionManager: Sendable {
         try task.transition(to: .suspended) { _ in engine.enqueue(.suspend(task.id)) }
     }
 
+    func continueStream(_ task: HTTPTask) {
+        engine.enqueue(.continueStream(task.id))
+    }
+
     func cancel(_ task: HTTPTask) throws(IllegalTransition) {
         var unsent = false
         try task.transition(to: .cancelled) { before in
@@ -216,7 +228,9 @@ public final class SessionManager: Sendable {
     private func finishUnsent(_ task: HTTPTask) {
         _ = try? task.transition(to: .cancelled)
         guard let delegate = registry.remove(task.id) else { return }
-        let (handler, event) = delegate.respond(delegate.unsentCancellation)
+        let unsent = delegate.unsentCancellation
+        delegate.stream?.consumer.didFinish(unsent.error)
+        let (handler, event) = delegate.respond(unsent)
         let bus = self.bus
         configuration.completionQueue.async {
             handler()

@@ -37,12 +37,14 @@ final class TaskDelegate: Sendable {
     let completionQueue: DispatchQueue
     /// The body so far, for a live view; nil unless the configuration asks for one.
     let preview: BodyPreview?
+    /// A streaming task's consumer and options; nil for a task that collects its body.
+    let stream: TaskStream?
     /// Serializes a finished transfer and returns the completion handler call and the terminal event.
     let respond: @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)
 
     init(task: HTTPTask, request: TransferRequest, destination: URL?, memoryCap: Int, validation: ResponseValidation,
          uploadProgress: ProgressHandler?, downloadProgress: ProgressHandler?, completionQueue: DispatchQueue,
-         previewLimit: Int = 0, spillCap: Int64 = .max, respond: @escaping @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)) {
+         previewLimit: Int = 0, spillCap: Int64 = .max, stream: TaskStream? = nil, respond: @escaping @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)) {
         self.task = task
         self.request = request
         self.destination = destination
@@ -53,6 +55,7 @@ final class TaskDelegate: Sendable {
         self.downloadProgress = downloadProgress
         self.completionQueue = completionQueue
         preview = previewLimit > 0 ? BodyPreview(limit: previewLimit) : nil
+        self.stream = stream
         self.respond = respond
     }
 

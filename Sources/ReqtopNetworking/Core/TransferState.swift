@@ -106,13 +106,32 @@ final class TransferState {
             declaredLength = complete.headers.value(for: "Content-Length").flatMap(Int64.init)
         }
         emit(.response(complete))
+        if failure == nil { delegate.stream?.consumer.didReceiveResponse(complete) }
     }
 
     // MARK: Body
 
-    func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// What became of body bytes handed to the state.
+    enum BodyWrite { case taken, paused, failed }
+
+    func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> BodyWrite {
         EngineThread.check()
-        if pendingRedirect != nil { return true } // the body of a redirect the engine follows
+        if pendingRedirect != nil { return .taken } // the body of a redirect the engine follows
+        if let stream = delegate.stream { return pass(bytes, to: stream) }
+        return store(bytes) ? .taken : .failed
+    }
+
+    /// A streaming task: the consumer takes the bytes (or pauses the transfer); the first ones are kept.
+    private func pass(_ bytes: UnsafeRawBufferPointer, to stream: TaskStream) -> BodyWrite {
+        guard stream.consumer.consume(bytes) else { return .paused }
+        received += Int64(bytes.count)
+        if !previewFull, let preview = delegate.preview { previewFull = !preview.append(bytes) }
+        let room = stream.options.keptBodyBytes - memoryBody.count
+        if room > 0 { memoryBody.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes.prefix(room))) }
+        return .taken
+    }
+
+    private func store(_ bytes: UnsafeRawBufferPointer) -> Bool {
         received += Int64(bytes.count)
         if !previewFull, let preview = delegate.preview { previewFull = !preview.append(bytes) }
         if let file {
@@ -144,9 +163,24 @@ final class TransferState {
         return true
     }
 
-    /// Fills `buffer` with the next request body bytes; returns the count, 0 at the end, nil on error.
-    func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+    /// What the next read of the request body produced.
+    enum BodyRead { case bytes(Int), pause, abort }
+
+    /// Fills `buffer` with the next request body bytes (`.bytes(0)` at the end).
+    func readBody(into buffer: UnsafeMutableRawBufferPointer) -> BodyRead {
         EngineThread.check()
+        guard let source = current.bodySource else { return readOwnBody(into: buffer).map(BodyRead.bytes) ?? .abort }
+        switch source.read(into: buffer) {
+        case .bytes(let n): return .bytes(n)
+        case .end: return .bytes(0)
+        case .wait: return .pause
+        case .failed(let why):
+            failure = TransferError(code: .sendFailed, message: why)
+            return .abort
+        }
+    }
+
+    private func readOwnBody(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         switch current.request.body {
         case .none:
             return 0
@@ -173,6 +207,7 @@ final class TransferState {
 
     /// Rewinds the request body to `offset` so libcurl can send it again.
     func seekBody(to offset: Int64) -> Bool {
+        if current.bodySource != nil { return false } // what was streamed cannot be sent again
         switch current.request.body {
         case .none: return offset == 0
         case .data(let data):

@@ -13,6 +13,8 @@ final class CurlEngine: Sendable {
         case suspend(TaskID)
         case resume(TaskID)
         case cancel(TaskID)
+        /// A streaming task's consumer or body source is ready again: unpause unless the user suspended it.
+        case continueStream(TaskID)
         case shutdown
     }
 
@@ -187,6 +189,10 @@ final class EngineLoop {
             } else if let transfer = waiting.removeValue(forKey: id) ?? parked.removeValue(forKey: id) {
                 delegate.transferWasCancelled(transfer)
             }
+        case .continueStream(let id):
+            if let transfer = active[id], delegate.registry.peek(id)?.task.state == .running {
+                ccurl_easy_pause_continue(transfer.easy)
+            }
         case .shutdown:
             break
         }
@@ -288,8 +294,11 @@ private func transfer(_ context: UnsafeMutableRawPointer?) -> Transfer {
 
 private let onBody: ccurl_data_callback = { context, bytes, length in
     let transfer = transfer(context)
-    let ok = transfer.delegate.didReceiveBody(UnsafeRawBufferPointer(start: bytes, count: length), transfer: transfer)
-    return ok ? length : 0
+    switch transfer.delegate.didReceiveBody(UnsafeRawBufferPointer(start: bytes, count: length), transfer: transfer) {
+    case .taken: return length
+    case .paused: return ccurl_writefunc_pause()
+    case .failed: return 0
+    }
 }
 
 private let onHeader: ccurl_data_callback = { context, bytes, length in
@@ -306,9 +315,11 @@ private let onHeaderOut: ccurl_data_callback = { context, bytes, length in
 
 private let onRead: ccurl_read_callback = { context, buffer, capacity in
     let transfer = transfer(context)
-    guard let n = transfer.delegate.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity),
-                                             transfer: transfer) else { return ccurl_readfunc_abort() }
-    return n
+    switch transfer.delegate.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity), transfer: transfer) {
+    case .bytes(let n): return n
+    case .pause: return ccurl_readfunc_pause()
+    case .abort: return ccurl_readfunc_abort()
+    }
 }
 
 private let onSeek: ccurl_seek_callback = { context, offset in

@@ -39,17 +39,17 @@ final class Transfer {
         let headers = r.request.headers
         var suppressed: [String] = []
         let method = r.request.method
-        switch r.request.body {
-        case .none:
+        if !r.hasBody {
             if method == "GET" { ccurl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1) }
             else if method == "HEAD" { ccurl_easy_setopt_long(easy, CURLOPT_NOBODY, 1) }
             else { ccurl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method) }
-        case .data, .file:
+        } else {
             ccurl_easy_setopt_long(easy, CURLOPT_POST, 1)
             ccurl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(r.bodySize ?? -1)) // -1: chunked
             if method != "POST" { ccurl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method) }
             suppressed = ["Expect", "Content-Type"].filter { !headers.contains(name: $0) }
         }
+        if r.verbatimHead, !headers.contains(name: "Accept") { suppressed.append("Accept") }
         for header in headers { headerList = curl_slist_append(headerList, Self.headerLine(header)) }
         for name in suppressed { headerList = curl_slist_append(headerList, name + ":") } // "Name:" removes libcurl's own
         if let headerList { ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList) }

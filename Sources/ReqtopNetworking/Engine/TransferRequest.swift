@@ -18,6 +18,10 @@ struct TransferRequest: Sendable {
     var userAgent: String?
     /// Size of a file body, or −1 when unknown (then it is sent chunked).
     var fileSize: Int64
+    /// A streaming task's request body, read as it arrives (the request's own body is ignored).
+    var bodySource: (any RequestBodySource)?
+    /// Send the head as given: no `Accept` added by libcurl.
+    var verbatimHead = false
 
     init(_ request: HTTPRequest, configuration: SessionConfiguration) {
         let options = request.options
@@ -46,12 +50,20 @@ struct TransferRequest: Sendable {
 
     var url: HTTPURL { request.url }
 
+    /// Whether a body goes with the request.
+    var hasBody: Bool {
+        if bodySource != nil { return true }
+        if case .none = request.body { return false }
+        return true
+    }
+
     /// Transfers to the same scheme, host and port share a per-host limit.
     var hostKey: String { "\(url.scheme)://\(url.host.lowercased()):\(url.effectivePort)" }
 
     /// Nil without a body, and for a file whose size is unknown (sent chunked).
     var bodySize: Int64? {
-        switch request.body {
+        if let bodySource { return bodySource.length }
+        return switch request.body {
         case .none: nil
         case .data(let data): Int64(data.count)
         case .file: fileSize >= 0 ? fileSize : nil

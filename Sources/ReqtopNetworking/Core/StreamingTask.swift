@@ -1,0 +1,75 @@
+import Foundation
+
+/// Takes a streaming task's response as it arrives (a proxy hands it on to its client). Called on
+/// the engine thread: keep each call short and never block in it.
+public protocol ResponseStreamConsumer: AnyObject, Sendable {
+    /// The final response head (not a 1xx, not a redirect the engine follows).
+    func didReceiveResponse(_ head: HTTPResponseHead)
+    /// The next body bytes, transfer coding removed, content coding as the server sent it (unless
+    /// the request asked for decoding). Return false to take none of them: the transfer pauses and
+    /// the same bytes are offered again after `HTTPTask.streamIsReady()`.
+    func consume(_ bytes: UnsafeRawBufferPointer) -> Bool
+    /// The task ended: nil on success, otherwise why (also `cancelled`). Called once.
+    func didFinish(_ error: TransferError?)
+}
+
+/// Where a streaming task's request body comes from, as it arrives (a proxy's client sending it).
+/// Called on the engine thread: never block in it.
+public protocol RequestBodySource: AnyObject, Sendable {
+    /// The body's length, or nil when unknown (then it is sent chunked).
+    var length: Int64? { get }
+    /// Fills `buffer` with the next bytes.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> RequestBodyRead
+}
+
+/// What `RequestBodySource.read` produced.
+public enum RequestBodyRead: Sendable {
+    /// This many bytes were written into the buffer (more than 0).
+    case bytes(Int)
+    /// Nothing yet: the transfer pauses until `HTTPTask.streamIsReady()`.
+    case wait
+    /// The body is complete.
+    case end
+    /// The body cannot be completed (its client went away): the task fails.
+    case failed(String)
+}
+
+/// How a streaming task runs.
+public struct StreamOptions: Sendable {
+    /// The first this-many response body bytes are also kept for observers (the `completed` or
+    /// `failed` event's body; `bytes` has the whole size); the rest only passes through.
+    public var keptBodyBytes: Int
+    /// Send the request head as given: libcurl adds no `Accept` of its own (it still adds `Host`
+    /// when the request has none, and the framing fields of the body).
+    public var verbatimHead: Bool
+
+    public init(keptBodyBytes: Int = 1 << 20, verbatimHead: Bool = true) {
+        self.keptBodyBytes = keptBodyBytes
+        self.verbatimHead = verbatimHead
+    }
+}
+
+/// What a task delegate holds for a streaming task.
+struct TaskStream: Sendable {
+    let consumer: any ResponseStreamConsumer
+    let options: StreamOptions
+}
+
+extension SessionManager {
+    /// A task whose response body is handed to `consumer` as it arrives instead of being collected,
+    /// and whose request body (if any) is read from `body` as it becomes available — memory stays
+    /// flat whatever the size, and either side can pause the transfer (back-pressure). It is a task
+    /// like any other: created suspended, every lifecycle event on the bus, suspend/resume/cancel.
+    public func streamTask(with request: HTTPRequest, body: (any RequestBodySource)? = nil, consumer: any ResponseStreamConsumer,
+                           streamOptions: StreamOptions = StreamOptions(), options: TaskOptions = TaskOptions()) -> HTTPTask {
+        makeTask(.data, request: request, destination: nil, serializer: RawResponseSerializer(), options: options,
+                 uploadProgress: nil, downloadProgress: nil, completion: nil,
+                 stream: TaskStream(consumer: consumer, options: streamOptions), bodySource: body)
+    }
+}
+
+extension HTTPTask {
+    /// Tells the engine that a paused stream can go on: the consumer has room again or the body
+    /// source has bytes. Does nothing to a task that is suspended (its `resume()` goes on).
+    public func streamIsReady() { manager.continueStream(self) }
+}

@@ -1,0 +1,64 @@
+import CTLS
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--intercept` on the proxy thread: answers a CONNECT itself, then speaks TLS to the client with
+/// a certificate for the host it asked for (minted once per host and kept), so the requests inside
+/// are read, forwarded and shown like plain ones.
+final class Interception {
+    private let authority: CertificateAuthority
+    private var contexts: [String: OpaquePointer] = [:]
+
+    init(_ authority: CertificateAuthority) {
+        self.authority = authority
+    }
+
+    deinit { for context in contexts.values { ctls_context_free(context) } }
+
+    /// The server context for `host`, minted the first time.
+    func context(for host: String) throws(ProxyError) -> OpaquePointer {
+        let key = host.lowercased()
+        if let context = contexts[key] { return context }
+        if contexts.count >= 4096 { // a bound, not a cache policy: this many hosts in one session is unusual
+            for context in contexts.values { ctls_context_free(context) }
+            contexts.removeAll()
+        }
+        let context = try authority.mintContext(for: host)
+        contexts[key] = context
+        return context
+    }
+
+    /// Goes on with the handshake of a connection whose CONNECT was answered: once the `200` has
+    /// gone (in clear), TLS starts; when it is done the connection reads requests for
+    /// `https://host:port`. A failed handshake (the program does not trust the CA) ends the
+    /// connection and is reported on the bus as a failed task, with the hint to trust the CA.
+    func continueHandshake(_ connection: ClientConnection, context: OpaquePointer, host: String, port: Int,
+                           failed: (String) -> Void) {
+        guard connection.pendingOut.isEmpty else { return }
+        let tls: TLSTransport
+        if let current = connection.transport as? TLSTransport {
+            tls = current
+        } else {
+            guard let made = TLSTransport(context: context, fd: connection.fd) else {
+                failed("cannot start TLS")
+                connection.closeWhenFlushed = true
+                return
+            }
+            tls = made
+            connection.transport = made
+        }
+        switch tls.handshake() {
+        case .success(true):
+            connection.mode = .http
+            connection.origin = "https://" + (host.contains(":") ? "[\(host)]" : host) + (port == 443 ? "" : ":\(port)")
+        case .success(false):
+            break // poll says when to go on (reading; a handshake rarely waits to write on loopback)
+        case .failure(let error):
+            failed("TLS handshake with the client failed: \(error.description) — does the program trust reqtop's CA? (\(authority.certificatePath))")
+            connection.readEOF = true
+            connection.closeWhenFlushed = true
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import CTLS
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// TLS over a client's socket, reqtop on the server side (`--intercept`).
+final class TLSTransport: ClientTransport {
+    private let session: OpaquePointer
+    private let fd: Int32
+
+    init?(context: OpaquePointer, fd: Int32) {
+        guard let session = ctls_session_new(context, fd) else { return nil }
+        self.session = session
+        self.fd = fd
+    }
+
+    /// true when done, false to be called again when the descriptor is ready (`wantsWrite` says which way).
+    func handshake() -> Result<Bool, ProxyError> {
+        let result = Int(ctls_handshake(session))
+        switch result {
+        case 1: return .success(true)
+        case CTLS_WANT_READ, CTLS_WANT_WRITE: return .success(false)
+        default: return .failure(ProxyError(errorText))
+        }
+    }
+
+    private(set) var lastWantedWrite = false
+
+    var errorText: String {
+        var text = [CChar](repeating: 0, count: 256)
+        ctls_session_error(session, &text, text.count)
+        return String(cBuffer: text)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
+        outcome(ctls_read(session, buffer.baseAddress, buffer.count))
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) -> IOResult {
+        outcome(ctls_write(session, bytes.baseAddress, bytes.count))
+    }
+
+    private func outcome(_ n: Int) -> IOResult {
+        if n > 0 { return .bytes(n) }
+        switch n {
+        case CTLS_CLOSED: return .closed
+        case CTLS_WANT_READ: return .wouldBlock(wantsWrite: false)
+        case CTLS_WANT_WRITE: return .wouldBlock(wantsWrite: true)
+        default: return .failed(errorText)
+        }
+    }
+
+    var hasBufferedInput: Bool { ctls_pending(session) > 0 }
+
+    func close() {
+        ctls_session_free(session)
+        Glibc.close(fd)
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import ReqtopHTTPModel
+import ReqtopNetworking
+import ReqtopSync
+
+/// One proxied request and its response, between the proxy thread (the client's side) and the
+/// engine thread (the upstream side, through a streaming task). The engine hands response bytes to
+/// `consume`, framed for the client, and reads the client's body through `read`; the proxy thread
+/// writes the framed bytes to the client and feeds the body in. Each side stops taking bytes when
+/// the other falls behind (a bounded buffer each way), so memory stays flat and a slow client
+/// slows the server down — and a suspended task stops both.
+final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
+    /// What the exchange needs to know of the client's request.
+    struct Plan: Sendable {
+        var method: String
+        var clientIsHTTP10: Bool
+        var clientWantsClose: Bool
+        var expectsContinue: Bool
+        /// The request body's length; nil when chunked (or absent: `hasBody`).
+        var bodyLength: Int64?
+        var via: String?
+    }
+
+    /// How the response body goes to the client.
+    private enum Framing { case pending, none, length, chunked, untilClose }
+
+    private struct State {
+        var task: HTTPTask?
+        var output = ByteQueue()
+        var framing = Framing.pending
+        var finished = false
+        var closeAfter = false
+        var consumerWaiting = false
+        var body = ByteQueue()
+        var bodyEnded = false
+        var clientGone = false
+        var sourceWaiting = false
+        var continueSent = false
+    }
+
+    /// Each direction buffers at most about this much before its producer pauses.
+    static let highWater = 1 << 20
+    static let lowWater = 256 << 10
+
+    let plan: Plan
+    private let wake: @Sendable () -> Void
+    private let state = Protected(State())
+
+    init(plan: Plan, wake: @escaping @Sendable () -> Void) {
+        self.plan = plan
+        self.wake = wake
+    }
+
+    func attach(_ task: HTTPTask) { state.withLock { $0.task = task } }
+
+    var task: HTTPTask? { state.withLock { $0.task } }
+
+    // MARK: Engine thread: the response
+
+    func didReceiveResponse(_ head: HTTPResponseHead) {
+        var headers = HopByHop.removing(from: head.headers)
+        let upstreamChunked = head.headers.contains(name: "Transfer-Encoding")
+        let framing: Framing
+        if plan.method == "HEAD" || head.status == 204 || head.status == 304 || (100..<200).contains(head.status) {
+            framing = .none
+        } else if !upstreamChunked, headers.contains(name: "Content-Length") {
+            framing = .length
+        } else {
+            headers.removeAll { HTTPHeader.namesMatch($0.name, "Content-Length") }
+            framing = plan.clientIsHTTP10 ? .untilClose : .chunked
+            if framing == .chunked { headers.append(HTTPHeader(name: "Transfer-Encoding", value: "chunked")) }
+        }
+        let closeAfter = plan.clientWantsClose || framing == .untilClose
+        if closeAfter { headers.append(HTTPHeader(name: "Connection", value: "close")) }
+        if let via = plan.via { headers.append(HTTPHeader(name: "Via", value: "\(head.httpVersion) \(via)")) }
+        var text = "HTTP/1.1 \(head.status) \(head.reason)\r\n"
+        for header in headers { text += "\(header.name): \(header.value)\r\n" }
+        text += "\r\n"
+        let wasEmpty = state.withLock { s -> Bool in
+            let wasEmpty = s.output.isEmpty
+            s.output.append(text)
+            s.framing = framing
+            s.closeAfter = s.closeAfter || closeAfter
+            return wasEmpty
+        }
+        if wasEmpty { wake() }
+    }
+
+    func consume(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let outcome: Bool? = state.withLock { s in
+            if s.output.count >= Self.highWater {
+                s.consumerWaiting = true
+                return nil
+            }
+            let wasEmpty = s.output.isEmpty
+            switch s.framing {
+            case .chunked:
+                s.output.append(String(bytes.count, radix: 16) + "\r\n")
+                s.output.append(bytes)
+                s.output.append("\r\n")
+            case .none:
+                break // a body where none may be sent (HEAD, 204, 304) is not forwarded
+            default:
+                s.output.append(bytes)
+            }
+            return wasEmpty
+        }
+        guard let wasEmpty = outcome else { return false }
+        if wasEmpty { wake() }
+        return true
+    }
+
+    func didFinish(_ error: TransferError?) {
+        state.withLock { s in
+            s.finished = true
+            if let error {
+                if s.framing == .pending {
+                    let status = error.code == .timedOut ? 504 : 502
+                    let body = "reqtop proxy: \(error.code.rawValue): \(error.message)\n"
+                    s.output.append("HTTP/1.1 \(status) \(status == 504 ? "Gateway Timeout" : "Bad Gateway")\r\n"
+                                    + "Content-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+                                    + "Connection: close\r\n\r\n" + body)
+                }
+                s.closeAfter = true // after a head, closing is how the client learns the body is incomplete
+            } else if s.framing == .chunked {
+                s.output.append("0\r\n\r\n")
+            } else if s.framing == .untilClose {
+                s.closeAfter = true
+            }
+        }
+        wake()
+    }
+
+    // MARK: Engine thread: the request body
+
+    var length: Int64? { plan.bodyLength }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> RequestBodyRead {
+        var wakeProxy = false
+        let result: RequestBodyRead = state.withLock { s in
+            if plan.expectsContinue, !s.continueSent, s.framing == .pending {
+                // The upstream is ready for the body: now the client may send it.
+                s.output.append("HTTP/1.1 100 Continue\r\n\r\n")
+                s.continueSent = true
+                wakeProxy = true
+            }
+            if !s.body.isEmpty {
+                let n = min(buffer.count, s.body.count)
+                s.body.withBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: n) }
+                let before = s.body.count
+                s.body.drop(n)
+                if before >= Self.lowWater, s.body.count < Self.lowWater { wakeProxy = true } // it may read from the client again
+                return .bytes(n)
+            }
+            if s.bodyEnded { return .end }
+            if s.clientGone { return .failed("the client closed the connection before it sent the whole request body") }
+            s.sourceWaiting = true
+            return .wait
+        }
+        if wakeProxy { wake() }
+        return result
+    }
+
+    // MARK: Proxy thread
+
+    /// Bytes of the request body waiting for the engine.
+    var bufferedBody: Int { state.withLock { $0.body.count } }
+
+    func appendBody(_ bytes: UnsafeRawBufferPointer) {
+        let ready = state.withLock { s -> HTTPTask? in
+            s.body.append(bytes)
+            return takeWaiting(&s.sourceWaiting, s.task)
+        }
+        ready?.streamIsReady()
+    }
+
+    func endBody() {
+        state.withLock { s -> HTTPTask? in
+            s.bodyEnded = true
+            return takeWaiting(&s.sourceWaiting, s.task)
+        }?.streamIsReady()
+    }
+
+    /// The client went away: a body still being read fails, a running task is cancelled.
+    func clientWentAway() {
+        let task = state.withLock { s -> HTTPTask? in
+            s.clientGone = true
+            return s.finished ? nil : s.task
+        }
+        try? task?.cancel()
+    }
+
+    private func takeWaiting(_ flag: inout Bool, _ task: HTTPTask?) -> HTTPTask? {
+        guard flag else { return nil }
+        flag = false
+        return task
+    }
+
+    /// Writes what is waiting for the client with `write` (which returns how many bytes it took);
+    /// lets a paused response go on once the buffer is low again.
+    func flush(_ write: (UnsafeRawBufferPointer) -> Int) {
+        let ready = state.withLock { s -> HTTPTask? in
+            while !s.output.isEmpty {
+                let n = s.output.withBytes { write($0) }
+                guard n > 0 else { break }
+                s.output.drop(n)
+            }
+            guard s.consumerWaiting, s.output.count < Self.lowWater else { return nil }
+            s.consumerWaiting = false
+            return s.task
+        }
+        ready?.streamIsReady()
+    }
+
+    var hasOutput: Bool { state.withLock { !$0.output.isEmpty } }
+
+    /// The response is complete and written; `close` says whether the connection must close now.
+    var completion: (done: Bool, close: Bool) {
+        state.withLock { s in (s.finished && s.output.isEmpty, s.closeAfter) }
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import ReqtopHTTPModel
+import ReqtopNetworking
+
+/// A CONNECT tunnel: bytes relayed both ways between the client and its host, untouched, each
+/// way through a bounded buffer (a side that does not read stops the other from being read).
+final class Tunnel {
+    static let bufferLimit = 1 << 20
+
+    let upstream: Int32
+    let report: TunnelReport
+    var toUpstream = ByteQueue()
+    var toClient = ByteQueue()
+    var upstreamEOF = false
+    var upstreamBlockedOnWrite = false
+    /// The client's end was passed on (`shutdown` of the upstream's write side).
+    var clientEOFForwarded = false
+    var failure: String?
+    private(set) var closed = false
+
+    init(upstream: Int32, report: TunnelReport) {
+        self.upstream = upstream
+        self.report = report
+    }
+
+    var upstreamPollEvents: Int16 {
+        var events: Int16 = 0
+        if !upstreamEOF, toClient.count < Self.bufferLimit { events |= Int16(POLLIN) }
+        if upstreamBlockedOnWrite { events |= Int16(POLLOUT) }
+        return events
+    }
+
+    func fromClient(_ bytes: UnsafeRawBufferPointer) {
+        toUpstream.append(bytes)
+        report.sent(bytes.count)
+    }
+
+    /// Reads what the host sent, while there is room.
+    func readUpstream() {
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while !upstreamEOF, toClient.count < Self.bufferLimit {
+            let n = buffer.withUnsafeMutableBytes { recv(upstream, $0.baseAddress, $0.count, 0) }
+            if n > 0 {
+                buffer.withUnsafeBytes { toClient.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+                report.received(n)
+            } else if n == 0 {
+                upstreamEOF = true
+            } else if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+                return
+            } else {
+                failure = "the host's connection failed: \(Socket.errnoText())"
+                upstreamEOF = true
+            }
+        }
+    }
+
+    /// Writes the client's bytes to the host; passes the client's end on once all went.
+    func flushUpstream(clientEOF: Bool) {
+        upstreamBlockedOnWrite = false
+        while !toUpstream.isEmpty {
+            let n = toUpstream.withBytes { send(upstream, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n > 0 {
+                toUpstream.drop(n)
+            } else if n < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+                upstreamBlockedOnWrite = true
+                return
+            } else {
+                failure = "the host's connection failed: \(Socket.errnoText())"
+                toUpstream.removeAll()
+                upstreamEOF = true
+                return
+            }
+        }
+        if clientEOF, !clientEOFForwarded {
+            clientEOFForwarded = true
+            shutdown(upstream, Int32(SHUT_WR))
+        }
+    }
+
+    /// Writes the host's bytes to the client with `write` (which returns how many it took).
+    func flushToClient(_ write: (UnsafeRawBufferPointer) -> Int) {
+        while !toClient.isEmpty {
+            let n = toClient.withBytes { write($0) }
+            guard n > 0 else { return }
+            toClient.drop(n)
+        }
+    }
+
+    /// Both ways are done: every byte of each side's end has been passed on.
+    func isFinished(clientEOF: Bool) -> Bool {
+        failure != nil || (upstreamEOF && toClient.isEmpty && clientEOF && toUpstream.isEmpty)
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(upstream)
+        report.end(failure: failure)
+    }
+}
+
+/// Posts a tunnel's lifecycle on the manager's bus as a task of its own: created with the CONNECT
+/// request, the client's head as `request`, the proxy's `200 Connection established` as
+/// `response`, bytes each way as upload and download progress, `completed` (or `failed`) at the end.
+final class TunnelReport {
+    let id: TaskID
+    private let bus: EventBus
+    private let url: HTTPURL
+    private let started = Date().timeIntervalSince1970
+    private var connectedAt: Double?
+    private var head: HTTPResponseHead?
+    private var up: Int64 = 0
+    private var down: Int64 = 0
+    private var lastProgress = 0.0
+    private var ended = false
+
+    init(manager: SessionManager, request: ClientRequestHead, host: String, port: Int) {
+        id = manager.reserveTaskID()
+        bus = manager.bus
+        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        url = HTTPURL(string: "https://\(authority)")!
+        let described = HTTPRequest(method: "CONNECT", url: url, headers: request.headers)
+        let sent = RequestHead(url: url, method: "CONNECT", target: request.target, httpVersion: "HTTP/\(request.version)",
+                               headers: request.headers, size: request.size)
+        bus.post([TaskEvent(task: id, kind: .created(TaskDescription(kind: .data, name: "tunnel", request: described))),
+                  TaskEvent(task: id, kind: .resumed),
+                  TaskEvent(task: id, kind: .requestSent(sent))])
+    }
+
+    /// The host accepted: the client gets `200 Connection established`.
+    func connected() {
+        connectedAt = Date().timeIntervalSince1970
+        let reply = HTTPResponseHead(url: url, httpVersion: "1.1", status: 200, reason: "Connection established", headers: [],
+                                     size: "HTTP/1.1 200 Connection established\r\n\r\n".utf8.count)
+        head = reply
+        bus.post(TaskEvent(task: id, kind: .response(reply)))
+    }
+
+    func sent(_ n: Int) {
+        up += Int64(n)
+        progress()
+    }
+
+    func received(_ n: Int) {
+        down += Int64(n)
+        progress()
+    }
+
+    private func progress(force: Bool = false) {
+        let now = Date().timeIntervalSince1970
+        guard force || now - lastProgress >= 0.25 else { return }
+        lastProgress = now
+        bus.post([TaskEvent(task: id, time: now, kind: .progress(TransferProgress(direction: .upload, completed: up, total: -1))),
+                  TaskEvent(task: id, time: now, kind: .progress(TransferProgress(direction: .download, completed: down, total: -1)))])
+    }
+
+    /// The tunnel closed (`failure` says why, when it was not a clean close of both sides).
+    func end(failure: String?, code: TransferError.Code? = nil) {
+        guard !ended else { return }
+        ended = true
+        if up + down > 0 { progress(force: true) }
+        let now = Date().timeIntervalSince1970
+        let connect = connectedAt.map { ($0 - started) * 1000 } ?? -1
+        let timings = PhaseTimings(dns: -1, connect: connect, tls: -1, send: -1, wait: -1,
+                                   receive: connectedAt.map { (now - $0) * 1000 } ?? -1, total: (now - started) * 1000)
+        if let head, failure == nil {
+            bus.post(TaskEvent(task: id, time: now, kind: .completed(TaskCompletion(
+                response: head, body: nil, bytes: down, timings: timings, redirects: [], serializer: "tunnel",
+                serializedValue: nil, serializationError: nil))))
+        } else {
+            let code: TransferError.Code = code ?? (head == nil ? .cannotConnect : .connectionReset)
+            bus.post(TaskEvent(task: id, time: now, kind: .failed(TaskFailure(
+                error: TransferError(code: code, message: failure ?? "the tunnel closed"), response: head, bytes: down,
+                timings: timings, redirects: []))))
+        }
+    }
+}

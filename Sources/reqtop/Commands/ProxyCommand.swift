@@ -1,0 +1,123 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import ReqtopInspector
+import ReqtopNetworking
+import ReqtopProxy
+import ReqtopSession
+import ReqtopSync
+
+/// `reqtop proxy [--port 8888] [--intercept]`: any program's HTTP requests, live, through a forward proxy.
+enum ProxyCommand: Command {
+    static let name = "proxy"
+    static let arguments = "[--port 8888] [--host 127.0.0.1] [--intercept] [--via] [--insecure] [--cacert FILE] [--headless] [--events text|jsonl] [--har PATH] [--no-mouse] [--no-journal]"
+    static let briefArguments = "[--port 8888] [--intercept] [options]"
+    static let abstract = "an HTTP forward proxy: watch any program's requests"
+    static let discussion = """
+        Listens as an HTTP/1.1 forward proxy; every request through it is a task in the table
+        (the same detail, timeline, filters, diff and HAR save), its response streamed back to
+        the program as it arrives. Point a program at it with
+          HTTP_PROXY=http://127.0.0.1:8888 HTTPS_PROXY=http://127.0.0.1:8888 program
+        HTTPS goes through CONNECT tunnels, shown as tunnel tasks (host, bytes each way). With
+        --intercept, reqtop decrypts them with certificates from its own local CA (made once,
+        in $XDG_DATA_HOME/reqtop/; the program must trust it — the path is printed) and each
+        HTTPS request is a task too. Requests are forwarded as received (hop-by-hop fields
+        removed, RFC 9110); s suspends a transfer (the program waits), x cancels it.
+        """
+    static let footer: String? = "Exit codes: 0 after Ctrl-C or q, 1 a HAR or CA file could not be written, 2 usage error or the port is taken."
+    static let port = CommandOption.value("port", "N", help: "port to listen on; 0 picks a free one (default 8888)")
+    static let host = CommandOption.value("host", "ADDRESS", help: "address to listen on (default 127.0.0.1)")
+    static let intercept = CommandOption.flag("intercept", help: "decrypt HTTPS with a local CA (printed: trust it in the program)")
+    static let via = CommandOption.flag("via", help: "add Via: 1.1 reqtop to forwarded requests and responses")
+    static let options = [port, host, intercept, via, RunCommand.insecure, RunCommand.caFile, RunCommand.headless, RunCommand.events,
+                          RunCommand.har, RunCommand.noMouse, RunCommand.noJournal]
+
+    static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
+        try parsed.expectPositionals(atMost: 0)
+        var configuration = ProxyConfiguration()
+        if let text = parsed.value(port) {
+            guard let number = Int(text), (0...65535).contains(number) else { throw UsageError("--port must be 0…65535, got '\(text)'") }
+            configuration.port = number
+        }
+        if let address = parsed.value(host) { configuration.host = address }
+        if parsed.has(via) { configuration.via = "reqtop" }
+        var format = EventFormat.text
+        if let text = parsed.value(RunCommand.events) {
+            guard let chosen = EventFormat(rawValue: text) else { throw UsageError("--events must be text or jsonl, got '\(text)'") }
+            format = chosen
+        }
+        var session = ProxyConfiguration.forwardingSession(from: inspectorConfiguration())
+        session.insecure = parsed.has(RunCommand.insecure)
+        session.caFile = parsed.value(RunCommand.caFile)
+        if parsed.has(intercept) {
+            do {
+                let (authority, created) = try CertificateAuthority.loadOrCreate(in: CertificateAuthority.defaultDirectory)
+                configuration.interception = authority
+                printToStandardError((created ? "reqtop proxy: created a local CA for --intercept\n" : "") + authority.trustInstructions)
+            } catch {
+                printToStandardError("reqtop proxy: --intercept: \(error)")
+                return 1
+            }
+        }
+        let manager = SessionManager(configuration: session)
+        defer { manager.invalidate() }
+        let proxy: ForwardProxy
+        do {
+            proxy = try ForwardProxy(manager: manager, configuration: configuration)
+        } catch {
+            printToStandardError("reqtop proxy: \(error)")
+            return 2
+        }
+        defer { proxy.stop() }
+        let address = "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(proxy.port)"
+        let listening = "listening on \(address) — HTTP_PROXY=\(address) HTTPS_PROXY=\(address) program"
+        if parsed.has(RunCommand.headless) || isatty(1) != 1 || isatty(0) != 1 {
+            return headless(manager, proxy: proxy, listening: listening, format: format, harPath: parsed.value(RunCommand.har))
+        }
+        var options = InteractiveOptions(mouse: !parsed.has(RunCommand.noMouse), journal: !parsed.has(RunCommand.noJournal))
+        options.notice = listening
+        let outcome = runInteractive(manager: manager, title: "proxy \(address)", options: options) { _ in }
+        proxy.stop()
+        if let path = parsed.value(RunCommand.har) {
+            do {
+                try SessionExport.writeHAR(outcome.store.allRecords, to: path)
+            } catch {
+                printToStandardError("reqtop proxy: cannot write the HAR file \(path): \(error.localizedDescription)")
+                return 1
+            }
+        }
+        return 0
+    }
+
+    /// Prints each proxied task's events until SIGINT or SIGTERM, then writes `--har`.
+    private static func headless(_ manager: SessionManager, proxy: ForwardProxy, listening: String, format: EventFormat,
+                                 harPath: String?) -> Int32 {
+        let recorder = harPath.map { _ in HARRecorder(bus: manager.bus) }
+        recorder?.start()
+        let text = format == .text ? TextEventPrinter(bus: manager.bus, sink: FileDescriptorSink.standardOutput) : nil
+        let json = format == .jsonl ? JSONLinesPrinter(bus: manager.bus, sink: FileDescriptorSink.standardOutput) : nil
+        text?.start()
+        json?.start()
+        printToStandardError("reqtop proxy: \(listening)")
+        let done = DispatchSemaphore(value: 0)
+        let signals = installStopSignalHandler { _ in done.signal() }
+        done.wait()
+        proxy.stop() // closes every client connection, which cancels its task
+        let deadline = Date().addingTimeInterval(3)
+        while manager.registeredTaskCount > 0, Date() < deadline { usleep(10_000) }
+        text?.stop()
+        json?.stop()
+        withExtendedLifetime(signals) {}
+        if let recorder, let harPath {
+            recorder.stop()
+            do {
+                try recorder.write(to: URL(fileURLWithPath: harPath))
+            } catch {
+                printToStandardError("reqtop proxy: cannot write the HAR file \(harPath): \(error.localizedDescription)")
+                return 1
+            }
+        }
+        return 0
+    }
+}
