@@ -1,5 +1,6 @@
 import Foundation
 import ReqtopTestServer
+import ReqtopTestSupport
 import XCTest
 
 /// Malformed input from a client gets a 400 and a closed connection; the server keeps serving.

@@ -1,5 +1,6 @@
 import Foundation
 import ReqtopTestServer
+import ReqtopTestSupport
 import XCTest
 
 /// `/bytes`, `/stream-bytes` and `/drip`.

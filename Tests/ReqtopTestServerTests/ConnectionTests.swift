@@ -1,5 +1,6 @@
 import Foundation
 import ReqtopTestServer
+import ReqtopTestSupport
 import XCTest
 
 /// Concurrency, keep-alive and the server's lifecycle.

@@ -4,10 +4,10 @@ import Glibc
 import Foundation
 
 /// A plain TCP client for sending bytes curl would refuse to send (malformed requests).
-final class RawConnection {
-    let fd: Int32
+public final class RawConnection {
+    public let fd: Int32
 
-    init(port: UInt16) throws {
+    public init(port: UInt16) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -28,7 +28,7 @@ final class RawConnection {
 
     /// Sends all bytes; returns false if the peer closed or reset the connection meanwhile.
     @discardableResult
-    func send(_ bytes: [UInt8]) -> Bool {
+    public func send(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
@@ -39,10 +39,10 @@ final class RawConnection {
     }
 
     @discardableResult
-    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+    public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
     /// Reads until `until` returns true for the bytes so far, the peer closes, or `timeout` passes.
-    func read(timeout: Double = 5, until: ([UInt8]) -> Bool = { _ in false }) -> [UInt8] {
+    public func read(timeout: Double = 5, until: ([UInt8]) -> Bool = { _ in false }) -> [UInt8] {
         var received: [UInt8] = []
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -59,7 +59,7 @@ final class RawConnection {
     }
 
     /// Reads one complete response that has a Content-Length (or ends at close), as text.
-    func readResponse(timeout: Double = 5) -> String {
+    public func readResponse(timeout: Double = 5) -> String {
         let bytes = read(timeout: timeout) { bytes in
             let text = String(decoding: bytes, as: UTF8.self)
             guard let headEnd = text.range(of: "\r\n\r\n") else { return false }
