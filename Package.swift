@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopTerminalUITests", dependencies: ["ReqtopTerminalUI", "ReqtopNcurses", "ReqtopTestSupport"], exclude: ["Screens/__Snapshots__"]),
         .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopSession", "ReqtopInspector", "ReqtopNetworkingTesting", "ReqtopNetworking", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport", "ReqtopSession"], exclude: ["README.md"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport", "ReqtopSession", "ReqtopSync"], exclude: ["README.md"]),
     ],
     swiftLanguageModes: [.v6]
 )

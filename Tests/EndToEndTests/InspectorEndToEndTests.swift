@@ -516,6 +516,23 @@ final class InspectorEndToEndTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: socket), "and its socket file is gone")
     }
 
+    func testProxiedRequestsAppearInTheTableWithTheirWireHeads() throws {
+        let port = unusedLoopbackPort()
+        let tmux = try shell(running: "\(Self.reqtop) proxy --port \(port)")
+        try tmux.waitFor(text: "proxy http://127.0.0.1:\(port)")
+        let curl = try XCTUnwrap(findExecutable(named: "curl"))
+        let result = try Subprocess.run(curl, ["-sS", "-o", "/dev/null", "-x", "http://127.0.0.1:\(port)", "-H", "X-Seen: by-reqtop",
+                                               server.url("/get?via=proxy").absoluteString])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        try tmux.waitUntil("the proxied GET in the table") { self.row("/get?via=proxy", in: $0)?.contains("200") ?? false }
+        try tmux.sendKeys("Enter")
+        let detail = try tmux.waitFor(text: "X-Seen")
+        XCTAssertTrue(detail.contains("GET /get?via=proxy HTTP/1.1"), "the request as it went on the wire\n\(detail)")
+        try tmux.sendKeys("q")
+        try tmux.sendKeys("q")
+        XCTAssertTrue(try tmux.waitFor(text: "DONE").contains("EXIT=0"))
+    }
+
     func testAnInteractiveSessionWithAFailedTaskExitsOne() throws {
         let tmux = try shell(running: "\(Self.reqtop) http://127.0.0.1:1/")
         try tmux.waitFor(text: "cannotConnect")

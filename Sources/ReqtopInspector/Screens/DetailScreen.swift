@@ -163,6 +163,10 @@ enum DetailText {
             guard let read = try? body.prefix(bodyPreviewLimit) else { return .lines(["the body could not be read"]) }
             bytes = read
             if let reason = endedEarly(r) { notes.append("(partial: \(reason) after \(ByteCount.format(body.count)))") }
+            if endedEarly(r) == nil, r.downloaded > body.count {
+                // A streamed body (the proxy's): only its start was kept, the rest went through.
+                notes.append("(first \(ByteCount.format(body.count)) of \(ByteCount.format(r.downloaded)) kept: the rest passed through)")
+            }
             if body.count > Int64(bytes.count) {
                 notes.append("showing the first \(ByteCount.format(Int64(bytes.count))) of \(ByteCount.format(body.count))")
             }

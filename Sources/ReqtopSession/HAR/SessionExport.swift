@@ -45,6 +45,9 @@ package enum SessionExport {
         } else if isFinal, record.bodyReleased {
             comment = omittedBodyComment
         }
+        if isFinal, let body = record.body, responseBody != nil, record.downloaded > body.count, endedEarly(record) == nil {
+            comment = "response body truncated: the first \(body.count) of \(record.downloaded) bytes (the rest passed through the proxy unkept)"
+        }
         if isFinal, let ended = endedEarly(record) {
             comment = "the task \(ended) after the response head and \(record.downloaded) body bytes: the response is incomplete"
                 + (record.body == nil ? "" : "; the body here is what arrived")
