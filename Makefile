@@ -31,6 +31,7 @@ test-tsan:
 ## BENCH_QUICK=1 shrinks every case to smoke-test sizes (figures meaningless, for CI).
 bench:
 	@scripts/setup.sh test
+	@$(if $(filter-out 0,$(BENCH_QUICK)),true,scripts/setup.sh bench)
 	@[ -x /usr/bin/time ] || { echo "bench: installing time (peak RSS of curl)" >&2; s=""; [ "$$(id -u)" -ne 0 ] && s=sudo; \
 	  DEBIAN_FRONTEND=noninteractive $$s apt-get install -y -qq --no-install-recommends time >/dev/null; }
 	$(SWIFT) build -c release --static-swift-stdlib --product reqtop

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what reqtop needs, idempotently and quietly when it is already there.
 #   scripts/setup.sh build   C libraries for building (libcurl, ncursesw, zlib, OpenSSL)
-#   scripts/setup.sh test    also tmux, nginx, openssl, curl and a Python venv (.venv) with httpbin, gunicorn, locust
+#   scripts/setup.sh test    also tmux, nginx, openssl, curl and a Python venv (.venv) with httpbin, gunicorn, locust, httpx
+#   scripts/setup.sh bench   mitmproxy in a venv of its own (.venv-bench): the proxy benchmark's peer
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,9 +31,15 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 if [ "$mode" = test ]; then
-  if ! .venv/bin/python -c 'import httpbin, gunicorn, locust' 2>/dev/null; then
-    echo "setup: creating .venv with httpbin, gunicorn and locust" >&2
+  if ! .venv/bin/python -c 'import httpbin, gunicorn, locust, httpx' 2>/dev/null; then
+    echo "setup: creating .venv with httpbin, gunicorn, locust and httpx" >&2
     python3 -m venv .venv
-    .venv/bin/pip install -q --disable-pip-version-check httpbin gunicorn locust
+    .venv/bin/pip install -q --disable-pip-version-check httpbin gunicorn locust httpx
   fi
+fi
+
+if [ "$mode" = bench ] && [ ! -x .venv-bench/bin/mitmdump ]; then
+  echo "setup: creating .venv-bench with mitmproxy (the proxy benchmark's peer)" >&2
+  python3 -m venv .venv-bench
+  .venv-bench/bin/pip install -q --disable-pip-version-check mitmproxy
 fi

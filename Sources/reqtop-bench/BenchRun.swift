@@ -26,6 +26,7 @@ enum BenchRun {
         section("replay") { try ReplayBench(settings: settings, reqtopRunAvailable: runAvailable).run() }
         section("single") { try SingleRequestBench(settings: settings, reqtopRunAvailable: runAvailable).run() }
         section("download") { try DownloadBench(settings: settings).run() }
+        section("proxy") { try ProxyBench(settings: settings).run() }
         section("tui") { try TUIBench(settings: settings).run() }
         section("bus") { BusBench(settings: settings).run() }
 

@@ -1,7 +1,11 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import ReqtopHTTPModel
 import ReqtopNetworking
 import ReqtopProxy
+import ReqtopSync
 import ReqtopTestSupport
 import XCTest
 
@@ -35,6 +39,43 @@ final class ForwardingTests: ProxyTestCase {
                 return XCTFail("\(name): the request head as sent")
             }
             XCTAssertEqual(head.target, path)
+        }
+    }
+
+    func testPythonRequestsHttpxAndURLSessionWorkThroughTheProxy() throws {
+        let python = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".venv/bin/python").path
+        if FileManager.default.isExecutableFile(atPath: python) {
+            let script = """
+                import sys, requests, httpx
+                print(requests.get(sys.argv[1] + '/get?client=requests').status_code)
+                print(httpx.get(sys.argv[1] + '/get?client=httpx').status_code)
+                """
+            let result = try Subprocess.run(python, ["-c", script, server.baseURL.absoluteString], timeout: 60,
+                                            environment: ["HTTP_PROXY": proxyURL, "http_proxy": proxyURL, "NO_PROXY": "", "no_proxy": ""])
+            XCTAssertEqual(result.stdoutText, "200\n200\n", result.stderrText)
+        } else if TestEnvironment.isCI {
+            XCTFail("the test venv (.venv) is missing: make test creates it")
+        }
+        // Swift's URLSession (FoundationNetworking: libcurl, which reads http_proxy from the environment).
+        setenv("http_proxy", proxyURL, 1)
+        defer { unsetenv("http_proxy") }
+        let session = URLSession(configuration: .ephemeral)
+        let done = expectation(description: "URLSession")
+        let status = Protected(0)
+        session.dataTask(with: server.url("/get?client=urlsession")) { _, response, _ in
+            status.withLock { $0 = (response as? HTTPURLResponse)?.statusCode ?? -1 }
+            done.fulfill()
+        }.resume()
+        wait(for: [done], timeout: 30)
+        XCTAssertEqual(status.snapshot, 200)
+        let targets = try waitForTasks(FileManager.default.isExecutableFile(atPath: python) ? 3 : 1).compactMap { task -> String? in
+            guard case .created(let description)? = recorder.events(of: task).first?.kind else { return nil }
+            return description.url.query
+        }
+        XCTAssertTrue(targets.contains("client=urlsession"), "URLSession went through the proxy: \(targets)")
+        if FileManager.default.isExecutableFile(atPath: python) {
+            XCTAssertTrue(targets.contains("client=requests") && targets.contains("client=httpx"), "\(targets)")
         }
     }
 

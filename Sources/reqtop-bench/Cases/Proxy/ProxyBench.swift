@@ -1,0 +1,170 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `reqtop proxy` in front of nginx, beside no proxy at all and beside `mitmdump` (mitmproxy, from
+/// `.venv-bench`) on the same machine: requests per second for many small GETs at c=8 through
+/// `curl --parallel`, the latency one sequential GET on a kept-alive connection adds, and the
+/// proxy's CPU per request and peak RSS.
+struct ProxyBench {
+    let settings: BenchSettings
+
+    private struct Sample {
+        var wall: Double
+        var failed: Bool
+    }
+
+    func run() throws -> [BenchRow] {
+        let url = settings.nginxURL + "/files/100b.bin"
+        let count = settings.quick ? 200 : 4000
+        let sequential = settings.quick ? 50 : 1000
+        let parallel = try RequestFiles(url: url, count: count)
+        defer { parallel.remove() }
+        let serial = try RequestFiles(url: url, count: sequential)
+        defer { serial.remove() }
+
+        func measure(proxy: String?) throws -> (rate: Double, latency: Double, failures: Int) {
+            let via = proxy.map { ["-x", $0] } ?? ["--noproxy", "*"]
+            var rates: [Double] = [], latencies: [Double] = []
+            var failures = 0
+            for _ in 0..<max(1, settings.replayRuns) {
+                let many = try BenchProcess.run(["curl", "-s", "--parallel", "--parallel-max", "8", "-K", parallel.curlConfig] + via)
+                let one = try BenchProcess.run(["curl", "-s", "-K", serial.curlConfig] + via)
+                if many.status != 0 || one.status != 0 { failures += 1 }
+                rates.append(Double(count) / many.wall)
+                latencies.append(one.wall / Double(sequential))
+            }
+            return (Stats.median(rates), Stats.median(latencies), failures)
+        }
+
+        let direct = try measure(proxy: nil)
+        let reqtopPort = freePort()
+        let reqtop = try BackgroundProcess([Binaries.reqtop, "proxy", "--headless", "--events", "jsonl", "--port", String(reqtopPort)],
+                                           port: reqtopPort)
+        let mine = try measure(proxy: "http://127.0.0.1:\(reqtopPort)")
+        let mineUsage = reqtop.stop()
+        let mineRequests = Double(max(1, settings.replayRuns) * (count + sequential))
+
+        var theirs: (rate: Double, latency: Double, failures: Int)?
+        var theirUsage: BackgroundProcess.Usage?
+        let mitmdump = FileManager.default.currentDirectoryPath + "/.venv-bench/bin/mitmdump"
+        if FileManager.default.isExecutableFile(atPath: mitmdump) {
+            let port = freePort()
+            let peer = try BackgroundProcess([mitmdump, "-q", "--listen-host", "127.0.0.1", "-p", String(port)], port: port)
+            theirs = try measure(proxy: "http://127.0.0.1:\(port)")
+            theirUsage = peer.stop()
+        } else {
+            log("proxy: \(mitmdump) is missing (make bench installs mitmproxy there unless BENCH_QUICK): no mitmdump figures")
+        }
+
+        let added = mine.latency - direct.latency
+        let theirAdded = theirs.map { $0.latency - direct.latency }
+        log("proxy: direct \(Figure.rate(direct.rate)), reqtop \(Figure.rate(mine.rate)), mitmdump \(theirs.map { Figure.rate($0.rate) } ?? "–"); "
+            + "added latency reqtop \(Figure.millis(added)), mitmdump \(theirAdded.map(Figure.millis) ?? "–")")
+        let peerRate = theirs.map { "mitmdump " + Figure.rate($0.rate) + " · direct " + Figure.rate(direct.rate) } ?? "direct " + Figure.rate(direct.rate)
+        let cpuPerRequest = mineUsage.cpu / mineRequests
+        let theirCPU = theirUsage.map { $0.cpu / mineRequests }
+        var values: [String: Double] = ["direct_req_per_s": direct.rate, "reqtop_req_per_s": mine.rate, "direct_latency_s": direct.latency,
+                                        "reqtop_latency_s": mine.latency, "reqtop_added_latency_s": added,
+                                        "reqtop_cpu_per_request_s": cpuPerRequest, "reqtop_peak_rss_bytes": Double(mineUsage.peakRSS),
+                                        "failed_runs": Double(direct.failures + mine.failures + (theirs?.failures ?? 0))]
+        if let theirs, let theirUsage, let theirAdded, let theirCPU {
+            values["mitmdump_req_per_s"] = theirs.rate
+            values["mitmdump_added_latency_s"] = theirAdded
+            values["mitmdump_cpu_per_request_s"] = theirCPU
+            values["mitmdump_peak_rss_bytes"] = Double(theirUsage.peakRSS)
+        }
+        return [
+            BenchRow("proxy c=8 req/s (100 B GETs): reqtop proxy vs mitmdump", reqtop: Figure.rate(mine.rate), peers: peerRate,
+                     ratio: theirs.map { mine.rate / $0.rate }, target: theirs == nil ? "—" : "≥ 1.0× mitmdump",
+                     met: theirs.map { mine.rate >= $0.rate }, values: values),
+            BenchRow("proxy added latency per sequential GET (keep-alive)", reqtop: Figure.millis(added),
+                     peers: theirAdded.map { "mitmdump " + Figure.millis($0) } ?? "—", ratio: theirAdded.map { added / $0 },
+                     target: theirAdded == nil ? "—" : "≤ 1.0× mitmdump", met: theirAdded.map { added <= $0 }),
+            BenchRow("proxy CPU per request, peak RSS", reqtop: "\(Figure.micros(cpuPerRequest)), \(Figure.megabytes(Double(mineUsage.peakRSS)))",
+                     peers: theirUsage.map { "mitmdump \(Figure.micros($0.cpu / mineRequests)), \(Figure.megabytes(Double($0.peakRSS)))" } ?? "—",
+                     ratio: theirCPU.map { cpuPerRequest / $0 }, target: theirCPU == nil ? "—" : "≤ 1.0× mitmdump CPU",
+                     met: theirCPU.map { cpuPerRequest <= $0 }),
+        ]
+    }
+
+    private func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
+                _ = bind(fd, pointer, length)
+                return getsockname(fd, pointer, &length)
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// A server child (a proxy) started for a case and stopped after it, with its CPU time and peak RSS.
+final class BackgroundProcess {
+    struct Usage {
+        var cpu: Double
+        var peakRSS: Int
+    }
+
+    private let pid: pid_t
+
+    /// Starts `arguments` and waits (up to 30 s) until it accepts connections on `port`.
+    init(_ arguments: [String], port: Int) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
+        guard spawned == 0 else {
+            throw BenchProcess.Failure(description: "cannot start \(arguments[0]): \(String(cString: strerror(spawned)))")
+        }
+        self.pid = pid
+        let deadline = Clock.now() + 30
+        while Clock.now() < deadline {
+            if Self.accepts(port) { return }
+            usleep(20_000) // readiness probe: the port is all there is to wait on
+        }
+        _ = stop()
+        throw BenchProcess.Failure(description: "\(arguments[0]) did not listen on \(port) within 30 s")
+    }
+
+    private static func accepts(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    /// Peak RSS (VmHWM) now, then SIGTERM and the child's CPU seconds from `wait4`.
+    func stop() -> Usage {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+            .flatMap { Int($0.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") } ?? 0
+        kill(pid, SIGTERM)
+        var code: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &code, 0, &usage) < 0 && errno == EINTR {}
+        return Usage(cpu: Clock.seconds(usage.ru_utime) + Clock.seconds(usage.ru_stime), peakRSS: peak * 1024)
+    }
+}
