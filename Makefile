@@ -25,7 +25,7 @@ test-unit:
 	$(SWIFT) test $(SWIFT_TEST_FLAGS)
 
 test-tsan:
-	$(SWIFT) test $(SWIFT_TEST_FLAGS) --sanitize=thread --scratch-path .build/tsan --filter 'ReqtopNetworkingTests|ReqtopSyncTests|EventStreamTests|JournalTests'
+	$(SWIFT) test $(SWIFT_TEST_FLAGS) --sanitize=thread --scratch-path .build/tsan --filter 'ReqtopNetworkingTests|ReqtopSyncTests|EventStreamTests|JournalTests|ReqtopProxyTests'
 
 ## Benchmarks side by side with curl and URLSession (release build; README "Performance").
 ## BENCH_QUICK=1 shrinks every case to smoke-test sizes (figures meaningless, for CI).

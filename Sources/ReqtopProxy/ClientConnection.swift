@@ -41,6 +41,8 @@ final class ClientConnection {
     /// Decoding the current request's body from `inbound`, until it is complete.
     var body: BodyDecoder?
     var readEOF = false
+    /// The client reset or closed both ways: no longer polled.
+    var hungUp = false
     var closeWhenFlushed = false
     /// The last write could not go on: wait until the descriptor is writable.
     var blockedOnWrite = false

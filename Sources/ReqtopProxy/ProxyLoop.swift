@@ -41,10 +41,11 @@ final class ProxyLoop {
             fds.append(pollfd(fd: accepting ? listener : -1, events: Int16(POLLIN), revents: 0))
             var immediate = false
             for connection in connections.values {
-                fds.append(pollfd(fd: connection.fd, events: connection.pollEvents, revents: 0))
+                fds.append(pollfd(fd: connection.hungUp ? -1 : connection.fd, events: connection.pollEvents, revents: 0))
                 owners.append((connection, false))
                 if case .tunnel(let tunnel) = connection.mode {
-                    fds.append(pollfd(fd: tunnel.upstream, events: tunnel.upstreamPollEvents, revents: 0))
+                    // A host that has closed is left out: its hang-up would wake every poll.
+                    fds.append(pollfd(fd: tunnel.upstreamEOF ? -1 : tunnel.upstream, events: tunnel.upstreamPollEvents, revents: 0))
                     owners.append((connection, true))
                 }
                 if connection.transport.hasBufferedInput, connection.wantsRead { immediate = true }
@@ -60,17 +61,25 @@ final class ProxyLoop {
             for (serial, result) in connected { tunnelConnected(serial, result) }
             if fds[1].revents != 0 { acceptAll() }
 
-            var serviced = Set<Int>()
-            for (index, owner) in owners.enumerated() {
+            for (index, owner) in owners.enumerated() where !owner.connection.closed {
                 let events = fds[index + 2].revents
                 let connection = owner.connection
                 if owner.upstream {
                     if case .tunnel(let tunnel) = connection.mode, events != 0 { tunnel.readUpstream() }
-                } else if events & Int16(POLLIN | POLLHUP | POLLERR) != 0
-                            || (events & Int16(POLLOUT) != 0 && connection.readNeedsWritable) {
+                } else if events & Int16(POLLERR | POLLHUP) != 0 {
+                    // Reset, or closed both ways (a half-close is POLLIN with EOF): what it sent last is
+                    // still read, then it is left out of the poll (the condition would wake every one),
+                    // and its request is cancelled — nothing can reach it any more.
+                    _ = connection.readAvailable()
+                    connection.readEOF = true
+                    connection.hungUp = true
+                    if case .http = connection.mode {
+                        connection.exchange?.clientWentAway()
+                        connection.closeWhenFlushed = true
+                    }
+                } else if events & Int16(POLLIN) != 0 || (events & Int16(POLLOUT) != 0 && connection.readNeedsWritable) {
                     if !connection.readAvailable() { connection.closeWhenFlushed = true }
                 }
-                serviced.insert(connection.serial)
             }
             for connection in Array(connections.values) {
                 if connection.transport.hasBufferedInput, connection.wantsRead, !connection.readAvailable() {
@@ -118,7 +127,9 @@ final class ProxyLoop {
             if tunnel.upstreamEOF, tunnel.toClient.isEmpty, !connection.blockedOnWrite, !connection.readEOF {
                 shutdown(connection.fd, Int32(SHUT_WR)) // the host is done: so is the client's read side
             }
-            if tunnel.isFinished(clientEOF: connection.readEOF) { return finish(connection) }
+            if tunnel.isFinished(clientEOF: connection.readEOF) || connection.hungUp && tunnel.toUpstream.isEmpty {
+                return finish(connection)
+            }
         }
         let idle = connection.exchange == nil && !connection.hasPendingOutput
         if connection.closeWhenFlushed, !connection.hasPendingOutput || connection.closed { return finish(connection) }
