@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ReqtopNetworkingTesting", targets: ["ReqtopNetworkingTesting"]),
         .library(name: "ReqtopRequestLists", targets: ["ReqtopRequestLists"]),
         .library(name: "ReqtopTerminalUI", targets: ["ReqtopTerminalUI"]),
+        .library(name: "ReqtopProxy", targets: ["ReqtopProxy"]),
     ],
     targets: [
         // C shims over system libraries (Debian: libcurl4-openssl-dev, libncursesw5-dev, zlib1g-dev).
