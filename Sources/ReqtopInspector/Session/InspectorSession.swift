@@ -46,8 +46,16 @@ package final class InspectorSession: InspectorActions {
 
     package func bodySoFar(_ id: TaskID) -> Data? { manager.task(withID: id)?.bodyReceivedSoFar }
 
+    /// Why a task has no handle: it ended, or it is a proxy's CONNECT tunnel (relayed by the proxy, not a task of the engine).
+    private func noHandle(_ id: TaskID) -> String {
+        if let record = store.record(id), record.method == "CONNECT", record.name == "tunnel", !record.state.isTerminal {
+            return "task \(id) is a CONNECT tunnel: the proxy relays it as it is (reqtop proxy --intercept shows the requests inside)"
+        }
+        return "task \(id) has already ended"
+    }
+
     package func suspendOrResume(_ id: TaskID) -> String {
-        guard let task = manager.task(withID: id) else { return "task \(id) has already ended" }
+        guard let task = manager.task(withID: id) else { return noHandle(id) }
         do {
             if task.state == .running {
                 try task.suspend()
@@ -61,7 +69,7 @@ package final class InspectorSession: InspectorActions {
     }
 
     package func cancel(_ id: TaskID) -> String {
-        guard let task = manager.task(withID: id) else { return "task \(id) has already ended" }
+        guard let task = manager.task(withID: id) else { return noHandle(id) }
         do {
             try task.cancel()
             return "cancelled \(id)"
@@ -72,6 +80,9 @@ package final class InspectorSession: InspectorActions {
 
     /// Sends the task's request again, unchanged: same method, URL, headers in order, body, options.
     package func replay(_ record: TaskRecord) -> String {
+        if record.method == "CONNECT", record.name == "tunnel" {
+            return "task \(record.id) is a CONNECT tunnel: there is no request in it reqtop could send again"
+        }
         let id = start(record.request, name: record.name)
         return "replaying \(record.id) as \(id)"
     }
