@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "ReqtopTestServerTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopProxyTests", dependencies: ["ReqtopProxy", "ReqtopNetworking", "ReqtopNetworkingTesting", "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopNetworkingTests", dependencies: ["ReqtopNetworking", "ReqtopNetworkingTesting", "ReqtopSync", "ReqtopTestServer",
-                                                              "ReqtopTestSupport"]),
+                                                              "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopTerminalUITests", dependencies: ["ReqtopTerminalUI", "ReqtopNcurses", "ReqtopTestSupport"], exclude: ["Screens/__Snapshots__"]),
         .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopSession", "ReqtopInspector", "ReqtopNetworkingTesting", "ReqtopNetworking", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),

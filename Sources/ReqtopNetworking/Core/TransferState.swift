@@ -62,6 +62,13 @@ final class TransferState {
             guard var complete = pendingHead else { return true }
             pendingHead = nil
             complete.size += bytes.count
+            if let problem = Self.framingProblem(complete) {
+                // libcurl would pick one length and read on: the body could be cut or run into the next response.
+                failure = TransferError(code: .badServerResponse, message: problem)
+                head = complete
+                emit(.response(complete))
+                return false
+            }
             headDidEnd(complete, emit: emit)
         } else if pendingHead != nil, let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) {
             let name = String(line[..<colon])
@@ -85,6 +92,21 @@ final class TransferState {
         }
         sentHeads.append(head)
         emit(.requestSent(head))
+    }
+
+    /// Why the body of `head` has no trustworthy length (RFC 9112 §6.3): Content-Length values that
+    /// differ, or one that is not a number that fits 63 bits.
+    static func framingProblem(_ head: HTTPResponseHead) -> String? {
+        let lengths = head.headers.values(for: "Content-Length").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let first = lengths.first else { return nil }
+        if lengths.contains(where: { $0 != first }) {
+            return "the response has different Content-Length values (\(lengths.joined(separator: ", "))): its body length is unknown"
+        }
+        if first.isEmpty || !first.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) || Int64(first) == nil {
+            return "the response's Content-Length is not a usable number (\(first.prefix(40))): its body length is unknown"
+        }
+        return nil
     }
 
     private func headDidEnd(_ complete: HTTPResponseHead, emit: (TaskEvent.Kind) -> Void) {
@@ -285,7 +307,7 @@ final class TransferState {
         let body: ResponseBody? = if let file { .file(file.finish()) } else if delegate.destination == nil { .data(memoryBody) } else { nil }
         file = nil
         memoryBody = Data()
-        var error = failure ?? transportError
+        var error = failure ?? transportError.map(refined)
         if error == nil {
             if let head { error = delegate.validation.validate(head) }
             else { error = TransferError(code: .badServerResponse, message: "the server sent no HTTP response") }
@@ -294,6 +316,22 @@ final class TransferState {
         let redirectTime = hops.reduce(0) { $0 + max(0, $1.timings?.total ?? 0) }
         return FinishedTransfer(head: head, body: body, bytes: received, redirects: hops, sentHeads: sentHeads,
                                 timings: hops.isEmpty ? timings : timings?.afterRedirects(taking: redirectTime), error: error)
+    }
+
+    /// libcurl's code made specific where what happened on the wire tells more: a peer that answered
+    /// with something other than HTTP is not a bad URL, a response head too large is not a reset or
+    /// an out-of-memory condition.
+    private func refined(_ error: TransferError) -> TransferError {
+        guard head == nil else { return error }
+        var error = error
+        if error.code == .badURL, !sentHeads.isEmpty {
+            error.code = .badServerResponse
+            error.message = "the server did not answer in HTTP (\(error.message))"
+        } else if error.message.hasPrefix("Too large response headers") || error.message == "Out of memory" && !sentHeads.isEmpty {
+            error.code = .badServerResponse
+            error.message = "the response head is too large (libcurl: \(error.message); its limit is 100 KB per line, 300 KB in all)"
+        }
+        return error
     }
 
     /// The result of a task that was cancelled before it finished: what had arrived is kept (a

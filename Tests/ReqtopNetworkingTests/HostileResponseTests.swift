@@ -1,0 +1,61 @@
+import Foundation
+import ReqtopNetworking
+import ReqtopNetworkingTesting
+import ReqtopTestSupport
+import XCTest
+
+/// Responses no well-behaved server sends, each from a reproducer (Fixtures/Regressions): the task
+/// fails with the code that says what happened — never a success, never a misleading code.
+final class HostileResponseTests: XCTestCase {
+    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/Regressions")
+
+    private func fail(with response: [UInt8]) throws -> TransferError? {
+        let server = try CannedResponseServer(response: response)
+        defer { server.stop() }
+        let manager = SessionManager()
+        defer { manager.invalidate() }
+        let result = try awaitCompletion { done in
+            try? manager.dataTask(with: HTTPRequest(url: HTTPURL(string: server.url)!)) { done($0.result) }.resume()
+        }
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+
+    private func fixture(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: Self.fixtures.appendingPathComponent(name)))
+    }
+
+    func testANonHTTPBannerIsABadServerResponseNotABadURL() throws {
+        let error = try XCTUnwrap(try fail(with: fixture("non-http-banner.response")))
+        XCTAssertEqual(error.code, .badServerResponse, error.description)
+        XCTAssertTrue(error.message.contains("did not answer in HTTP"), error.message)
+    }
+
+    func testDifferentContentLengthsFailInsteadOfPickingOne() throws {
+        let error = try XCTUnwrap(try fail(with: fixture("two-content-lengths.response")), "accepted as 200 with 7 bytes before")
+        XCTAssertEqual(error.code, .badServerResponse)
+        XCTAssertTrue(error.message.contains("(5, 7)"), error.message)
+    }
+
+    func testAContentLengthBeyond63BitsFails() throws {
+        let error = try XCTUnwrap(try fail(with: fixture("content-length-1e23.response")), "accepted as 200 with 5 bytes before")
+        XCTAssertEqual(error.code, .badServerResponse)
+        XCTAssertTrue(error.message.contains("not a usable number"), error.message)
+    }
+
+    func testAnEndlessHeaderLineIsABadServerResponseNotOutOfMemory() throws {
+        let response = Array("HTTP/1.1 200 OK\r\nX-Huge: ".utf8) + [UInt8](repeating: 0x61, count: 1 << 20)
+            + Array("\r\nContent-Length: 0\r\n\r\n".utf8)
+        let error = try XCTUnwrap(try fail(with: response))
+        XCTAssertEqual(error.code, .badServerResponse, error.description)
+        XCTAssertTrue(error.message.contains("response head is too large"), error.message)
+    }
+
+    func testAHundredThousandHeadersAreABadServerResponseNotAReset() throws {
+        let fields = (0..<100_000).map { "X-\($0): 1\r\n" }.joined()
+        let error = try XCTUnwrap(try fail(with: Array("HTTP/1.1 200 OK\r\n\(fields)Content-Length: 0\r\n\r\n".utf8)))
+        XCTAssertEqual(error.code, .badServerResponse, error.description)
+        XCTAssertTrue(error.message.contains("response head is too large"), error.message)
+    }
+}
