@@ -33,6 +33,7 @@ public struct ProxyConfiguration: Sendable {
         configuration.proxy = .none
         configuration.httpVersion = .http1_1 // the client's HTTP/1.1 head goes on as it came (HTTP/2 would lower-case it)
         configuration.connectTimeout = min(configuration.connectTimeout, 10)
+        configuration.idleTimeout = nil // long polls and event streams are quiet for minutes: the client decides
         configuration.maxConcurrentTasks = max(configuration.maxConcurrentTasks, 1024)
         configuration.maxConcurrentTasksPerHost = max(configuration.maxConcurrentTasksPerHost, 256)
         return configuration

@@ -59,3 +59,41 @@ final class HostileResponseTests: XCTestCase {
         XCTAssertTrue(error.message.contains("response head is too large"), error.message)
     }
 }
+
+/// The default limits: a stalled server fails the task; a suspended task is not timed.
+final class IdleTimeoutTests: EmbeddedServerTestCase {
+    func testAStalledServerTimesOutAfterTheIdleTimeout() throws {
+        var configuration = SessionConfiguration()
+        XCTAssertEqual(configuration.idleTimeout, 30, "on by default")
+        XCTAssertEqual(configuration.connectTimeout, 10)
+        configuration.idleTimeout = 1
+        let manager = SessionManager(configuration: configuration)
+        defer { manager.invalidate() }
+        let result = try awaitCompletion { done in
+            try? manager.dataTask(with: HTTPRequest(url: HTTPURL(string: server.url("/fault/stall?seconds=60").absoluteString)!)) {
+                done($0.result)
+            }.resume()
+        }
+        guard case .failure(let error) = result else { return XCTFail("a stalled server must not hang the task") }
+        XCTAssertEqual(error.code, .timedOut)
+        XCTAssertTrue(error.message.contains("idle timeout"), error.message)
+    }
+
+    func testASuspendedTaskIsNotTimedOut() throws {
+        var configuration = SessionConfiguration()
+        configuration.idleTimeout = 1
+        let manager = SessionManager(configuration: configuration)
+        defer { manager.invalidate() }
+        let recorder = EventRecorder(bus: manager.bus)
+        let task = manager.dataTask(with: HTTPRequest(url: HTTPURL(string: server.url("/drip?numbytes=4&duration=0.4").absoluteString)!))
+        try task.resume()
+        try recorder.wait { $0.contains { $0.task == task.id && $0.name == .response } }
+        try task.suspend()
+        try recorder.wait { $0.contains { $0.task == task.id && $0.name == .suspended } }
+        Thread.sleep(forTimeInterval: 2.5) // the behaviour under test: longer than the idle timeout while suspended
+        XCTAssertEqual(task.state, .suspended)
+        try task.resume()
+        try recorder.waitForEnd(of: [task.id])
+        XCTAssertEqual(recorder.terminalEvent(of: task.id)?.name, .completed)
+    }
+}

@@ -22,7 +22,10 @@ public struct SessionConfiguration: Sendable {
     /// Whole-request timeout in seconds (fractions honoured); nil for none.
     public var requestTimeout: Double? = nil
     /// Connect timeout in seconds (fractions honoured).
-    public var connectTimeout: Double = 30
+    public var connectTimeout: Double = 10
+    /// A transfer that receives less than one byte a second for this many seconds fails with
+    /// `timedOut` (a stalled server); nil for no limit. A suspended task is not timed.
+    public var idleTimeout: Double? = 30
     /// At most this many transfers run at once; the rest wait in order.
     public var maxConcurrentTasks = 64
     /// At most this many transfers run at once against one host (scheme + host + port).

@@ -322,8 +322,12 @@ final class TransferState {
     /// with something other than HTTP is not a bad URL, a response head too large is not a reset or
     /// an out-of-memory condition.
     private func refined(_ error: TransferError) -> TransferError {
-        guard head == nil else { return error }
         var error = error
+        if error.code == .timedOut, error.message.hasPrefix("Operation too slow"), let idle = delegate.request.idleTimeout {
+            error.message = "nothing arrived for \(idle.formatted()) s (the idle timeout: SessionConfiguration.idleTimeout, --idle-timeout)"
+            return error
+        }
+        guard head == nil else { return error }
         if error.code == .badURL, !sentHeads.isEmpty {
             error.code = .badServerResponse
             error.message = "the server did not answer in HTTP (\(error.message))"

@@ -58,6 +58,10 @@ final class Transfer {
         // Time limits (clamped: a huge value is no limit rather than a trap).
         if let timeout = r.timeout { ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout)) }
         ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(r.connectTimeout))
+        if let idle = r.idleTimeout, idle.isFinite, idle > 0 { // libcurl skips the check while a transfer is paused
+            ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
+            ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, Int(min(max(1, idle.rounded(.up)), Double(Int32.max))))
+        }
 
         // Redirects are decided by `RedirectPolicy` and followed by the engine, one transfer per hop;
         // libcurl speaks http and https only, whatever a URL or a Location says.

@@ -6,6 +6,7 @@ struct TransferRequest: Sendable {
     var request: HTTPRequest
     var timeout: Double?
     var connectTimeout: Double
+    var idleTimeout: Double?
     var followRedirects: Bool
     var maxRedirects: Int
     var trustedRedirects: Bool
@@ -28,6 +29,7 @@ struct TransferRequest: Sendable {
         self.request = request
         timeout = options.timeout ?? configuration.requestTimeout
         connectTimeout = configuration.connectTimeout
+        idleTimeout = configuration.idleTimeout
         followRedirects = options.followRedirects ?? configuration.followRedirects
         maxRedirects = options.maxRedirects ?? configuration.maxRedirects
         trustedRedirects = options.trustedRedirects ?? false

@@ -35,12 +35,14 @@ enum RunCommand: Command {
     static let insecure = CommandOption.flag("insecure", help: "do not verify TLS certificates")
     static let caFile = CommandOption.value("cacert", "FILE", help: "trust the CA certificates in FILE")
     static let timeout = CommandOption.value("timeout", "SECONDS", help: "default timeout per request (# @timeout overrides it)")
+    static let connectTimeout = CommandOption.value("connect-timeout", "SECONDS", help: "give up connecting after SECONDS (default 10)")
+    static let idleTimeout = CommandOption.value("idle-timeout", "SECONDS", help: "fail a transfer that receives no byte for SECONDS (default 30; 0: never)")
     static let compressed = CommandOption.flag("compressed", help: "ask for compressed responses (else only # @compressed requests)")
     static let failOnStatus = CommandOption.flag("fail-on-status", help: "exit 1 when a response has HTTP status >= 400")
     static let dryRun = CommandOption.flag("dry-run", help: "print each request as it will be sent, without sending it")
 
     static let options = [environment, variable, concurrency, repeatCount, headless, events, har, keepBodies, noJournal, noMouse, insecure,
-                          caFile, timeout, compressed, failOnStatus, dryRun]
+                          caFile, timeout, connectTimeout, idleTimeout, compressed, failOnStatus, dryRun]
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         let options = try RunOptions(parsed)
@@ -68,6 +70,9 @@ struct RunOptions {
     var insecure = false
     var caFile: String?
     var timeout: Double?
+    var connectTimeout: Double?
+    /// nil: the session's default; 0: none.
+    var idleTimeout: Double?
     var dryRun = false
     var compressed = false
 
@@ -104,6 +109,18 @@ struct RunOptions {
                 throw UsageError("--timeout needs a number of seconds > 0, got '\(text)'")
             }
             timeout = seconds
+        }
+        if let text = parsed.value(RunCommand.connectTimeout) {
+            guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                throw UsageError("--connect-timeout needs a number of seconds > 0, got '\(text)'")
+            }
+            connectTimeout = seconds
+        }
+        if let text = parsed.value(RunCommand.idleTimeout) {
+            guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+                throw UsageError("--idle-timeout needs a number of seconds (0: never), got '\(text)'")
+            }
+            idleTimeout = seconds
         }
         dryRun = parsed.has(RunCommand.dryRun)
         compressed = parsed.has(RunCommand.compressed)
@@ -160,6 +177,8 @@ func sessionConfiguration(_ options: RunOptions) -> SessionConfiguration {
     configuration.insecure = options.insecure
     configuration.caFile = options.caFile
     configuration.requestTimeout = options.timeout
+    if let connect = options.connectTimeout { configuration.connectTimeout = connect }
+    if let idle = options.idleTimeout { configuration.idleTimeout = idle > 0 ? idle : nil }
     configuration.compression = options.compressed
     configuration.maxConcurrentTasks = max(configuration.maxConcurrentTasks, options.concurrency)
     configuration.maxConcurrentTasksPerHost = max(configuration.maxConcurrentTasksPerHost, options.concurrency)
