@@ -56,6 +56,25 @@ final class RequestListRunnerTests: RunnerTestCase {
         XCTAssertEqual(Set(outcome.results.map(\.item.iteration)), [0, 1, 2])
     }
 
+    func testAChainedBodyOverTheLimitIsNotReadBackAndItsReferenceSaysWhy() throws {
+        let size = RequestListRunner.chainedBodyLimit + 1000
+        let (outcome, _) = try run("""
+            # @name big
+            GET {{base}}/bytes/\(size)
+
+            ###
+            GET {{base}}/anything/status?code={{big.response.status}}
+
+            ###
+            GET {{base}}/anything/body?first={{big.response.body}}
+            """, options: RunnerOptions(concurrency: 1))
+        XCTAssertEqual(outcome.results.count, 3)
+        XCTAssertEqual(outcome.results.first { $0.item.spec == 1 }?.httpStatus, 200, "its status and headers are still there")
+        let bodyReference = try XCTUnwrap(outcome.results.first { $0.item.spec == 2 })
+        guard case .notSent(let reason) = bodyReference.status else { return XCTFail("expected notSent, got \(bodyReference.status)") }
+        XCTAssertTrue(reason.contains("over the 16 MB"), reason)
+    }
+
     func testDependentOfFailedRequestIsNotSentAndSaysWhy() throws {
         let (outcome, events) = try run("""
             # @name login

@@ -133,6 +133,7 @@ final class EmbeddedServerTests: EmbeddedServerTestCase {
         let response = await manager.data(for: HTTPRequest(server.url("/stream-bytes/200000?chunk_size=1000")))
         XCTAssertEqual(response.error?.code, .bodyTooLarge, "\(String(describing: response.error))")
         XCTAssertLessThanOrEqual(response.bytes, 21_000, "it stopped near the limit")
+        XCTAssertNil(response.body, "what passed the limit is not kept: the temp file is removed")
         // A body under the limit is unaffected.
         let small = await manager.data(for: HTTPRequest(server.url("/bytes/15000")))
         XCTAssertNil(small.error)

@@ -1,6 +1,7 @@
 import Foundation
 import ReqtopNetworking
 import ReqtopNetworkingTesting
+import ReqtopTestServer
 import ReqtopTestSupport
 import XCTest
 
@@ -50,6 +51,26 @@ final class HostileResponseTests: XCTestCase {
         let error = try XCTUnwrap(try fail(with: response))
         XCTAssertEqual(error.code, .badServerResponse, error.description)
         XCTAssertTrue(error.message.contains("response head is too large"), error.message)
+    }
+
+    func testAGzipBombIsRefusedWithATypedErrorBeforeItFillsTheDisk() throws {
+        // 256 MB of zeros gzip to about 250 KB: the bomb was 10 MB → 10 GiB (the same ratio).
+        let zeros = Gzip.compress([UInt8](repeating: 0, count: 256 << 20))
+        let response = Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(zeros.count)\r\n\r\n".utf8) + zeros
+        let server = try CannedResponseServer(response: response)
+        defer { server.stop() }
+        var configuration = SessionConfiguration()
+        configuration.compression = true
+        let manager = SessionManager(configuration: configuration)
+        defer { manager.invalidate() }
+        let outcome = try awaitCompletion { done in
+            try? manager.dataTask(with: HTTPRequest(url: HTTPURL(string: server.url)!)) { done(($0.error, $0.bytes, $0.body == nil)) }
+                .resume()
+        }
+        XCTAssertEqual(outcome.0?.code, .bodyTooLarge, outcome.0?.description ?? "completed: a 256 MB body kept")
+        XCTAssertTrue(outcome.0?.message.contains("compression bomb") ?? false)
+        XCTAssertLessThan(outcome.1, 128 << 20, "stopped soon after the check starts (64 MB), not at 256 MB")
+        XCTAssertTrue(outcome.2, "the spilled part is removed")
     }
 
     func testAHundredThousandHeadersAreABadServerResponseNotAReset() throws {

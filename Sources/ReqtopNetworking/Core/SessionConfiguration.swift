@@ -51,7 +51,12 @@ public struct SessionConfiguration: Sendable {
     /// A body spilled to a temporary file may grow to this many bytes; past it the task fails
     /// with `bodyTooLarge` (an endless body must not fill the disk). A download task's file has no
     /// such limit: its size is what the caller asked for.
-    public var maxSpilledBodyBytes: Int64 = 4 << 30
+    public var maxSpilledBodyBytes: Int64 = 1 << 30
+    /// A compressed body whose decoded size passes this many times what arrived (once past 64 MB)
+    /// fails with `bodyTooLarge`: a compression bomb is refused before it fills memory or disk
+    /// (real text compresses 5–20×, repetitive JSON up to ~100×; deflate's ceiling is ~1030×).
+    /// nil for no limit.
+    public var maxDecodedRatio: Double? = 200
     /// The identifier of the first task (later ones count up): above a saved session's tasks when
     /// new ones join it.
     public var firstTaskID = 1

@@ -41,7 +41,9 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
     }
 
     func didReceiveBody(_ bytes: UnsafeRawBufferPointer, transfer: Transfer) -> TransferState.BodyWrite {
-        isRegistered(transfer) ? transfer.state.didReceiveBody(bytes) : .failed
+        guard isRegistered(transfer) else { return .failed }
+        if transfer.state.watchesDecodedRatio { transfer.state.encodedReceived = transfer.bodyBytesOnTheWire() }
+        return transfer.state.didReceiveBody(bytes)
     }
 
     func readBody(into buffer: UnsafeMutableRawBufferPointer, transfer: Transfer) -> TransferState.BodyRead {

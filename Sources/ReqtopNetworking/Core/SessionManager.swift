@@ -74,9 +74,11 @@ public final class SessionManager: Sendable {
 
     // MARK: Creating tasks
 
-    /// A data task observed only through the bus (no completion handler).
+    /// A data task observed only through the bus (no completion handler; its body is never read back).
     public func dataTask(with request: HTTPRequest, options: TaskOptions = TaskOptions()) -> HTTPTask {
-        dataTask(with: request, options: options) { _ in }
+        let none: (@Sendable (TaskResponse<ResponseBody?>) -> Void)? = nil
+        return makeTask(.data, request: request, destination: nil, serializer: ResponseBodySerializer(), options: options,
+                        uploadProgress: nil, downloadProgress: nil, completion: none)
     }
 
     /// A task whose body is kept in memory (spilled to a temp file past `maxBodyBytesInMemory`).
@@ -148,7 +150,8 @@ public final class SessionManager: Sendable {
                                     uploadProgress: uploadProgress, downloadProgress: downloadProgress,
                                     completionQueue: configuration.completionQueue,
                                     previewLimit: configuration.liveBodyPreviewBytes,
-                                    spillCap: configuration.maxSpilledBodyBytes, stream: stream, respond: respond)
+                                    spillCap: configuration.maxSpilledBodyBytes, maxDecodedRatio: configuration.maxDecodedRatio,
+                                    stream: stream, respond: respond)
         registry.register(delegate)
         bus.post(TaskEvent(task: id, kind: .created(TaskDescription(kind: kind, name: options.name, request: request,
                                                                     destination: destination))))

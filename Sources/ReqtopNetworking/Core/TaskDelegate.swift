@@ -31,6 +31,8 @@ final class TaskDelegate: Sendable {
     let memoryCap: Int
     /// A spilled (temporary) body fails the task past this size.
     let spillCap: Int64
+    /// A decoded body may be at most this many times what arrived compressed (nil: no limit).
+    let maxDecodedRatio: Double?
     let validation: ResponseValidation
     let uploadProgress: ProgressHandler?
     let downloadProgress: ProgressHandler?
@@ -44,12 +46,13 @@ final class TaskDelegate: Sendable {
 
     init(task: HTTPTask, request: TransferRequest, destination: URL?, memoryCap: Int, validation: ResponseValidation,
          uploadProgress: ProgressHandler?, downloadProgress: ProgressHandler?, completionQueue: DispatchQueue,
-         previewLimit: Int = 0, spillCap: Int64 = .max, stream: TaskStream? = nil, respond: @escaping @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)) {
+         previewLimit: Int = 0, spillCap: Int64 = .max, maxDecodedRatio: Double? = nil, stream: TaskStream? = nil, respond: @escaping @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)) {
         self.task = task
         self.request = request
         self.destination = destination
         self.memoryCap = memoryCap
         self.spillCap = spillCap
+        self.maxDecodedRatio = maxDecodedRatio
         self.validation = validation
         self.uploadProgress = uploadProgress
         self.downloadProgress = downloadProgress

@@ -25,6 +25,11 @@ final class TransferState {
     private var memoryBody = Data()
     private var file: FileSink?
     private var received: Int64 = 0
+    /// Body bytes as they came off the wire before content decoding, as libcurl counted them when
+    /// the current write began (it counts a read after writing what it decoded).
+    var encodedReceived: Int64 = 0
+    /// The response is content-coded and decoded sizes are limited: `encodedReceived` is kept up to date.
+    private(set) var watchesDecodedRatio = false
     private var reportedDownload: Int64 = 0
     private var reportedUpload: Int64 = 0
     private var uploadOffset = 0
@@ -124,6 +129,7 @@ final class TransferState {
             break
         }
         head = complete
+        watchesDecodedRatio = delegate.maxDecodedRatio != nil && complete.headers.value(for: "Content-Encoding") != nil
         if complete.headers.value(for: "Content-Encoding") == nil {
             declaredLength = complete.headers.value(for: "Content-Length").flatMap(Int64.init)
         }
@@ -155,6 +161,14 @@ final class TransferState {
 
     private func store(_ bytes: UnsafeRawBufferPointer) -> Bool {
         received += Int64(bytes.count)
+        // At most one read (libcurl's buffer) more than counted has come off the wire so far.
+        if watchesDecodedRatio, received > Self.bombCheckStart, let ratio = delegate.maxDecodedRatio,
+           Double(received) > ratio * Double(encodedReceived + Self.readSize) {
+            failure = TransferError(code: .bodyTooLarge,
+                                    message: "the decoded body grew past \(Int(ratio))× its compressed size (\(received) bytes from \(encodedReceived)): "
+                                        + "refused as a compression bomb (SessionConfiguration.maxDecodedRatio)")
+            return false
+        }
         if !previewFull, let preview = delegate.preview { previewFull = !preview.append(bytes) }
         if let file {
             if file.isTemporary, file.size + Int64(bytes.count) > delegate.spillCap {
@@ -270,8 +284,15 @@ final class TransferState {
 
     // MARK: Progress
 
+    /// Decoded bodies are compared with what arrived only past this size (small bodies cannot hurt,
+    /// and libcurl's count of what arrived may lag a read behind).
+    static let bombCheckStart: Int64 = 64 << 20
+    /// libcurl's receive buffer (`CURLOPT_BUFFERSIZE` in `Transfer`): the most one read adds.
+    static let readSize: Int64 = 102_400
+
     func progress(downloaded: Int64, downloadTotal: Int64, uploaded: Int64, uploadTotal: Int64,
                   emit: (TaskEvent.Kind) -> Void) {
+
         if uploaded > reportedUpload, let size = current.bodySize {
             reportedUpload = uploaded
             report(TransferProgress(direction: .upload, completed: uploaded, total: size), emit: emit)
@@ -304,7 +325,10 @@ final class TransferState {
         if file == nil, let destination = delegate.destination, transportError == nil {
             file = try? FileSink(url: destination, isTemporary: false) // an empty body still makes the file
         }
-        let body: ResponseBody? = if let file { .file(file.finish()) } else if delegate.destination == nil { .data(memoryBody) } else { nil }
+        var body: ResponseBody? = if let file { .file(file.finish()) } else if delegate.destination == nil { .data(memoryBody) } else { nil }
+        if failure?.code == .bodyTooLarge, case .file(let spilled)? = body, spilled.isTemporary {
+            body = nil // what passed the limit is not kept: the temp file goes with the last reference
+        }
         file = nil
         memoryBody = Data()
         var error = failure ?? transportError.map(refined)

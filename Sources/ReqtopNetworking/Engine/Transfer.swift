@@ -28,7 +28,7 @@ final class Transfer {
         ccurl_install_callbacks(easy, Unmanaged.passUnretained(self).toOpaque())
         ccurl_easy_setopt_string(easy, CURLOPT_URL, r.url.absoluteString)
         ccurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        ccurl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 102_400)
+        ccurl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, Int(TransferState.readSize))
         ccurl_easy_setopt_share(easy, share)
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer!.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
@@ -105,6 +105,13 @@ final class Transfer {
     var errorDetail: String {
         guard let errorBuffer else { return "" }
         return String(cString: errorBuffer)
+    }
+
+    /// Body bytes received so far as they came off the wire (before content decoding).
+    func bodyBytesOnTheWire() -> Int64 {
+        var value: curl_off_t = 0
+        ccurl_easy_getinfo_off(easy, CURLINFO_SIZE_DOWNLOAD_T, &value)
+        return Int64(value)
     }
 
     /// Phase timings of the finished transfer.

@@ -15,7 +15,16 @@ public struct SerializationError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(serializer) serializer: \(message)" }
 }
 
-/// The body bytes as they arrived (an empty `Data` when there was no body).
+/// The body as the task kept it — in memory, or the file it was spilled to — never read back:
+/// memory stays flat whatever the body's size.
+public struct ResponseBodySerializer: ResponseSerializer {
+    public init() {}
+    public var name: String { "body" }
+    public func serialize(head: HTTPResponseHead, body: ResponseBody?) throws -> ResponseBody? { body }
+}
+
+/// The body bytes as they arrived (an empty `Data` when there was no body). A body spilled to a
+/// file is read back whole: for large bodies use `ResponseBodySerializer`.
 public struct RawResponseSerializer: ResponseSerializer {
     public init() {}
     public var name: String { "raw" }

@@ -6,11 +6,14 @@ public struct RecordedResponse: Sendable, Hashable {
     /// Header fields in order received.
     public var headers: [HTTPHeader]
     public var body: Data
+    /// Why the body is not here for later requests to read (it was too large to keep), or nil.
+    public var bodyOmitted: String?
 
-    public init(status: Int, headers: [HTTPHeader], body: Data) {
+    public init(status: Int, headers: [HTTPHeader], body: Data, bodyOmitted: String? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.bodyOmitted = bodyOmitted
     }
 
     /// The first header with this name, case-insensitively.

@@ -11,6 +11,8 @@ enum ResponseExtractor {
                 throw Failure(message: "the response of '\(ref.requestName)' has no header '\(name)'")
             }
             return value
+        case .body where response.bodyOmitted != nil:
+            throw Failure(message: "the body of '\(ref.requestName)''s response cannot be read: \(response.bodyOmitted!)")
         case .body(nil):
             return String(decoding: response.body, as: UTF8.self)
         case let .body(path?):

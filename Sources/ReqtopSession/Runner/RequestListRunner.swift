@@ -139,7 +139,9 @@ package final class RequestListRunner: Sendable {
             callbacks.withLock { $0.onNotSent }?(result)
             return
         }
-        let task = manager.dataTask(with: resolved, options: TaskOptions(name: spec.name)) { [self] response in
+        // Only a named request's body can be read by a later one: it alone is read back (up to a limit).
+        let serializer = ChainedBodySerializer(limit: spec.name == nil ? nil : Self.chainedBodyLimit)
+        let task = manager.dataTask(with: resolved, serializer: serializer, options: TaskOptions(name: spec.name)) { [self] response in
             self.taskFinished(item: item, name: spec.name, response: response)
         }
         callbacks.withLock { $0.onTaskCreated }?(task.id, resolved)
@@ -150,7 +152,11 @@ package final class RequestListRunner: Sendable {
         if cancelled { try? task.cancel() } else { try? task.resume() }
     }
 
-    private func taskFinished(item: RunItem, name: String?, response: TaskResponse<Data>) {
+    /// A named request's body is read back for later requests up to this size; a larger one can still
+    /// be referenced for its status and headers (its body reference fails, saying why).
+    package static let chainedBodyLimit = 16 << 20
+
+    private func taskFinished(item: RunItem, name: String?, response: TaskResponse<ChainedBody>) {
         let resolver = resolvers[item.iteration][item.list]
         let status: RunResultStatus
         switch response.result {
@@ -166,7 +172,7 @@ package final class RequestListRunner: Sendable {
             switch status {
             case .completed(let code):
                 resolver.record(response: RecordedResponse(status: code, headers: response.head?.headers ?? [],
-                                                           body: response.value ?? Data()),
+                                                           body: response.value?.data ?? Data(), bodyOmitted: response.value?.omitted),
                                 forRequestNamed: name)
             case .failed(let error):
                 resolver.recordFailure(ofRequestNamed: name, reason: error.description)
@@ -217,4 +223,26 @@ struct NameKey: Hashable {
     var list: Int
     var iteration: Int
     var name: String
+}
+
+/// What a finished request leaves for later requests of the list to read.
+struct ChainedBody: Sendable {
+    var data: Data?
+    /// Why `data` is nil though there was a body.
+    var omitted: String?
+}
+
+/// Reads a body back only when a later request may refer to it (`limit` set), and only up to
+/// `limit`: a large body is never loaded whole.
+struct ChainedBodySerializer: ResponseSerializer {
+    let limit: Int?
+    var name: String { limit == nil ? "body" : "chained" }
+
+    func serialize(head: HTTPResponseHead, body: ResponseBody?) throws -> ChainedBody {
+        guard let limit, let body else { return ChainedBody() }
+        guard body.count <= Int64(limit) else {
+            return ChainedBody(omitted: "it is \(body.count) bytes, over the \(limit >> 20) MB a run keeps for later requests")
+        }
+        return ChainedBody(data: try body.loadData())
+    }
 }

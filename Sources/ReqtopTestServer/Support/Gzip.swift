@@ -1,8 +1,8 @@
 import CZlib
 
 /// gzip compression through zlib (`deflateInit2` with windowBits 31 writes the gzip wrapper).
-enum Gzip {
-    static func compress(_ input: [UInt8]) -> [UInt8] {
+package enum Gzip {
+    package static func compress(_ input: [UInt8]) -> [UInt8] {
         var stream = z_stream()
         let initialised = deflateInit2_(
             &stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY,
