@@ -75,6 +75,33 @@ final class RequestListRunnerTests: RunnerTestCase {
         XCTAssertTrue(reason.contains("over the 16 MB"), reason)
     }
 
+    func testAnInterruptedRunCountsEveryPlannedRequest() throws {
+        let requests = (1...12).map { "GET {{base}}/drip?numbytes=2&duration=30&n=\($0)" }.joined(separator: "\n\n###\n")
+        let manager = SessionManager()
+        defer { manager.invalidate() }
+        let runner = try RequestListRunner(manager: manager, inputs: [input(requests)], options: RunnerOptions(concurrency: 3))
+        let started = DispatchSemaphore(value: 0)
+        let createdCount = Protected(0)
+        let subscription = manager.bus.subscribe { event in
+            if event.name == .response, createdCount.withLock({ $0 += 1; return $0 }) == 3 { started.signal() }
+        }
+        defer { subscription.cancel() }
+        let result = Protected<RunOutcome?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        runner.start { outcome in
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        XCTAssertEqual(started.wait(timeout: .now() + 10), .success, "three requests in flight")
+        runner.cancelAll() // what SIGINT does
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        let summary = RunSummary(results: try XCTUnwrap(result.snapshot).results)
+        XCTAssertEqual(summary.total, 12, "every planned request is counted (68 of 112 were before)")
+        XCTAssertEqual(summary.cancelled, 3)
+        XCTAssertEqual(summary.interrupted, 9)
+        XCTAssertTrue(summary.lines[0].hasPrefix("12 requests: 0 completed, 0 failed, 3 cancelled, 9 not sent (interrupted)"), summary.lines[0])
+    }
+
     func testDependentOfFailedRequestIsNotSentAndSaysWhy() throws {
         let (outcome, events) = try run("""
             # @name login
@@ -144,7 +171,7 @@ final class RequestListRunnerTests: RunnerTestCase {
         XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
         let outcome = try XCTUnwrap(result.snapshot)
         XCTAssertTrue(outcome.wasCancelled)
-        XCTAssertEqual(outcome.results.map(\.status), [.cancelled])
+        XCTAssertEqual(outcome.results.map(\.status), [.cancelled, .interrupted], "the one never sent is counted as such")
         XCTAssertEqual(server.requestCount(path: "/get"), 0)
     }
 }

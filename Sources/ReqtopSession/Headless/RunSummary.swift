@@ -8,6 +8,8 @@ package struct RunSummary: Sendable, Hashable {
     /// Of `failed`, the requests that were never sent.
     package var notSent: Int
     package var cancelled: Int
+    /// Requests never sent because the run was interrupted first.
+    package var interrupted: Int
     /// Completed requests with HTTP status ≥ 400.
     package var httpErrors: Int
     /// Latency of completed requests in ms (nearest-rank percentiles); nil when none completed.
@@ -17,10 +19,11 @@ package struct RunSummary: Sendable, Hashable {
     /// Body bytes received by all tasks.
     package var totalBytes: Int64
 
-    package var total: Int { completed + failed + cancelled }
+    /// Every planned request: completed, failed (sent or not), cancelled, or not sent because of an interrupt.
+    package var total: Int { completed + failed + cancelled + interrupted }
 
     package init(results: [RunResult]) {
-        var completed = 0, failed = 0, notSent = 0, cancelled = 0, httpErrors = 0
+        var completed = 0, failed = 0, notSent = 0, cancelled = 0, interrupted = 0, httpErrors = 0
         var latencies: [Double] = []
         var bytes: Int64 = 0
         for result in results {
@@ -35,6 +38,7 @@ package struct RunSummary: Sendable, Hashable {
                 failed += 1
                 notSent += 1
             case .cancelled: cancelled += 1
+            case .interrupted: interrupted += 1
             }
         }
         latencies.sort()
@@ -47,6 +51,7 @@ package struct RunSummary: Sendable, Hashable {
         self.failed = failed
         self.notSent = notSent
         self.cancelled = cancelled
+        self.interrupted = interrupted
         self.httpErrors = httpErrors
         p50 = percentile(50)
         p95 = percentile(95)
@@ -58,7 +63,7 @@ package struct RunSummary: Sendable, Hashable {
     /// (with `failOnStatus`, HTTP ≥ 400 too), 130 after an interrupt.
     package func exitCode(failOnStatus: Bool, interrupted: Bool) -> Int32 {
         if interrupted { return 130 }
-        if failed > 0 || cancelled > 0 { return 1 }
+        if failed > 0 || cancelled > 0 || self.interrupted > 0 { return 1 }
         if failOnStatus && httpErrors > 0 { return 1 }
         return 0
     }
@@ -72,7 +77,9 @@ package struct RunSummary: Sendable, Hashable {
     package var lines: [String] {
         var first = "\(total) \(total == 1 ? "request" : "requests"): \(completed) completed, \(failed) failed"
         if notSent > 0 { first += " (\(notSent) not sent)" }
-        first += ", \(cancelled) cancelled; \(httpErrors) with HTTP status >= 400"
+        first += ", \(cancelled) cancelled"
+        if interrupted > 0 { first += ", \(interrupted) not sent (interrupted)" }
+        first += "; \(httpErrors) with HTTP status >= 400"
         var lines = [first]
         if let p50, let p95, let max {
             lines.append("latency p50 \(Milliseconds.format(p50)), p95 \(Milliseconds.format(p95)), "

@@ -180,6 +180,8 @@ package final class RequestListRunner: Sendable {
                 resolver.recordFailure(ofRequestNamed: name, reason: "cancelled")
             case .notSent(let reason):
                 resolver.recordFailure(ofRequestNamed: name, reason: reason)
+            case .interrupted:
+                resolver.recordFailure(ofRequestNamed: name, reason: "interrupted")
             }
         }
         let result = RunResult(item: item, task: response.task, name: name, method: response.request.method,
@@ -204,6 +206,15 @@ package final class RequestListRunner: Sendable {
                                               status: .notSent(reason: "waits for a request that never ran")))
                 }
                 state.results += stranded
+                state.queue.removeAll()
+            }
+            if state.cancelled, !state.queue.isEmpty {
+                // Every planned request is in the results: those still waiting were never sent.
+                for item in state.queue {
+                    let spec = inputs[item.list].list.specs[item.spec]
+                    state.results.append(RunResult(item: item, task: nil, name: spec.name, method: spec.method, url: spec.url,
+                                                   status: .interrupted))
+                }
                 state.queue.removeAll()
             }
             let completions = state.completions

@@ -29,6 +29,8 @@ package enum RunResultStatus: Sendable, Hashable {
     case cancelled
     /// Never sent: it could not be resolved, e.g. the request it depends on failed. `reason` says why.
     case notSent(reason: String)
+    /// Never sent: the run was interrupted (SIGINT, `cancelAll()`) while it waited for its turn.
+    case interrupted
 }
 
 /// The result of one request of a run.
