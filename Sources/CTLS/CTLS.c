@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <pthread.h>
 #include <openssl/asn1.h>
 #include <openssl/bio.h>
 #include <openssl/bn.h>
@@ -458,12 +459,49 @@ void ctls_context_free(ctls_context *context) {
 
 // MARK: - Sessions
 
+// A socket BIO whose writes never raise SIGPIPE: OpenSSL's own writes with write(2), which kills a
+// process that has not ignored SIGPIPE when the peer is gone (a library must not rely on that).
+static BIO_METHOD *nosigpipe_method;
+static pthread_once_t nosigpipe_once = PTHREAD_ONCE_INIT;
+
+static int nosigpipe_write(BIO *bio, const char *buffer, int length) {
+    int fd = -1;
+    BIO_get_fd(bio, &fd);
+    errno = 0;
+    ssize_t n = send(fd, buffer, (size_t)length, MSG_NOSIGNAL);
+    BIO_clear_retry_flags(bio);
+    if (n <= 0 && BIO_sock_should_retry((int)n)) BIO_set_retry_write(bio);
+    return (int)n;
+}
+
+static void make_nosigpipe_method(void) {
+    const BIO_METHOD *socket = BIO_s_socket();
+    BIO_METHOD *method = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK | BIO_TYPE_DESCRIPTOR, "reqtop socket");
+    if (method == NULL) return;
+    if (!BIO_meth_set_write(method, nosigpipe_write) || !BIO_meth_set_read(method, BIO_meth_get_read(socket))
+        || !BIO_meth_set_puts(method, BIO_meth_get_puts(socket)) || !BIO_meth_set_ctrl(method, BIO_meth_get_ctrl(socket))
+        || !BIO_meth_set_create(method, BIO_meth_get_create(socket)) || !BIO_meth_set_destroy(method, BIO_meth_get_destroy(socket))) {
+        BIO_meth_free(method);
+        return;
+    }
+    nosigpipe_method = method;
+}
+
+// A BIO on `fd` (not owning it) that writes with MSG_NOSIGNAL; OpenSSL's socket BIO if that cannot be made.
+static BIO *new_socket_bio(int fd) {
+    pthread_once(&nosigpipe_once, make_nosigpipe_method);
+    if (nosigpipe_method == NULL) return BIO_new_socket(fd, BIO_NOCLOSE);
+    BIO *bio = BIO_new(nosigpipe_method);
+    if (bio != NULL) BIO_set_fd(bio, fd, BIO_NOCLOSE);
+    return bio;
+}
+
 ctls_session *ctls_session_new(ctls_context *context, int fd) {
     if (context == NULL || fd < 0) { snprintf(thread_error, sizeof thread_error, "ctls_session_new: %s", strerror(EINVAL)); return NULL; }
     ERR_clear_error();
     ctls_session *session = calloc(1, sizeof *session);
     SSL *ssl = SSL_new(context->ctx);
-    BIO *bio = BIO_new_socket(fd, BIO_NOCLOSE);
+    BIO *bio = new_socket_bio(fd);
     if (session == NULL || ssl == NULL || bio == NULL) {
         fail(thread_error, sizeof thread_error, session == NULL ? ENOMEM : 0, "cannot create a TLS session");
         BIO_free(bio);

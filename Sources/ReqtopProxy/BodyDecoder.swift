@@ -62,7 +62,9 @@ struct BodyDecoder {
         switch state {
         case .chunkSize:
             let digits = text.prefix { $0 != 0x3B && $0 != 0x20 && $0 != 0x09 } // ";" starts extensions
-            guard !digits.isEmpty, digits.count <= 15, let size = Int64(String(decoding: digits, as: UTF8.self), radix: 16) else {
+            let isHex: (UInt8) -> Bool = { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
+            guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy(isHex), // no sign: Int64(_:radix:) would take "-1"
+                  let size = Int64(String(decoding: digits, as: UTF8.self), radix: 16) else {
                 throw ProxyError("a chunk size that is not hexadecimal: \(String(decoding: text.prefix(40), as: UTF8.self))")
             }
             state = size == 0 ? .trailers : .chunkData(remaining: size)

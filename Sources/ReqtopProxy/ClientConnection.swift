@@ -17,6 +17,9 @@ final class ClientConnection {
         case tunnel(Tunnel)
         /// `--intercept`: the TLS handshake with the client, after the CONNECT's 200.
         case handshake(Handshake)
+        /// Closing: our side is shut, what the client still sends is read and dropped until it
+        /// closes too or `until` — so the last response is not lost to a reset (RFC 9112 §9.6).
+        case lingering(until: Double)
     }
 
     /// A CONNECT being intercepted.
@@ -24,7 +27,8 @@ final class ClientConnection {
         var host: String
         var port: Int
         var connect: ClientRequestHead
-        var context: OpaquePointer
+        /// Made when the CONNECT is answered; it becomes the transport once the `200` has gone in clear.
+        var tls: TLSTransport
     }
 
     let serial: Int
@@ -41,6 +45,10 @@ final class ClientConnection {
     /// Decoding the current request's body from `inbound`, until it is complete.
     var body: BodyDecoder?
     var readEOF = false
+    /// When bytes last moved either way (idle connections are closed after a while).
+    var lastActivity = Date().timeIntervalSince1970
+    /// Bytes read and dropped while lingering.
+    var discarded = 0
     /// The client reset or closed both ways: no longer polled.
     var hungUp = false
     var closeWhenFlushed = false
@@ -73,7 +81,7 @@ final class ClientConnection {
             return true
         case .connecting: return false
         case .tunnel(let tunnel): return tunnel.toUpstream.count < Tunnel.bufferLimit
-        case .handshake: return true
+        case .handshake, .lingering: return true
         }
     }
 
@@ -88,6 +96,11 @@ final class ClientConnection {
             let result = buffer.withUnsafeMutableBytes { transport.read(into: $0) }
             switch result {
             case .bytes(let n):
+                lastActivity = Date().timeIntervalSince1970
+                if case .lingering = mode {
+                    discarded += n
+                    continue
+                }
                 buffer.withUnsafeBytes { all in
                     let bytes = UnsafeRawBufferPointer(rebasing: all[..<n])
                     if case .tunnel(let tunnel) = mode { tunnel.fromClient(bytes) } else { inbound.append(bytes) }
@@ -115,7 +128,9 @@ final class ClientConnection {
         let write: (UnsafeRawBufferPointer) -> Int = { [transport] bytes in
             guard !failed, !bytes.isEmpty else { return 0 }
             switch transport.write(bytes) {
-            case .bytes(let n): return n
+            case .bytes(let n):
+                self.lastActivity = Date().timeIntervalSince1970
+                return n
             case .wouldBlock: self.blockedOnWrite = true; return 0
             case .closed, .failed: failed = true; return 0
             }

@@ -18,6 +18,8 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
         var expectsContinue: Bool
         /// The request body's length; nil when chunked (or absent: `hasBody`).
         var bodyLength: Int64?
+        /// A request body comes (counted or chunked).
+        var hasBody: Bool
         var via: String?
     }
 
@@ -36,7 +38,14 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
         var clientGone = false
         var sourceWaiting = false
         var continueSent = false
+        /// The body bytes the engine has read so far, kept while they are few, so libcurl can send
+        /// them again on a fresh connection (a kept-alive one the server had just closed).
+        var sent: [UInt8] = []
+        var sentCount: Int64 = 0
     }
+
+    /// Up to this many first body bytes are kept for a resend.
+    static let rewindable = 64 << 10
 
     /// Each direction buffers at most about this much before its producer pauses.
     static let highWater = 1 << 20
@@ -70,13 +79,15 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
             framing = plan.clientIsHTTP10 ? .untilClose : .chunked
             if framing == .chunked { headers.append(HTTPHeader(name: "Transfer-Encoding", value: "chunked")) }
         }
-        let closeAfter = plan.clientWantsClose || framing == .untilClose
-        if closeAfter { headers.append(HTTPHeader(name: "Connection", value: "close")) }
         if let via = plan.via { headers.append(HTTPHeader(name: "Via", value: "\(head.httpVersion) \(via)")) }
-        var text = "HTTP/1.1 \(head.status) \(head.reason)\r\n"
-        for header in headers { text += "\(header.name): \(header.value)\r\n" }
-        text += "\r\n"
         let wasEmpty = state.withLock { s -> Bool in
+            // A response before the whole request body arrived (a 413, a 401) ends the connection: the
+            // rest of that body cannot be told from a next request. The client is told so.
+            let closeAfter = plan.clientWantsClose || framing == .untilClose || plan.hasBody && !s.bodyEnded
+            var text = "HTTP/1.1 \(head.status) \(head.reason)\r\n"
+            for header in headers { text += "\(header.name): \(header.value)\r\n" }
+            if closeAfter { text += "Connection: close\r\n" }
+            text += "\r\n"
             let wasEmpty = s.output.isEmpty
             s.output.append(text)
             s.framing = framing
@@ -147,6 +158,12 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
             if !s.body.isEmpty {
                 let n = min(buffer.count, s.body.count)
                 s.body.withBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: n) }
+                if s.sentCount + Int64(n) <= Self.rewindable {
+                    s.sent.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<n]))
+                } else {
+                    s.sent.removeAll()
+                }
+                s.sentCount += Int64(n)
                 let before = s.body.count
                 s.body.drop(n)
                 if before >= Self.lowWater, s.body.count < Self.lowWater { wakeProxy = true } // it may read from the client again
@@ -159,6 +176,19 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
         }
         if wakeProxy { wake() }
         return result
+    }
+
+    func rewind(to offset: Int64) -> Bool {
+        state.withLock { s in
+            guard s.sentCount <= Self.rewindable, offset >= 0, offset <= s.sentCount else { return false }
+            var again = ByteQueue()
+            again.append(contentsOf: s.sent[Int(offset)...])
+            s.body.withBytes { again.append($0) }
+            s.body = again
+            s.sent.removeSubrange(Int(offset)...)
+            s.sentCount = offset
+            return true
+        }
     }
 
     // MARK: Proxy thread

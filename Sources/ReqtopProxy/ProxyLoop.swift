@@ -28,8 +28,10 @@ final class ProxyLoop {
         defer {
             for connection in connections.values { connection.close() }
             connections.removeAll()
-            close(listener)
-            control.close()
+            for report in pendingTunnels.values { report.end(failure: "the proxy stopped while the tunnel was connecting") }
+            pendingTunnels.removeAll()
+            Glibc.close(listener)
+            control.close() // a connect that ends later closes its descriptor itself (the inbox says stopped)
         }
         var fds: [pollfd] = []
         var owners: [(connection: ClientConnection, upstream: Bool)] = []
@@ -37,20 +39,25 @@ final class ProxyLoop {
             fds.removeAll(keepingCapacity: true)
             owners.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: control.wakeRead, events: Int16(POLLIN), revents: 0))
-            let accepting = connections.count < configuration.maxConnections
+            let now = Date().timeIntervalSince1970
+            let accepting = connections.count < maxConnections && now >= acceptPausedUntil
             fds.append(pollfd(fd: accepting ? listener : -1, events: Int16(POLLIN), revents: 0))
             var immediate = false
             for connection in connections.values {
-                fds.append(pollfd(fd: connection.hungUp ? -1 : connection.fd, events: connection.pollEvents, revents: 0))
+                // A descriptor nothing is wanted from is left out: an error or hang-up on it would wake
+                // every poll while nothing could be done about it yet.
+                let events = connection.pollEvents
+                fds.append(pollfd(fd: connection.hungUp || events == 0 ? -1 : connection.fd, events: events, revents: 0))
                 owners.append((connection, false))
                 if case .tunnel(let tunnel) = connection.mode {
-                    // A host that has closed is left out: its hang-up would wake every poll.
-                    fds.append(pollfd(fd: tunnel.upstreamEOF ? -1 : tunnel.upstream, events: tunnel.upstreamPollEvents, revents: 0))
+                    let upstream = tunnel.upstreamPollEvents
+                    fds.append(pollfd(fd: tunnel.upstreamEOF || upstream == 0 ? -1 : tunnel.upstream, events: upstream, revents: 0))
                     owners.append((connection, true))
                 }
                 if connection.transport.hasBufferedInput, connection.wantsRead { immediate = true }
             }
-            let ready = poll(&fds, nfds_t(fds.count), immediate ? 0 : 1000)
+            let timeout: Int32 = immediate ? 0 : (accepting || acceptPausedUntil <= now ? 1000 : 100)
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0, errno != EINTR { break }
             if fds[0].revents != 0 { drainWakePipe() }
             let (stopping, connected) = control.inbox.withLock { inbox in
@@ -65,7 +72,8 @@ final class ProxyLoop {
                 let events = fds[index + 2].revents
                 let connection = owner.connection
                 if owner.upstream {
-                    if case .tunnel(let tunnel) = connection.mode, events != 0 { tunnel.readUpstream() }
+                    guard case .tunnel(let tunnel) = connection.mode, events != 0 else { continue }
+                    if events & Int16(POLLERR) != 0 { tunnel.upstreamFailed() } else { tunnel.readUpstream() }
                 } else if events & Int16(POLLERR | POLLHUP) != 0 {
                     // Reset, or closed both ways (a half-close is POLLIN with EOF): what it sent last is
                     // still read, then it is left out of the poll (the condition would wake every one),
@@ -81,14 +89,30 @@ final class ProxyLoop {
                     if !connection.readAvailable() { connection.closeWhenFlushed = true }
                 }
             }
+            let after = Date().timeIntervalSince1970
             for connection in Array(connections.values) {
                 if connection.transport.hasBufferedInput, connection.wantsRead, !connection.readAvailable() {
                     connection.closeWhenFlushed = true
                 }
-                service(connection)
+                service(connection, now: after)
             }
         }
     }
+
+    /// Descriptors left for everything else: each client may hold two (a tunnel's host), libcurl
+    /// needs its own upstream connections, and the process has its files.
+    private lazy var maxConnections: Int = {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        let available = limit.rlim_cur > rlim_t(Int32.max) ? Int(Int32.max) : Int(limit.rlim_cur) // RLIM_INFINITY is all ones
+        return max(16, min(configuration.maxConnections, (available - 128) / 3))
+    }()
+
+    /// After `accept` failed for want of descriptors, the listener rests a moment (it would stay readable).
+    private var acceptPausedUntil = 0.0
+
+    /// A connection waiting for a request head (or a TLS handshake) this long is closed.
+    static let idleTimeout = 60.0
 
     private func drainWakePipe() {
         var buffer = [UInt8](repeating: 0, count: 512)
@@ -96,9 +120,17 @@ final class ProxyLoop {
     }
 
     private func acceptAll() {
-        while connections.count < configuration.maxConnections, let fd = Socket.accept(listener) {
-            nextSerial += 1
-            connections[nextSerial] = ClientConnection(serial: nextSerial, fd: fd)
+        while connections.count < maxConnections {
+            switch Socket.accept(listener) {
+            case .accepted(let fd):
+                nextSerial += 1
+                connections[nextSerial] = ClientConnection(serial: nextSerial, fd: fd)
+            case .none:
+                return
+            case .outOfDescriptors:
+                acceptPausedUntil = Date().timeIntervalSince1970 + 0.1
+                return
+            }
         }
     }
 
@@ -106,20 +138,25 @@ final class ProxyLoop {
 
     /// Moves everything along that can move: parses requests, feeds bodies, writes responses,
     /// relays tunnels, and closes the connection when it is done.
-    private func service(_ connection: ClientConnection) {
+    private func service(_ connection: ClientConnection, now: Double) {
         switch connection.mode {
         case .http:
+            if connection.exchange == nil, now - connection.lastActivity > Self.idleTimeout { return finish(connection) }
             process(connection)
         case .connecting:
             break
         case .tunnel(let tunnel):
             tunnel.flushUpstream(clientEOF: connection.readEOF)
         case .handshake(let handshake):
-            interception?.continueHandshake(connection, context: handshake.context, host: handshake.host, port: handshake.port) { why in
-                TunnelReport(manager: manager, request: handshake.connect, host: handshake.host, port: handshake.port)
+            if now - connection.lastActivity > Self.idleTimeout { return finish(connection) }
+            interception?.continueHandshake(connection, handshake: handshake) { why in
+                TunnelReport(manager: manager, request: handshake.connect, host: handshake.host, port: handshake.port)?
                     .end(failure: why, code: .tlsFailure)
             }
             if case .http = connection.mode { process(connection) }
+        case .lingering(let until):
+            if connection.readEOF || connection.hungUp || now > until || connection.discarded > 1 << 20 { close(connection) }
+            return
         }
         if !connection.flush() { return finish(connection) }
         if case .http = connection.mode, connection.exchange != nil { advance(connection) }
@@ -144,7 +181,24 @@ final class ProxyLoop {
         return false
     }
 
+    /// Ends a connection. A client that may still be sending (an HTTP connection, not at its end)
+    /// gets a lingering close: closing with unread bytes would reset the connection and could
+    /// destroy the response still on its way to it.
     private func finish(_ connection: ClientConnection) {
+        if case .http = connection.mode, !connection.readEOF, !connection.hungUp, !connection.closed,
+           connection.transport is SocketTransport {
+            connection.exchange?.clientWentAway()
+            connection.exchange = nil
+            connection.body = nil
+            connection.inbound.removeAll()
+            shutdown(connection.fd, Int32(SHUT_WR))
+            connection.mode = .lingering(until: Date().timeIntervalSince1970 + 2)
+            return
+        }
+        close(connection)
+    }
+
+    private func close(_ connection: ClientConnection) {
         connection.close()
         connections[connection.serial] = nil
     }
@@ -154,7 +208,8 @@ final class ProxyLoop {
         guard let exchange = connection.exchange else { return }
         let (done, close) = exchange.completion
         guard done else {
-            if connection.readEOF, connection.body != nil { exchange.clientWentAway() }
+            // The client's end came before all of its body: it will not send the rest.
+            if connection.readEOF, connection.body != nil, connection.inbound.isEmpty { exchange.clientWentAway() }
             return
         }
         connection.exchange = nil
@@ -206,7 +261,7 @@ final class ProxyLoop {
                 exchange.endBody()
             } else {
                 connection.body = decoder
-                if connection.readEOF { exchange.clientWentAway() }
+                if connection.readEOF, connection.inbound.isEmpty { exchange.clientWentAway() }
                 return
             }
             return // the next request is parsed once this response is written
@@ -231,7 +286,7 @@ final class ProxyLoop {
         let framing: BodyFraming
         switch RequestHeadParser.framing(of: head) {
         case .success(let value): framing = value
-        case .failure(let error): return connection.refuse(400, error.description)
+        case .failure(let error): return connection.refuse(error.status, error.description)
         }
         var headers = HopByHop.removing(from: head.headers)
         // RFC 9112 §3.2.2: for an absolute-form target, Host is the target's authority.
@@ -250,8 +305,9 @@ final class ProxyLoop {
         options.compressed = false
         let request = HTTPRequest(method: head.method, url: url, headers: headers, options: options)
         let plan = ProxyExchange.Plan(method: head.method, clientIsHTTP10: head.isHTTP10, clientWantsClose: head.wantsClose,
-                                      expectsContinue: head.expectsContinue && framing != .none,
-                                      bodyLength: { if case .length(let n) = framing { n } else { nil } }(), via: configuration.via)
+                                      expectsContinue: head.expectsContinue && framing != .none && !head.isHTTP10, // RFC 9110 §10.1.1
+                                      bodyLength: { if case .length(let n) = framing { n } else { nil } }(),
+                                      hasBody: framing != .none, via: configuration.via)
         let exchange = ProxyExchange(plan: plan, wake: { [control] in control.wake() })
         let task = manager.streamTask(with: request, body: framing == .none ? nil : exchange, consumer: exchange,
                                       streamOptions: StreamOptions(keptBodyBytes: configuration.keptBodyBytes, verbatimHead: true))
@@ -268,28 +324,36 @@ final class ProxyLoop {
     // MARK: CONNECT
 
     private func connect(_ head: ClientRequestHead, on connection: ClientConnection) {
-        guard let (host, port) = Self.authority(head.target) else {
-            return connection.refuse(400, "CONNECT needs host:port, got \(head.target.prefix(200))")
+        guard let (host, port) = Self.authority(head.target),
+              let report = TunnelReport(manager: manager, request: head, host: host, port: port, announce: interception == nil) else {
+            return connection.refuse(400, "CONNECT needs host:port (a host name or an IP address), got \(head.target.prefix(200))")
         }
         if let interception {
-            do {
+            do throws(ProxyError) {
                 let context = try interception.context(for: host)
+                guard let tls = TLSTransport(context: context, fd: connection.fd) else { throw ProxyError("cannot start TLS") }
                 connection.pendingOut.append("HTTP/1.1 200 Connection established\r\n\r\n")
-                connection.mode = .handshake(ClientConnection.Handshake(host: host, port: port, connect: head, context: context))
+                connection.mode = .handshake(ClientConnection.Handshake(host: host, port: port, connect: head, tls: tls))
             } catch {
-                TunnelReport(manager: manager, request: head, host: host, port: port).end(failure: error.description, code: .tlsFailure)
+                report.announce()
+                report.end(failure: error.description, code: .tlsFailure)
                 connection.refuse(502, error.description)
             }
             return
         }
-        let report = TunnelReport(manager: manager, request: head, host: host, port: port)
         connection.mode = .connecting
         let serial = connection.serial
         let timeout = configuration.connectTimeout
         let control = self.control
         DispatchQueue.global().async {
             let result = Result { () throws(ProxyError) -> Int32 in try Socket.connect(host: host, port: port, timeout: timeout) }
-            control.inbox.withLock { $0.connected.append((serial, result)) }
+            control.inbox.withLock { inbox in
+                if inbox.stopped {
+                    if case .success(let fd) = result { Glibc.close(fd) } // nobody will take it
+                } else {
+                    inbox.connected.append((serial, result))
+                }
+            }
             control.wake()
         }
         pendingTunnels[serial] = report
@@ -299,11 +363,11 @@ final class ProxyLoop {
 
     private func tunnelConnected(_ serial: Int, _ result: Result<Int32, ProxyError>) {
         guard let report = pendingTunnels.removeValue(forKey: serial) else {
-            if case .success(let fd) = result { close(fd) }
+            if case .success(let fd) = result { Glibc.close(fd) }
             return
         }
         guard let connection = connections[serial], !connection.closed else {
-            if case .success(let fd) = result { close(fd) }
+            if case .success(let fd) = result { Glibc.close(fd) }
             report.end(failure: "the client closed the connection while the tunnel was connecting")
             return
         }
@@ -325,13 +389,19 @@ final class ProxyLoop {
         }
     }
 
-    /// `host:port` of a CONNECT target (an IPv6 host in brackets).
+    /// `host:port` of a CONNECT target: a host name (letters, digits, `.`, `-`, `_`), an IPv4
+    /// address, or an IPv6 address in brackets.
     static func authority(_ target: String) -> (String, Int)? {
         guard let colon = target.lastIndex(of: ":"), let port = Int(target[target.index(after: colon)...]),
               (1...65535).contains(port) else { return nil }
-        var host = String(target[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty, !host.contains("/"), !host.contains("@") else { return nil }
-        return (host, port)
+        let written = target[..<colon]
+        if written.hasPrefix("["), written.hasSuffix("]") {
+            let address = String(written.dropFirst().dropLast())
+            var scratch = in6_addr()
+            return inet_pton(AF_INET6, address, &scratch) == 1 ? (address, port) : nil
+        }
+        let nameBytes: (UInt8) -> Bool = { $0 < 0x80 && (isalnum(Int32($0)) != 0 || $0 == 0x2E || $0 == 0x2D || $0 == 0x5F) }
+        guard !written.isEmpty, written.count <= 253, written.utf8.allSatisfy(nameBytes) else { return nil }
+        return (String(written), port)
     }
 }

@@ -126,9 +126,11 @@ enum RequestHeadParser {
             .map { $0.trimmingCharacters(in: .whitespaces) }
         if !codings.isEmpty {
             if !lengths.isEmpty { return .failure(ProxyError("both Transfer-Encoding and Content-Length")) }
-            let last = codings.flatMap { $0.split(separator: ",") }.last?.trimmingCharacters(in: .whitespaces).lowercased()
-            guard last == "chunked", !head.isHTTP10 else {
-                return .failure(ProxyError("a Transfer-Encoding that does not end in chunked: \(codings.joined(separator: ", "))"))
+            let all = codings.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard all == ["chunked"], !head.isHTTP10 else {
+                // Another coding would have to be forwarded as it is, and this proxy removes the chunking.
+                return .failure(ProxyError("a Transfer-Encoding other than chunked is not forwarded: \(codings.joined(separator: ", "))",
+                                           status: 501))
             }
             return .success(.chunked)
         }

@@ -50,15 +50,23 @@ enum Socket {
         }
     }
 
-    /// Accepts one pending connection (non-blocking, close-on-exec), or nil when none is waiting.
-    static func accept(_ listener: Int32) -> Int32? {
+    enum Accepted {
+        case accepted(Int32)
+        /// Nobody is waiting (or the attempt failed for that client alone).
+        case none
+        /// The process or system has no descriptor left: the client waits in the listen queue.
+        case outOfDescriptors
+    }
+
+    /// Accepts one pending connection (non-blocking, close-on-exec).
+    static func accept(_ listener: Int32) -> Accepted {
         let fd = Glibc.accept(listener, nil, nil)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM ? .outOfDescriptors : .none }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        return fd
+        return .accepted(fd)
     }
 
     /// Connects to `host`:`port` (name resolution included), blocking the calling thread at most
@@ -117,7 +125,12 @@ enum Socket {
 /// Why the proxy could not do something, in words for the user.
 public struct ProxyError: Error, CustomStringConvertible, Sendable {
     public let description: String
-    init(_ description: String) { self.description = description }
+    /// The status a client gets for it (400 unless said otherwise).
+    let status: Int
+    init(_ description: String, status: Int = 400) {
+        self.description = description
+        self.status = status
+    }
 }
 
 extension String {

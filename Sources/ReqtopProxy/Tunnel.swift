@@ -57,6 +57,15 @@ final class Tunnel {
         }
     }
 
+    /// The host's connection reported an error (a reset): the tunnel ends.
+    func upstreamFailed() {
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(upstream, SOL_SOCKET, SO_ERROR, &error, &length)
+        failure = "the host's connection failed: \(error == 0 ? "reset" : String(cString: strerror(error)))"
+        upstreamEOF = true
+    }
+
     /// Writes the client's bytes to the host; passes the client's end on once all went.
     func flushUpstream(clientEOF: Bool) {
         upstreamBlockedOnWrite = false
@@ -117,11 +126,24 @@ final class TunnelReport {
     private var lastProgress = 0.0
     private var ended = false
 
-    init(manager: SessionManager, request: ClientRequestHead, host: String, port: Int) {
+    private let request: ClientRequestHead
+    private var announced = false
+
+    /// nil when `host` and `port` make no URL. `announce` posts the task's first events now
+    /// (otherwise `announce()` does, if it comes to that: an intercepted CONNECT is no task of its own).
+    init?(manager: SessionManager, request: ClientRequestHead, host: String, port: Int, announce: Bool = true) {
+        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        guard let url = HTTPURL(string: "https://\(authority)") else { return nil }
+        self.url = url
+        self.request = request
         id = manager.reserveTaskID()
         bus = manager.bus
-        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        url = HTTPURL(string: "https://\(authority)")!
+        if announce { self.announce() }
+    }
+
+    func announce() {
+        guard !announced else { return }
+        announced = true
         let described = HTTPRequest(method: "CONNECT", url: url, headers: request.headers)
         let sent = RequestHead(url: url, method: "CONNECT", target: request.target, httpVersion: "HTTP/\(request.version)",
                                headers: request.headers, size: request.size)
@@ -159,7 +181,7 @@ final class TunnelReport {
 
     /// The tunnel closed (`failure` says why, when it was not a clean close of both sides).
     func end(failure: String?, code: TransferError.Code? = nil) {
-        guard !ended else { return }
+        guard announced, !ended else { return }
         ended = true
         if up + down > 0 { progress(force: true) }
         let now = Date().timeIntervalSince1970

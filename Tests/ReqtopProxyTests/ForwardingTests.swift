@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -168,6 +171,9 @@ final class ForwardingTests: ProxyTestCase {
             ("GET http://x/ HTTP/1.1\r\nX: " + String(repeating: "a", count: 70_000) + "\r\n\r\n", "431"),
             ("GET ftp://x/ HTTP/1.1\r\n\r\n", "400"),
             ("CONNECT nohost HTTP/1.1\r\n\r\n", "400"),
+            ("CONNECT ?x:443 HTTP/1.1\r\n\r\n", "400"), // crashed: no URL could be made of it
+            ("CONNECT #x:443 HTTP/1.1\r\n\r\n", "400"),
+            ("POST http://x/ HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", "501"),
         ]
         for (request, status) in cases {
             let connection = try rawConnection()
@@ -179,6 +185,33 @@ final class ForwardingTests: ProxyTestCase {
         XCTAssertEqual(try curl(["-o", "/dev/null", "-w", "%{http_code}", server.url("/get").absoluteString]).stdoutText, "200",
                        "still serving")
         XCTAssertEqual(proxiedTasks().count, 1, "a malformed request is never sent on")
+    }
+
+    func testANegativeChunkSizeEndsThatRequestAndNotTheProxy() throws {
+        let connection = try rawConnection()
+        connection.send("POST \(server.url("/post").absoluteString) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\nA")
+        _ = connection.read(timeout: 5) // the proxy closes it
+        XCTAssertEqual(try curl(["-o", "/dev/null", "-w", "%{http_code}", server.url("/get").absoluteString]).stdoutText, "200",
+                       "the proxy is still there (a sign in the chunk size trapped it)")
+    }
+
+    func testAClientThatHalfClosesAfterALargeBodyGetsItsResponse() throws {
+        let body = [UInt8]((0..<1_500_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let connection = try rawConnection()
+        connection.send("POST \(server.url("/post").absoluteString) HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n"
+                        + "Content-Type: application/octet-stream\r\n\r\n")
+        connection.send(body)
+        shutdown(connection.fd, Int32(SHUT_WR)) // done sending; still reading
+        let response = connection.readResponse(timeout: 30)
+        XCTAssertTrue(response.hasPrefix("HTTP/1.1 200"), String(response.prefix(300)))
+        XCTAssertTrue(response.contains(sha256(Data(body))), "the whole body went on, not a cancelled request")
+    }
+
+    func testAnHTTP10ClientGetsNo100Continue() throws {
+        let connection = try rawConnection()
+        connection.send("POST \(server.url("/post").absoluteString) HTTP/1.0\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\nhello")
+        let response = String(decoding: connection.read(timeout: 10), as: UTF8.self)
+        XCTAssertTrue(response.hasPrefix("HTTP/1.1 200"), "no interim response for HTTP/1.0 (RFC 9110 §10.1.1)\n\(response.prefix(200))")
     }
 
     func testAnUnreachableHostIs502AndAFailedTask() throws {

@@ -8,8 +8,7 @@
 //
 // Threading: a ctls_ca (and the contexts made from it) is meant to be used from one thread at a time.
 // Sessions may be driven from any thread, one thread per session at a time.
-// SIGPIPE: sessions write through a socket BIO (write(2) on the fd), which raises SIGPIPE when the peer
-// has gone; the process must ignore SIGPIPE (reqtop does). Where the platform has SO_NOSIGPIPE it is set.
+// SIGPIPE: sessions write with send(..., MSG_NOSIGNAL), so a peer that has gone never raises SIGPIPE.
 // Errors: functions taking `error`/`error_len` write a NUL-terminated message there on failure
 // (`error` may be NULL). OpenSSL's per-thread error queue is left empty after every call.
 

@@ -83,6 +83,11 @@ package final class InspectorSession: InspectorActions {
         if record.method == "CONNECT", record.name == "tunnel" {
             return "task \(record.id) is a CONNECT tunnel: there is no request in it reqtop could send again"
         }
+        if case .none = record.request.body, Int(record.request.headers.value(for: "Content-Length") ?? "0") ?? 1 > 0
+            || record.request.headers.contains(name: "Transfer-Encoding") {
+            // A proxied request's body streamed through and was not kept: its head alone would make the server wait.
+            return "task \(record.id)'s request body was not kept (it streamed through the proxy): it cannot be sent again as it was"
+        }
         let id = start(record.request, name: record.name)
         return "replaying \(record.id) as \(id)"
     }

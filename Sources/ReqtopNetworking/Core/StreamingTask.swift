@@ -20,6 +20,14 @@ public protocol RequestBodySource: AnyObject, Sendable {
     var length: Int64? { get }
     /// Fills `buffer` with the next bytes.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> RequestBodyRead
+    /// Goes back to `offset` so the body can be sent again (libcurl retries a request on a fresh
+    /// connection when a kept-alive one turns out closed); false when those bytes are gone.
+    func rewind(to offset: Int64) -> Bool
+}
+
+extension RequestBodySource {
+    /// A source that keeps nothing cannot go back.
+    public func rewind(to offset: Int64) -> Bool { false }
 }
 
 /// What `RequestBodySource.read` produced.

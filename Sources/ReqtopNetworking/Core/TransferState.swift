@@ -243,7 +243,7 @@ final class TransferState {
 
     /// Rewinds the request body to `offset` so libcurl can send it again.
     func seekBody(to offset: Int64) -> Bool {
-        if current.bodySource != nil { return false } // what was streamed cannot be sent again
+        if let source = current.bodySource { return source.rewind(to: offset) }
         switch current.request.body {
         case .none: return offset == 0
         case .data(let data):

@@ -33,28 +33,18 @@ final class Interception {
     /// Goes on with the handshake of a connection whose CONNECT was answered: once the `200` has
     /// gone (in clear), TLS starts; when it is done the connection reads requests for
     /// `https://host:port`. A failed handshake (the program does not trust the CA) ends the
-    /// connection and is reported on the bus as a failed task, with the hint to trust the CA.
-    func continueHandshake(_ connection: ClientConnection, context: OpaquePointer, host: String, port: Int,
-                           failed: (String) -> Void) {
+    /// connection and is reported with `failed`, with the hint to trust the CA.
+    func continueHandshake(_ connection: ClientConnection, handshake: ClientConnection.Handshake, failed: (String) -> Void) {
         guard connection.pendingOut.isEmpty else { return }
-        let tls: TLSTransport
-        if let current = connection.transport as? TLSTransport {
-            tls = current
-        } else {
-            guard let made = TLSTransport(context: context, fd: connection.fd) else {
-                failed("cannot start TLS")
-                connection.closeWhenFlushed = true
-                return
-            }
-            tls = made
-            connection.transport = made
-        }
-        switch tls.handshake() {
+        connection.transport = handshake.tls
+        switch handshake.tls.handshake() {
         case .success(true):
             connection.mode = .http
-            connection.origin = "https://" + (host.contains(":") ? "[\(host)]" : host) + (port == 443 ? "" : ":\(port)")
+            connection.inbound.removeAll() // nothing sent in clear after the CONNECT is part of the TLS stream
+            let host = handshake.host
+            connection.origin = "https://" + (host.contains(":") ? "[\(host)]" : host) + (handshake.port == 443 ? "" : ":\(handshake.port)")
         case .success(false):
-            break // poll says when to go on (reading; a handshake rarely waits to write on loopback)
+            break // poll says when to go on
         case .failure(let error):
             failed("TLS handshake with the client failed: \(error.description) — does the program trust reqtop's CA? (\(authority.certificatePath))")
             connection.readEOF = true

@@ -60,6 +60,7 @@ enum ProxyCommand: Command {
                 return 1
             }
         }
+        raiseDescriptorLimit()
         let manager = SessionManager(configuration: session)
         defer { manager.invalidate() }
         let proxy: ForwardProxy
@@ -77,7 +78,10 @@ enum ProxyCommand: Command {
         }
         var options = InteractiveOptions(mouse: !parsed.has(RunCommand.noMouse), journal: !parsed.has(RunCommand.noJournal))
         options.notice = listening
-        let outcome = runInteractive(manager: manager, title: "proxy \(address)", options: options) { _ in }
+        // Quitting stops the proxy first: no new client while the unfinished tasks are cancelled, and
+        // its tunnels end (and are recorded as ended) before the store stops listening.
+        let outcome = runInteractive(manager: manager, title: "proxy \(address)", options: options, begin: { _ in },
+                                     stop: { proxy.stop() })
         proxy.stop()
         if let path = parsed.value(RunCommand.har) {
             do {
@@ -88,6 +92,14 @@ enum ProxyCommand: Command {
             }
         }
         return 0
+    }
+
+    /// Each client can hold two descriptors (a tunnel's host): the soft limit goes up to the hard one.
+    private static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = min(limit.rlim_max, 65_536)
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     /// Prints each proxied task's events until SIGINT or SIGTERM, then writes `--har`.
