@@ -27,7 +27,7 @@ let package = Package(
 
         // The vocabulary both layers speak: HTTPRequest, header fields, URLs as written, response and
         // wire request heads, JSON values that keep numbers as written, phase timings.
-        .target(name: "ReqtopHTTPModel"),
+        .target(name: "ReqtopHTTPModel", dependencies: ["ReqtopSync"]),
         // Layer 1: the networking core.
         .target(name: "ReqtopNetworking", dependencies: ["CCurl", "ReqtopSync", "ReqtopHTTPModel"]),
         // Test support for code that embeds the networking core: records bus events and awaits them.

@@ -6,13 +6,14 @@ import ReqtopSession
 // Wiring only: pick the subcommand, run it, exit with its code.
 let commands: [any Command.Type] = [RunCommand.self, ConvertCommand.self, SessionsCommand.self, OpenCommand.self, AttachCommand.self, ProxyCommand.self, DemoCommand.self, ServeCommand.self]
 var arguments = Array(CommandLine.arguments.dropFirst())
-// `reqtop [--no-mouse] [--no-journal] [URL]`: the session's options (subcommands parse their own).
+// `reqtop [--no-mouse] [--no-journal] [--include-secrets] [URL]`: the session's options (subcommands parse their own).
 let isSubcommand = arguments.first.map { name in commands.contains { $0.name == name } } ?? false
 var sessionOptions = InteractiveOptions()
 if !isSubcommand {
     sessionOptions.mouse = !arguments.contains("--no-mouse")
     sessionOptions.journal = !arguments.contains("--no-journal")
-    arguments.removeAll { $0 == "--no-mouse" || $0 == "--no-journal" }
+    if arguments.contains("--include-secrets") { Redaction.isEnabled = false }
+    arguments.removeAll { $0 == "--no-mouse" || $0 == "--no-journal" || $0 == "--include-secrets" }
 }
 let code: Int32
 switch arguments.first {

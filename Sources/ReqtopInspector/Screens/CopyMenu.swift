@@ -12,31 +12,36 @@ extension InspectorApp {
     func handleCopyKey(_ key: Key) -> LoopAction {
         copyMenuOpen = false
         guard let record = selectedID.flatMap(store.record) else { return .redraw }
+        // The clipboard leaves the process: secrets are redacted unless --include-secrets.
+        let redaction = Redaction.current
+        let hidden = redaction == nil ? "" : " (secrets redacted)"
         switch key {
-        case .char("u"): say(actions.copy(record.url.absoluteString, describing: "the URL"))
+        case .char("u"): say(actions.copy(redaction?.url(record.url.absoluteString) ?? record.url.absoluteString, describing: "the URL" + hidden))
         case .char("c"):
             var bodyFiles = BodyFiles(prefix: FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-copy-\(record.id.rawValue)").path)
             let command = CurlWriter.command(for: record.request, bodyFiles: &bodyFiles)
             for file in bodyFiles.files { try? file.data.write(to: URL(fileURLWithPath: file.name)) }
-            say(actions.copy(command, describing: "the curl command"))
+            say(actions.copy(command, describing: "the curl command" + hidden))
         case .char("h"):
             guard let command = HTTPieWriter.command(for: record.request) else {
                 say("the request body is binary: an httpie command line cannot carry it (y c copies the curl command)")
                 break
             }
-            say(actions.copy(command, describing: "the httpie command"))
+            say(actions.copy(command, describing: "the httpie command" + hidden))
         case .char("q"):
-            guard let head = record.sentHeads.last else {
+            guard let sent = record.sentHeads.last else {
                 say("\(record.id) has not been sent: no request head to copy")
                 break
             }
-            say(actions.copy(head.lines.joined(separator: "\n"), describing: "the request head"))
+            let head = redaction?.head(sent) ?? sent
+            say(actions.copy(head.lines.joined(separator: "\n"), describing: "the request head" + hidden))
         case .char("r"):
-            guard let head = record.response else {
+            guard let received = record.response else {
                 say("\(record.id) has no response head to copy")
                 break
             }
-            say(actions.copy(([head.statusLine] + head.headers.map(\.description)).joined(separator: "\n"), describing: "the response head"))
+            let head = redaction?.head(received) ?? received
+            say(actions.copy(([head.statusLine] + head.headers.map(\.description)).joined(separator: "\n"), describing: "the response head" + hidden))
         case .char("b"):
             guard let body = record.body, let bytes = try? body.prefix(Self.copyableBody + 1) else {
                 say("\(record.id) has no body to copy")
@@ -46,7 +51,7 @@ extension InspectorApp {
                 say("the body is binary or over 1 MB: b in the detail view saves it to a file")
                 break
             }
-            say(actions.copy(String(decoding: bytes, as: UTF8.self), describing: "the body"))
+            say(actions.copy(String(decoding: redaction?.body(bytes) ?? bytes, as: UTF8.self), describing: "the body" + hidden))
         default:
             say("nothing copied")
         }

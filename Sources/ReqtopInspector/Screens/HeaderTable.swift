@@ -12,7 +12,10 @@ enum HeaderTable {
         return headers.map { header in
             let name = header.name + ":"
             let padding = String(repeating: " ", count: max(1, column - name.count + 1))
-            return header.value.isEmpty ? name : name + padding + header.value
+            guard !header.value.isEmpty else { return name }
+            // Shown (it is the user's own screen) but marked: exports and copies redact it.
+            let secret = Redaction.isSecretHeader(header.name) && !header.value.contains("{{") ? "  (secret)" : ""
+            return name + padding + header.value + secret
         }
     }
 }

@@ -162,8 +162,9 @@ package final class InspectorSession: InspectorActions {
         do {
             for file in bodyFiles.files { try file.data.write(to: URL(fileURLWithPath: file.name)) }
             try Data(command.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
-            return "wrote the curl command of \(record.id) to \(path)"
+            // Runnable by its owner only: with --include-secrets it holds credentials.
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
+            return "wrote the curl command of \(record.id) to \(path)" + (Redaction.isEnabled ? " (secrets redacted)" : "")
         } catch {
             return "could not write \(path): \(error.localizedDescription)"
         }

@@ -21,7 +21,9 @@ public enum JSONLinesEncoder {
 
     /// The line, and with `streamBodyLimit` the event stream's extra fields (see `EventStreamEncoder`),
     /// each written where it sorts among the plain ones.
+    /// Secrets are redacted (`Redaction`) unless `Redaction.isEnabled` is off (`--include-secrets`).
     static func line(for event: TaskEvent, streamBodyLimit: Int?) -> String {
+        let event = Redaction.current?.event(event) ?? event
         let stream = streamBodyLimit != nil
         let limit = streamBodyLimit ?? 0
         var json = JSONObjectWriter()

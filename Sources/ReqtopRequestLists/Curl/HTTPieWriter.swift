@@ -7,6 +7,7 @@ import Foundation
 public enum HTTPieWriter {
     /// nil when the body is binary: a command line cannot carry it (the curl command can, with a file).
     public static func command(for request: HTTPRequest) -> String? {
+        let request = Redaction.current?.request(request) ?? request // secrets stay out unless --include-secrets
         var args = ["http"]
         if case .file = request.body {} else { args.append("--ignore-stdin") } // a body file comes on stdin
         if request.options.followRedirects != false { args.append("--follow") } // reqtop follows unless told not to

@@ -81,3 +81,22 @@ public struct HARExportEntry: Sendable, Hashable {
             timings: HARTimings())
     }
 }
+
+extension HARExportEntry {
+    /// The entry as it may leave the process: URL, headers (and with them cookies) redacted, private
+    /// values taken out of the bodies.
+    public func redacted(_ redaction: Redaction) -> HARExportEntry {
+        // What the request sent as a secret is hidden wherever it comes back (an echoing server's body).
+        let redaction = redaction.adding(secretsOf: request.headers, url: request.url)
+        var entry = self
+        entry.request.url = redaction.url(request.url)
+        entry.request.headers = redaction.headers(request.headers)
+        if let body = request.body {
+            let isForm = request.headers.value(for: "Content-Type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
+            entry.request.body = isForm ? Data(redaction.query(String(decoding: redaction.body(body), as: UTF8.self)).utf8) : redaction.body(body)
+        }
+        entry.response.headers = redaction.headers(response.headers)
+        entry.response.body = response.body.map(redaction.body)
+        return entry
+    }
+}

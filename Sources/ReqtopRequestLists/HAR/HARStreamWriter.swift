@@ -27,13 +27,15 @@ public final class HARStreamWriter {
         writesThrough = isLink || (type != nil && type != .typeRegular) // a symlink, a device, a pipe
         partial = writesThrough ? path
             : url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)").path
-        if !writesThrough, !FileManager.default.createFile(atPath: partial, contents: nil) {
+        // A HAR with secrets in clear (--include-secrets) is readable by its owner only.
+        let mode: Int = Redaction.isEnabled ? 0o644 : 0o600
+        if !writesThrough, !FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: mode]) {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path,
                                                                NSLocalizedDescriptionKey: "cannot create a file beside \(path)"])
         }
         if writesThrough {
             // open(2) follows the link (creating its target) and truncates a file; a device is just opened.
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
             guard fd >= 0 else {
                 throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey:
                                                                     "cannot write \(path): \(String(cString: strerror(errno)))"])
@@ -48,12 +50,13 @@ public final class HARStreamWriter {
         try write(Data(#"{"log":{"version":"1.2","creator":"#.utf8) + head + Data(#","entries":["#.utf8) + Data("\n".utf8))
     }
 
-    /// Appends entries (each on its own line).
+    /// Appends entries (each on its own line); secrets redacted unless `Redaction.isEnabled` is off.
     public func append(_ entries: [HARExportEntry]) throws {
+        let redaction = Redaction.current
         var chunk = Data()
         for entry in entries {
             if count > 0 { chunk.append(contentsOf: Array(",\n".utf8)) }
-            chunk.append(try encoder.encode(HARWriter.model(of: entry)))
+            chunk.append(try encoder.encode(HARWriter.model(of: redaction.map(entry.redacted) ?? entry)))
             count += 1
         }
         try write(chunk)

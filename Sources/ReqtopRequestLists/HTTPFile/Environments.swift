@@ -34,6 +34,8 @@ public enum Environments {
                 found = true
                 merged.merge(values) { _, new in new }
             }
+            // A private file's values never leave the process in clear (exports, JSON Lines, the clipboard).
+            if path == privatePath { Redaction.registerSecretValues(envs.values.flatMap(\.values)) }
         }
         guard found else {
             let list = available.sorted().joined(separator: ", ")

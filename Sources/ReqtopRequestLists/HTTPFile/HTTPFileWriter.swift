@@ -39,12 +39,16 @@ public enum HTTPFileWriter {
         if let name = spec.name { out += " \(name)\n# @name \(name)" }
         out += "\n"
         out += directives(spec.options)
-        out += "\(spec.method) \(spec.url.replacingOccurrences(of: " ", with: "%20"))\n"
-        for header in spec.headers { out += "\(header.name): \(header.value)\n" }
+        // Secrets stay out unless --include-secrets; `{{references}}` are kept (they name variables).
+        let redaction = Redaction.current
+        let url = redaction?.url(spec.url) ?? spec.url
+        out += "\(spec.method) \(url.replacingOccurrences(of: " ", with: "%20"))\n"
+        for header in redaction?.headers(spec.headers) ?? spec.headers { out += "\(header.name): \(header.value)\n" }
         switch spec.body {
         case nil:
             break
         case let .text(text):
+            let text = redaction?.text(text) ?? text
             if canWriteInline(text, isTemplate: isTemplate) {
                 out += "\n\(text)\n"
             } else {

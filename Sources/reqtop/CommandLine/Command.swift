@@ -1,3 +1,5 @@
+import ReqtopNetworking
+
 /// A subcommand declared once: its name, arguments, one-line abstract, description and options.
 /// Parsing, validation of option names, `--help` and `reqtop --help` all come from this declaration.
 protocol Command {
@@ -36,6 +38,10 @@ extension Command {
             if parsed.helpRequested {
                 print(help)
                 return 0
+            }
+            // One switch for every command that can export: secrets in clear for this command only.
+            if options.contains(where: { $0.long == RunCommand.includeSecrets.long }), parsed.has(RunCommand.includeSecrets) {
+                Redaction.isEnabled = false
             }
             return try run(parsed)
         } catch {

@@ -24,7 +24,7 @@ enum AttachCommand: Command {
         $XDG_RUNTIME_DIR/reqtop/ (or /tmp/reqtop-UID/).
         """
     static let follow = CommandOption.flag("follow", help: "reconnect when the program comes back")
-    static let options = [follow, RunCommand.headless, RunCommand.events, RunCommand.noMouse, RunCommand.noJournal]
+    static let options = [follow, RunCommand.headless, RunCommand.events, RunCommand.noMouse, RunCommand.noJournal, RunCommand.includeSecrets]
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         try parsed.expectPositionals(atMost: 1)

@@ -26,7 +26,7 @@ enum ConvertCommand: Command {
     static let output = CommandOption.value("output", short: "o", "OUT", help: "write to OUT instead of standard output")
     static let environment = CommandOption.value("env", "NAME", help: "environment used to resolve variables for HAR and curl")
     static let variable = CommandOption.value("var", "NAME=VALUE", help: "set a variable (repeatable)")
-    static let options = [target, output, environment, variable]
+    static let options = [target, output, environment, variable, RunCommand.includeSecrets]
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         guard parsed.positionals.count == 1 else {
@@ -119,6 +119,8 @@ enum ConvertCommand: Command {
             let data = try produce()
             if let output {
                 try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+                // With --include-secrets the file holds credentials: its owner's alone.
+                if !Redaction.isEnabled { try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: output) }
             } else {
                 FileDescriptorSink.standardOutput.write(String(decoding: data, as: UTF8.self))
             }

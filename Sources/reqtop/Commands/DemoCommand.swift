@@ -18,7 +18,7 @@ enum DemoCommand: Command {
         a response full of escape sequences.
         """
     static let headless = CommandOption.flag("headless", help: "no terminal UI: print events and a summary")
-    static let options = [headless, RunCommand.keepBodies, RunCommand.noMouse, RunCommand.noJournal]
+    static let options = [headless, RunCommand.keepBodies, RunCommand.noMouse, RunCommand.noJournal, RunCommand.includeSecrets]
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         try parsed.expectPositionals(atMost: 0)

@@ -18,7 +18,7 @@ enum OpenCommand: Command {
         a task's request again on purpose, and n and e send new ones (they join the table).
         ID may be a unique prefix of a session id.
         """
-    static let options = [RunCommand.noMouse]
+    static let options = [RunCommand.noMouse, RunCommand.includeSecrets]
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         guard parsed.positionals.count == 1 else { throw UsageError("give one session id, journal or HAR file") }

@@ -31,7 +31,7 @@ enum ProxyCommand: Command {
     static let intercept = CommandOption.flag("intercept", help: "decrypt HTTPS with a local CA (printed: trust it in the program)")
     static let via = CommandOption.flag("via", help: "add Via: 1.1 reqtop to forwarded requests and responses")
     static let options = [port, host, intercept, via, RunCommand.insecure, RunCommand.caFile, RunCommand.headless, RunCommand.events,
-                          RunCommand.har, RunCommand.noMouse, RunCommand.noJournal]
+                          RunCommand.har, RunCommand.noMouse, RunCommand.noJournal, RunCommand.includeSecrets]
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         try parsed.expectPositionals(atMost: 0)

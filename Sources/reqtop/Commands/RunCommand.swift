@@ -40,9 +40,11 @@ enum RunCommand: Command {
     static let compressed = CommandOption.flag("compressed", help: "ask for compressed responses (else only # @compressed requests)")
     static let failOnStatus = CommandOption.flag("fail-on-status", help: "exit 1 when a response has HTTP status >= 400")
     static let dryRun = CommandOption.flag("dry-run", help: "print each request as it will be sent, without sending it")
+    static let includeSecrets = CommandOption.flag("include-secrets",
+                                                   help: "HAR, JSON Lines, exports and copies keep credentials in clear (redacted by default)")
 
     static let options = [environment, variable, concurrency, repeatCount, headless, events, har, keepBodies, noJournal, noMouse, insecure,
-                          caFile, timeout, connectTimeout, idleTimeout, compressed, failOnStatus, dryRun]
+                          caFile, timeout, connectTimeout, idleTimeout, compressed, failOnStatus, dryRun, includeSecrets]
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         let options = try RunOptions(parsed)

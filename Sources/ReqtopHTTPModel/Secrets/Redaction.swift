@@ -1,0 +1,201 @@
+import Foundation
+import ReqtopSync
+
+/// What counts as a secret, and how it is hidden in everything that leaves the process: HAR files,
+/// curl, HTTPie and `.http` exports, JSON Lines, the attach stream, the clipboard. Header values of
+/// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and API-key or token headers, URL
+/// user-info, query parameters named like a token, key, secret or password, and every value that
+/// came from a private environment file become `[redacted]` — keeping what helps to debug
+/// (the auth scheme, cookie names and attributes, parameter names).
+///
+/// On by default; `--include-secrets` turns it off for one command (`Redaction.isEnabled = false`).
+public struct Redaction: Sendable {
+    public static let marker = "[redacted]"
+
+    private static let state = Protected((enabled: true, values: Set<String>()))
+
+    /// Whether exports hide secrets (process-wide; true unless the user asked otherwise).
+    public static var isEnabled: Bool {
+        get { state.withLock { $0.enabled } }
+        set { state.withLock { $0.enabled = newValue } }
+    }
+
+    /// Registers values that must never leave in clear (a private environment file's). Values
+    /// shorter than 4 characters are too common to hide anywhere they appear and are ignored.
+    public static func registerSecretValues<S: Sequence>(_ values: S) where S.Element == String {
+        state.withLock { state in
+            for value in values where value.count >= 4 { state.values.insert(value) }
+        }
+    }
+
+    /// The redaction to apply now, or nil when secrets may go out (`--include-secrets`).
+    public static var current: Redaction? {
+        state.withLock { $0.enabled ? Redaction(values: $0.values) : nil }
+    }
+
+    /// Private values, longest first (so a value containing another is replaced whole).
+    public let values: [String]
+
+    public init<S: Sequence>(values: S) where S.Element == String {
+        self.values = Set(values).filter { $0.count >= 4 }.sorted { $0.count > $1.count }
+    }
+
+    /// This redaction plus the secret values a request carries (credentials, cookie values, secret
+    /// query values, user-info), so that an echo of them elsewhere — a response body — is hidden too.
+    public func adding(secretsOf headers: [HTTPHeader], url: String) -> Redaction {
+        var found = values
+        for header in headers where !header.value.contains("{{") {
+            let name = header.name.lowercased()
+            if name == "cookie" {
+                for pair in header.value.split(separator: ";") {
+                    if let equals = pair.firstIndex(of: "=") { found.append(String(pair[pair.index(after: equals)...])) }
+                }
+            } else if name == "authorization" || name == "proxy-authorization" {
+                found.append(String(header.value.split(separator: " ", maxSplits: 1).last ?? ""))
+            } else if Self.isSecretHeader(name) {
+                found.append(header.value)
+            }
+        }
+        if let question = url.firstIndex(of: "?") {
+            for pair in url[url.index(after: question)...].split(separator: "&") {
+                guard let equals = pair.firstIndex(of: "="), Self.isSecretParameter(String(pair[..<equals])) else { continue }
+                found.append(String(pair[pair.index(after: equals)...]))
+            }
+        }
+        return Redaction(values: found)
+    }
+
+    // MARK: What is secret
+
+    /// Header fields whose value is a credential.
+    public static func isSecretHeader(_ name: String) -> Bool {
+        let name = name.lowercased()
+        if ["authorization", "proxy-authorization", "cookie", "set-cookie", "set-cookie2"].contains(name) { return true }
+        return ["api-key", "apikey", "api_key", "token", "secret", "password", "passwd", "session-id", "sessionid", "auth-key",
+                "access-key", "private-key", "signature"].contains { name.contains($0) }
+            && !name.hasPrefix("content-") && !name.hasPrefix("accept-")
+    }
+
+    /// Query parameter (and form field) names whose value is a credential.
+    public static func isSecretParameter(_ name: String) -> Bool {
+        let name = (name.removingPercentEncoding ?? name).lowercased()
+        if ["key", "sig", "auth", "pwd", "pass", "code_verifier"].contains(name) { return true }
+        return ["token", "secret", "password", "passwd", "apikey", "api_key", "api-key", "access_key", "accesskey", "signature",
+                "sessionid", "session_id", "private_key"].contains { name.contains($0) }
+    }
+
+    // MARK: Hiding it
+
+    /// `header` with its value hidden when it is a credential, or when it contains a private value.
+    public func header(_ header: HTTPHeader) -> HTTPHeader {
+        var header = header
+        if header.value.contains("{{") { return header } // a template's reference names a variable, it holds no secret
+        let name = header.name.lowercased()
+        if name == "cookie" {
+            header.value = Self.cookiePairs(header.value, separator: ";").joined(separator: ";")
+        } else if name == "set-cookie" || name == "set-cookie2" {
+            // name=value; attributes: the value goes, the attributes (Path, Expires, HttpOnly…) stay.
+            var parts = header.value.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+            if let first = parts.first { parts[0] = Self.cookiePairs(first, separator: ";").joined() }
+            header.value = parts.joined(separator: ";")
+        } else if name == "authorization" || name == "proxy-authorization" {
+            // The scheme says what kind of credential went (Basic, Bearer, Digest…); the credential does not go.
+            let scheme = header.value.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
+            header.value = header.value.contains(" ") ? "\(scheme) \(Self.marker)" : Self.marker
+        } else if Self.isSecretHeader(name) {
+            header.value = Self.marker
+        } else {
+            header.value = text(header.value)
+        }
+        return header
+    }
+
+    public func headers(_ headers: [HTTPHeader]) -> [HTTPHeader] { headers.map(header) }
+
+    /// A URL with its user-info and secret query values hidden (and any private value).
+    public func url(_ text: String) -> String {
+        var result = text
+        if let schemeEnd = result.range(of: "://") {
+            let authorityStart = schemeEnd.upperBound
+            let authorityEnd = result[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? result.endIndex
+            if let at = result[authorityStart..<authorityEnd].lastIndex(of: "@") {
+                result.replaceSubrange(authorityStart..<at, with: Self.marker)
+            }
+        }
+        if let question = result.firstIndex(of: "?") {
+            let fragmentStart = result[question...].firstIndex(of: "#") ?? result.endIndex
+            let query = String(result[result.index(after: question)..<fragmentStart])
+            result.replaceSubrange(result.index(after: question)..<fragmentStart, with: self.query(query))
+        }
+        return self.text(result)
+    }
+
+    /// `a=1&token=x` → `a=1&token=[redacted]` (also form bodies).
+    public func query(_ query: String) -> String {
+        query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let equals = pair.firstIndex(of: "="), Self.isSecretParameter(String(pair[..<equals])),
+                  !pair[equals...].contains("{{") else { return String(pair) }
+            return pair[...equals] + Self.marker
+        }.joined(separator: "&")
+    }
+
+    /// `text` with every private value replaced.
+    public func text(_ text: String) -> String {
+        guard !values.isEmpty else { return text }
+        var result = text
+        for value in values where result.contains(value) { result = result.replacingOccurrences(of: value, with: Self.marker) }
+        return result
+    }
+
+    /// A body with every private value replaced (a body that is not UTF-8 is searched as bytes).
+    public func body(_ data: Data) -> Data {
+        guard !values.isEmpty else { return data }
+        var result = data
+        for value in values {
+            let needle = Data(value.utf8)
+            var searchStart = result.startIndex
+            while let range = result.range(of: needle, in: searchStart..<result.endIndex) {
+                result.replaceSubrange(range, with: Data(Self.marker.utf8))
+                searchStart = range.lowerBound + Self.marker.utf8.count
+            }
+        }
+        return result
+    }
+
+    /// A request as it may be shown outside: URL, headers and body (in memory) redacted.
+    public func request(_ request: HTTPRequest) -> HTTPRequest {
+        var request = request
+        if let url = HTTPURL(string: url(request.url.absoluteString)) { request.url = url }
+        request.headers = headers(request.headers)
+        if case .data(let data) = request.body {
+            let isForm = request.headers.value(for: "Content-Type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
+            request.body = .data(isForm ? Data(query(String(decoding: body(data), as: UTF8.self)).utf8) : body(data))
+        }
+        return request
+    }
+
+    public func head(_ head: RequestHead) -> RequestHead {
+        var head = head
+        head.headers = headers(head.headers)
+        head.target = url(head.target)
+        if let url = HTTPURL(string: url(head.url.absoluteString)) { head.url = url }
+        return head
+    }
+
+    public func head(_ head: HTTPResponseHead) -> HTTPResponseHead {
+        var head = head
+        head.headers = headers(head.headers)
+        if let url = HTTPURL(string: url(head.url.absoluteString)) { head.url = url }
+        return head
+    }
+
+    /// `a=1; b=2` → `a=[redacted]; b=[redacted]`.
+    private static func cookiePairs(_ text: String, separator: Character) -> [String] {
+        text.split(separator: separator, omittingEmptySubsequences: false).map { pair -> String in
+            let leading = pair.prefix { $0 == " " }
+            let body = pair.dropFirst(leading.count)
+            guard let equals = body.firstIndex(of: "=") else { return String(pair) }
+            return leading + body[...equals] + marker
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+extension Redaction {
+    /// An event as it may leave the process (JSON Lines, the attach stream): every URL and head
+    /// redacted, private values taken out of bodies held in memory.
+    public func event(_ event: TaskEvent) -> TaskEvent {
+        var event = event
+        switch event.kind {
+        case .created(var description):
+            description.request = request(description.request)
+            event.kind = .created(description)
+        case .requestSent(let sent):
+            event.kind = .requestSent(head(sent))
+        case .redirected(var hop):
+            hop.response = head(hop.response)
+            if let from = HTTPURL(string: url(hop.from.absoluteString)) { hop.from = from }
+            if let to = HTTPURL(string: url(hop.to.absoluteString)) { hop.to = to }
+            event.kind = .redirected(hop)
+        case .response(let response):
+            event.kind = .response(head(response))
+        case .completed(var completion):
+            completion.response = head(completion.response)
+            completion.redirects = completion.redirects.map(redirect)
+            if case .data(let data)? = completion.body { completion.body = .data(body(data)) }
+            event.kind = .completed(completion)
+        case .failed(let failure):
+            event.kind = .failed(self.failure(failure))
+        case .cancelled(let failure):
+            event.kind = .cancelled(failure.map(self.failure))
+        case .resumed, .suspended, .progress:
+            break
+        }
+        return event
+    }
+
+    private func failure(_ failure: TaskFailure) -> TaskFailure {
+        var failure = failure
+        failure.response = failure.response.map(head)
+        failure.redirects = failure.redirects.map(redirect)
+        if case .data(let data)? = failure.partialBody { failure.partialBody = .data(body(data)) }
+        return failure
+    }
+
+    private func redirect(_ hop: RedirectHop) -> RedirectHop {
+        var hop = hop
+        hop.response = head(hop.response)
+        if let from = HTTPURL(string: url(hop.from.absoluteString)) { hop.from = from }
+        if let to = HTTPURL(string: url(hop.to.absoluteString)) { hop.to = to }
+        return hop
+    }
+}
