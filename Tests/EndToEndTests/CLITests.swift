@@ -39,6 +39,35 @@ final class CLITests: XCTestCase {
 
     private var base: String { "base=\(server.baseURL.absoluteString)" }
 
+    func testSecretsAreRedactedInHARAndJSONLinesUnlessIncludeSecrets() throws {
+        let list = try file("api.http", """
+            GET {{base}}/get?token=abc123&page=2
+            Authorization: Bearer {{token}}
+            Cookie: session=s3cr3t
+
+            ###
+            GET {{base}}/cookies/set?sid=fresh-cookie-value
+            """)
+        _ = try file("http-client.private.env.json", #"{"dev": {"token": "tok-PRIVATE-1234"}}"#)
+        let har = directory.appendingPathComponent("out.har").path
+        let run = try reqtop(["run", list, "--env", "dev", "--var", base, "--headless", "--events", "jsonl", "--har", har])
+        XCTAssertEqual(run.status, 0, run.stderrText)
+        let written = try String(contentsOfFile: har, encoding: .utf8)
+        for secret in ["tok-PRIVATE-1234", "abc123", "s3cr3t"] {
+            XCTAssertFalse(run.stdoutText.contains(secret), "JSON Lines carry \(secret)")
+            XCTAssertFalse(written.contains(secret), "the HAR carries \(secret)")
+        }
+        XCTAssertTrue(written.contains("Bearer [redacted]") && written.contains("token=[redacted]&page=2"), "what helps to debug stays")
+        XCTAssertTrue(run.stdoutText.contains("sid=[redacted]"), "Set-Cookie's value goes, its name stays")
+
+        let clear = directory.appendingPathComponent("clear.har").path
+        let included = try reqtop(["run", list, "--env", "dev", "--var", base, "--headless", "--har", clear, "--include-secrets"])
+        XCTAssertEqual(included.status, 0, included.stderrText)
+        XCTAssertTrue(try String(contentsOfFile: clear, encoding: .utf8).contains("tok-PRIVATE-1234"), "--include-secrets keeps them")
+        let mode = try FileManager.default.attributesOfItem(atPath: clear)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600, "a HAR with secrets in clear is its owner's alone")
+    }
+
     private var jsonObjects: (SubprocessResult) throws -> [[String: Any]] = { result in
         try result.stdoutText.split(separator: "\n").map { line in
             try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")

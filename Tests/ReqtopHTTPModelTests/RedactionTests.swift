@@ -1,0 +1,61 @@
+import Foundation
+import ReqtopHTTPModel
+import XCTest
+
+/// What counts as a secret and how it is hidden in exports.
+final class RedactionTests: XCTestCase {
+    private let redaction = Redaction(values: ["tok-PRIVATE-1234", "abc"])
+
+    func testCredentialHeadersKeepWhatHelpsToDebug() {
+        let headers = redaction.headers([
+            HTTPHeader(name: "Authorization", value: "Bearer eyJhbGciOi.x.y"),
+            HTTPHeader(name: "proxy-authorization", value: "Basic dXNlcjpwdw=="),
+            HTTPHeader(name: "Cookie", value: "session=s3cr3t; theme=dark"),
+            HTTPHeader(name: "Set-Cookie", value: "sid=42; Path=/; HttpOnly; Secure"),
+            HTTPHeader(name: "X-Api-Key", value: "k-123"),
+            HTTPHeader(name: "X-Auth-Token", value: "t-123"),
+            HTTPHeader(name: "Content-Type", value: "application/json"),
+            HTTPHeader(name: "X-Trace", value: "a tok-PRIVATE-1234 b"),
+            HTTPHeader(name: "Authorization", value: "Bearer {{token}}"),
+        ])
+        XCTAssertEqual(headers.map(\.value), [
+            "Bearer [redacted]", "Basic [redacted]", "session=[redacted]; theme=[redacted]", "sid=[redacted]; Path=/; HttpOnly; Secure",
+            "[redacted]", "[redacted]", "application/json", "a [redacted] b", "Bearer {{token}}",
+        ], "schemes, cookie names and attributes stay; a {{reference}} is no secret; names and order unchanged")
+        XCTAssertEqual(headers.map(\.name), ["Authorization", "proxy-authorization", "Cookie", "Set-Cookie", "X-Api-Key", "X-Auth-Token",
+                                             "Content-Type", "X-Trace", "Authorization"])
+    }
+
+    func testURLUserInfoAndSecretQueryValuesAreHidden() {
+        XCTAssertEqual(redaction.url("https://user:pw@example.test:8443/a?token=x&page=2&api_key=y&Signature=z&q=secretive#frag"),
+                       "https://[redacted]@example.test:8443/a?token=[redacted]&page=2&api_key=[redacted]&Signature=[redacted]&q=secretive#frag")
+        XCTAssertEqual(redaction.url("http://example.test/?key={{key}}&password=p"), "http://example.test/?key={{key}}&password=[redacted]")
+        XCTAssertNotNil(HTTPURL(string: redaction.url("https://user:pw@example.test/")), "a redacted URL is still a URL")
+    }
+
+    func testPrivateValuesAreReplacedEverywhereAndShortOnesIgnored() {
+        XCTAssertEqual(redaction.text("x tok-PRIVATE-1234 abc"), "x [redacted] abc", "values under 4 characters are too common to hide")
+        XCTAssertEqual(String(decoding: redaction.body(Data("{\"t\":\"tok-PRIVATE-1234\"}".utf8)), as: UTF8.self), "{\"t\":\"[redacted]\"}")
+    }
+
+    func testARequestsOwnSecretsAreHiddenWhereTheyComeBack() {
+        let echo = redaction.adding(secretsOf: [HTTPHeader(name: "Cookie", value: "session=s3cr3t")], url: "http://x/?token=abc123")
+        XCTAssertEqual(echo.text("{\"cookie\":\"session=s3cr3t\",\"token\":\"abc123\"}"),
+                       "{\"cookie\":\"session=[redacted]\",\"token\":\"[redacted]\"}")
+    }
+
+    func testWhatIsASecretName() {
+        for name in ["Authorization", "Cookie", "Set-Cookie", "X-API-Key", "X-Amz-Security-Token", "X-CSRF-Token", "Api-Key"] {
+            XCTAssertTrue(Redaction.isSecretHeader(name), name)
+        }
+        for name in ["Content-Type", "Accept", "X-Request-Id", "Host", "Content-MD5", "Cache-Control"] {
+            XCTAssertFalse(Redaction.isSecretHeader(name), name)
+        }
+        for name in ["token", "access_token", "key", "client_secret", "password", "sig", "X-Amz-Signature"] {
+            XCTAssertTrue(Redaction.isSecretParameter(name), name)
+        }
+        for name in ["page", "q", "author", "keyboard", "sort"] {
+            XCTAssertFalse(Redaction.isSecretParameter(name), name)
+        }
+    }
+}
