@@ -68,15 +68,17 @@ struct CurlCommand {
                 continue
             }
             // A cluster of short options: -sSL, -XPOST, -H 'a: b'.
-            var letters = Array(word.text.dropFirst())
-            while !letters.isEmpty {
-                let letter = letters.removeFirst()
+            let letters = Array(word.text.dropFirst())
+            var next = 0 // an index, not removeFirst(): a 200,000-letter cluster was quadratic
+            while next < letters.count {
+                let letter = letters[next]
+                next += 1
                 let name = CurlOptions.longNameOfShort[letter] ?? "-" + String(letter)
                 var value: String?
                 if CurlOptions.shortWithArgument.contains(letter) {
-                    if !letters.isEmpty {
-                        value = String(letters)
-                        letters = []
+                    if next < letters.count {
+                        value = String(letters[next...])
+                        next = letters.count
                     } else {
                         guard i < words.count else { throw error("option '-\(letter)' needs a value", at: word) }
                         value = words[i].text

@@ -88,7 +88,7 @@ struct HTTPFileParseState {
                 // taken: then, like a `###…###` banner line, it is only a comment.
                 var name = String(trimmed.drop { $0 == "#" }).trimmingWhitespace()
                 while name.hasSuffix("#") { name = String(name.dropLast()).trimmingWhitespace() }
-                blockName = name.isEmpty || namesSeen[name] != nil || specs.contains { $0.name == name } ? nil : name
+                blockName = name.isEmpty || namesSeen[name] != nil ? nil : name // namesSeen has every request's name
                 index += 1
             }
             try parseBlock(name: blockName)
@@ -312,7 +312,8 @@ struct HTTPFileParseState {
         dropTrailingBlankLines()
         try trailingFileVariables(of: &bodyLines)
         dropTrailingBlankLines()
-        while let first = bodyLines.first, first.text.trimmingWhitespace().isEmpty { bodyLines.removeFirst() }
+        // One removal, not one per line: 80,000 leading blank lines were quadratic.
+        bodyLines.removeFirst(bodyLines.firstIndex { !$0.text.trimmingWhitespace().isEmpty } ?? bodyLines.count)
         guard let first = bodyLines.first else { return }
         if bodyLines.count == 1, let reference = Self.fileReference(first.text.trimmingWhitespace()), !reference.substitutes {
             try fileBody(first.text, line: first.line, spec: &spec)
