@@ -45,6 +45,48 @@ final class BadRequestTests: ServerTestCase {
         withExtendedLifetime(waiting) {}
     }
 
+    func testALargeContentLengthIs413AtOnceNotABufferOfThatSize() throws {
+        let bad = try RawConnection(port: server.port)
+        bad.send("POST /post HTTP/1.1\r\nHost: x\r\nContent-Length: 268435456\r\n\r\n0123456789")
+        let answer = String(decoding: bad.read(), as: UTF8.self)
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 413 "), String(answer.prefix(200)))
+        XCTAssertEqual(try exchange("/get").status, 200)
+    }
+
+    func testAClientThatStopsSendingIsDisconnectedAfterTheReadTimeout() throws {
+        let quick = try TestServer(readTimeout: 0.3)
+        quick.start()
+        defer { quick.stop() }
+        let stalled = try RawConnection(port: quick.port)
+        stalled.send("POST /post HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n0123456789") // and nothing more
+        let started = Date()
+        _ = stalled.read(timeout: 10) // until the server closes
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "closed by the read timeout, not held forever")
+        let slowloris = try RawConnection(port: quick.port)
+        slowloris.send("GET /get HTTP/1.1\r\n") // a head that never ends
+        _ = slowloris.read(timeout: 10)
+        XCTAssertEqual(quick.requestLog.count, 0, "neither was served")
+    }
+
+    func testPastTheConnectionCapNewClientsGet503AndTheServerRecovers() throws {
+        var idle: [RawConnection] = []
+        for _ in 0..<TestServer.maxConnections { idle.append(try RawConnection(port: server.port)) }
+        // The accept thread registers connections in order: wait until all are counted.
+        let deadline = Date().addingTimeInterval(10)
+        while server.connectionCount < TestServer.maxConnections, Date() < deadline { usleep(10_000) }
+        let refused = try RawConnection(port: server.port)
+        refused.send("GET /get HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertTrue(String(decoding: refused.read(), as: UTF8.self).hasPrefix("HTTP/1.1 503 "), "told at once, not queued")
+        idle.removeAll() // they close
+        let recovered = Date().addingTimeInterval(10)
+        var status = 0
+        while status != 200, Date() < recovered {
+            status = (try? exchange("/get"))?.status ?? 0
+            if status != 200 { usleep(20_000) }
+        }
+        XCTAssertEqual(status, 200, "serving again once the idle connections went")
+    }
+
     func testRequestLineWithoutVersionGets400() throws {
         let bad = try RawConnection(port: server.port)
         bad.send("GET /get\r\n\r\n")

@@ -9,6 +9,8 @@ enum ConnectionEnd: Error {
     case peerClosed
     /// The server is stopping.
     case serverStopping
+    /// Nothing arrived for `ClientSocket.readTimeout` (a stalled or slowloris client).
+    case timedOut
 }
 
 /// How a timed wait on a connection ended.
@@ -27,10 +29,13 @@ enum WaitOutcome: Equatable {
 struct ClientSocket {
     let fd: Int32
     let stop: StopSignal
+    /// A client that sends nothing for this long (in a request, or between requests) is disconnected.
+    var readTimeoutMilliseconds: Int32 = 30_000
 
-    /// Receives up to `capacity` bytes, waiting until some arrive. Throws at end of stream or stop.
+    /// Receives up to `capacity` bytes, waiting until some arrive. Throws at end of stream, stop, or
+    /// after `readTimeoutMilliseconds` without a byte.
     func receive(into buffer: inout [UInt8], capacity: Int = 65536) throws {
-        guard try waitReadable(timeoutMilliseconds: -1) else { throw ConnectionEnd.serverStopping }
+        guard try waitReadable(timeoutMilliseconds: readTimeoutMilliseconds) else { throw ConnectionEnd.timedOut }
         var chunk = [UInt8](repeating: 0, count: capacity)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, capacity, 0) }
         guard count > 0 else { throw ConnectionEnd.peerClosed }

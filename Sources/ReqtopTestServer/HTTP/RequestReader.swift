@@ -6,11 +6,14 @@ enum RequestError: Error, Equatable {
     case headersTooLarge
     case bodyTooLarge
     case malformedChunk
+    /// Bodies being read by all connections together would pass the server's budget.
+    case busy
 
     var status: Int {
         switch self {
         case .headersTooLarge, .malformedRequestLine, .malformedHeader, .malformedChunk: return 400
         case .bodyTooLarge: return 413
+        case .busy: return 503
         }
     }
 
@@ -21,6 +24,7 @@ enum RequestError: Error, Equatable {
         case .headersTooLarge: return "request headers exceed \(RequestReader.maxHeaderBytes) bytes"
         case .bodyTooLarge: return "request body exceeds \(RequestReader.maxBodyBytes) bytes"
         case .malformedChunk: return "malformed chunked request body"
+        case .busy: return "the server holds \(RequestReader.bodyBudget >> 20) MB of request bodies already: try again"
         }
     }
 }
@@ -28,7 +32,10 @@ enum RequestError: Error, Equatable {
 /// Reads HTTP/1.1 requests from a connection, keeping bytes that arrive early for the next request.
 struct RequestReader {
     static let maxHeaderBytes = 64 * 1024
-    static let maxBodyBytes = 256 * 1024 * 1024
+    /// One request body is read into memory up to this size (413 past it)…
+    static let maxBodyBytes = 32 * 1024 * 1024
+    /// …and all connections together hold at most this much (503 past it).
+    static let bodyBudget = 256 * 1024 * 1024
 
     let socket: ClientSocket
     private var buffer: [UInt8] = []
@@ -66,6 +73,12 @@ struct RequestReader {
         }
         guard length <= Self.maxBodyBytes else { throw RequestError.bodyTooLarge }
         return try readExactly(length)
+    }
+
+    /// The most a body of `request` can take (its Content-Length, the cap for a chunked one), or 0.
+    static func bodyReservation(for request: ReceivedRequest) -> Int {
+        if request.header("Transfer-Encoding")?.lowercased().contains("chunked") == true { return maxBodyBytes }
+        return min(maxBodyBytes, Int(request.header("Content-Length")?.trimmingCharacters(in: .whitespaces) ?? "0") ?? 0)
     }
 
     private mutating func readExactly(_ count: Int) throws -> [UInt8] {

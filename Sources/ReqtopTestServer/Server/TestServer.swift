@@ -33,7 +33,9 @@ package final class TestServer: Sendable {
     /// - Parameters:
     ///   - host: an IPv4 address (or `localhost`).
     ///   - port: the port, or 0 for a free one (read it back from ``port``).
-    package init(host: String = "127.0.0.1", port: UInt16 = 0) throws(TestServerError) {
+    ///   - readTimeout: a client that sends nothing for this many seconds is disconnected.
+    package init(host: String = "127.0.0.1", port: UInt16 = 0, readTimeout: Double = 30) throws(TestServerError) {
+        self.readTimeoutMilliseconds = Int32(min(max(0.001, readTimeout), 86_400) * 1000)
         let listener = try ListeningSocket(host: host, port: port)
         do {
             stopSignal = try StopSignal()
@@ -129,6 +131,14 @@ package final class TestServer: Sendable {
             var noDelay: Int32 = 1
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
             let origin = Self.text(of: address.sin_addr)
+            let busy = state.withLock { $0.open.count >= Self.maxConnections }
+            if busy {
+                // One thread per connection: past the cap, new clients are told so at once, not queued forever.
+                let reply = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                _ = reply.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                close(fd)
+                continue
+            }
             let id = state.withLock { state -> Int? in
                 guard !state.stopped else { return nil }
                 state.acceptedConnections += 1
@@ -151,8 +161,15 @@ package final class TestServer: Sendable {
         }
     }
 
+    private let readTimeoutMilliseconds: Int32
+
+    /// At most this many connections at once (each has a thread).
+    package static let maxConnections = 256
+    /// Request body bytes being read or held by all connections.
+    private let bodyBytes = Protected(0)
+
     private func serveConnection(id: Int, fd: Int32, origin: String) {
-        let socket = ClientSocket(fd: fd, stop: stopSignal)
+        let socket = ClientSocket(fd: fd, stop: stopSignal, readTimeoutMilliseconds: readTimeoutMilliseconds)
         var reader = RequestReader(socket: socket)
         let authority = "\(host):\(port)"
         while true {
@@ -161,6 +178,13 @@ package final class TestServer: Sendable {
                 if request.header("Expect")?.lowercased() == "100-continue" {
                     try socket.send("HTTP/1.1 100 Continue\r\n\r\n")
                 }
+                let reserved = RequestReader.bodyReservation(for: request)
+                guard bodyBytes.withLock({ held in
+                    guard held + reserved <= RequestReader.bodyBudget else { return false }
+                    held += reserved
+                    return true
+                }) else { throw RequestError.busy }
+                defer { bodyBytes.withLock { $0 -= reserved } }
                 request.body = try reader.readBody(for: request)
                 record(request, connectionID: id)
                 let exchange = Exchange(request: request, socket: socket, authority: authority, origin: origin)
