@@ -426,6 +426,8 @@ final class CLITests: XCTestCase {
                        [server.baseURL.absoluteString + "/get?first=1", server.baseURL.absoluteString + "/drip?numbytes=100&duration=30"])
         XCTAssertNil(entries[0]["comment"])
         XCTAssertTrue((entries[1]["comment"] as? String)?.hasPrefix("the task was cancelled after the response head") ?? false, "\(entries[1])")
+        XCTAssertNil(entries[0]["_error"])
+        XCTAssertEqual(entries[1]["_error"] as? String, "cancelled: cancelled", "the error, where tools look for it (Chrome's _error)")
         XCTAssertTrue(process.stderrText.contains("1 cancelled"), process.stderrText)
     }
 }

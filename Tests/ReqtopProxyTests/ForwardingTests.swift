@@ -113,8 +113,11 @@ final class ForwardingTests: ProxyTestCase {
         let connection = try rawConnection()
         let get = "GET \(server.url("/bytes/10?seed=1").absoluteString) HTTP/1.1\r\nHost: x\r\n\r\n"
         connection.send(get + get) // pipelined: the second answered after the first
+        // Both responses whole: two heads, each followed by its 10-byte body.
         let both = connection.read(timeout: 10) { bytes in
-            String(decoding: bytes, as: UTF8.self).components(separatedBy: "HTTP/1.1 200").count == 3
+            let parts = String(decoding: bytes, as: UTF8.self).components(separatedBy: "HTTP/1.1 200")
+            guard parts.count == 3, let bodyStart = parts[2].range(of: "\r\n\r\n") else { return false }
+            return parts[2][bodyStart.upperBound...].utf8.count >= 10
         }
         XCTAssertEqual(String(decoding: both, as: UTF8.self).components(separatedBy: "HTTP/1.1 200").count, 3)
         connection.send(get)

@@ -55,9 +55,11 @@ public struct HARExportEntry: Sendable, Hashable {
     public var serverIPAddress: String?
     /// HAR's free-text `comment`: what this entry leaves out and why.
     public var comment: String?
+    /// Why the task failed or was cancelled after its response began (`_error` in the HAR), or nil.
+    public var error: String?
 
     public init(startedDateTime: Date, request: Request, response: Response, timings: HARTimings,
-                time: Double? = nil, serverIPAddress: String? = nil, comment: String? = nil) {
+                time: Double? = nil, serverIPAddress: String? = nil, comment: String? = nil, error: String? = nil) {
         self.startedDateTime = startedDateTime
         self.request = request
         self.response = response
@@ -65,6 +67,7 @@ public struct HARExportEntry: Sendable, Hashable {
         self.time = time ?? timings.total
         self.serverIPAddress = serverIPAddress
         self.comment = comment
+        self.error = error
     }
 
     /// An entry for a request that was resolved but not sent (status 0, no timings). A file body is read.

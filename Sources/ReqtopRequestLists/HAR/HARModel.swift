@@ -92,5 +92,7 @@ enum HAR {
         var timings: Timings?
         var serverIPAddress: String?
         var comment: String?
+        /// A custom field (HAR allows `_`-prefixed ones, as Chrome's `_error`): why the task did not complete.
+        var _error: String?
     }
 }

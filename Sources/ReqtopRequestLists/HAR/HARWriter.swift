@@ -77,6 +77,7 @@ public enum HARWriter {
         let timings = HAR.Timings(blocked: t.blocked, dns: t.dns, connect: t.connect, ssl: t.ssl,
                                       send: t.send, wait: t.wait, receive: t.receive)
         return HAR.Entry(startedDateTime: isoDate(entry.startedDateTime), time: entry.time, request: request, response: response,
-                        cache: HAR.Cache(), timings: timings, serverIPAddress: entry.serverIPAddress, comment: entry.comment)
+                        cache: HAR.Cache(), timings: timings, serverIPAddress: entry.serverIPAddress, comment: entry.comment,
+                        _error: entry.error)
     }
 }

@@ -60,7 +60,8 @@ package enum SessionExport {
             response: .init(status: response.status, statusText: response.reason, httpVersion: "HTTP/\(response.httpVersion)",
                             headers: response.headers, bodySize: isFinal ? Int(record.downloaded) : 0,
                             mimeType: response.mimeType ?? "", body: responseBody, headersSize: response.size),
-            timings: harTimings(t), time: t.total >= 0 ? t.total : nil, comment: comment)
+            timings: harTimings(t), time: t.total >= 0 ? t.total : nil, comment: comment,
+            error: isFinal && endedEarly(record) != nil ? record.error.map { "\($0.code.rawValue): \($0.message)" } ?? endedEarly(record) : nil)
     }
 
     /// HAR timings from the core's phase timings: `connect` includes `ssl`, as HAR 1.2 says;
