@@ -20,10 +20,10 @@ package final class EventLoop {
     private var input = InputDecoder()
 
     /// - Parameters:
-    ///   - maxFramesPerSecond: the redraw rate limit (default 30).
+    ///   - maxFramesPerSecond: the redraw rate limit (default `FrameRate.defaultFramesPerSecond`).
     ///   - colors: draw colours; by default true unless `NO_COLOR` is set.
     ///   - mouse: report clicks and the wheel as `.mouse` keys (the terminal's own selection then needs Shift).
-    package init(maxFramesPerSecond: Int = 30, colors: Bool? = nil, mouse: Bool = true) {
+    package init(maxFramesPerSecond: Int = FrameRate.defaultFramesPerSecond, colors: Bool? = nil, mouse: Bool = true) {
         self.maxFramesPerSecond = max(1, maxFramesPerSecond)
         self.colors = colors ?? TerminalSession.colorsAllowed
         self.mouse = mouse

@@ -25,3 +25,10 @@ public struct Frame {
     /// Shows the cursor at (x, y) after this frame.
     public mutating func setCursor(x: Int, y: Int) { cursor = (x, y) }
 }
+
+/// How often a terminal UI redraws at most. A frame is drawn as soon as something changed when
+/// the last one is at least an interval old; changes inside the interval wait for its end — so a
+/// change shows within one interval (≤ 17 ms at 60), and an idle screen is not redrawn at all.
+public enum FrameRate {
+    public static let defaultFramesPerSecond = 60
+}

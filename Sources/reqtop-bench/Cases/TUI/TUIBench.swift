@@ -8,7 +8,7 @@ import ReqtopSession
 /// frame time, bytes per frame, completed-event-to-screen latency; and RSS per finished task (in a child).
 struct TUIBench {
     let settings: BenchSettings
-    static let frameInterval = 1.0 / 30 // the event loop's default rate limit
+    static let frameInterval = 1.0 / Double(FrameRate.defaultFramesPerSecond) // the event loop's rate limit
 
     /// What one render-loop run saw.
     struct LoopResult {
@@ -107,7 +107,7 @@ struct TUIBench {
 
     private func applyFinished(count: Int, to store: TaskStore) { Self.applyFinished(count: count, to: store) }
 
-    /// Draws frames as the event loop does (only when the store changed, at most 30 per second) while a feeder posts events.
+    /// Draws frames as the event loop does (only when the store changed, at most `FrameRate.defaultFramesPerSecond` a second) while a feeder posts events.
     private func renderLoop(store: TaskStore, followNewest: Bool, firstID: Int) -> LoopResult {
         let bus = EventBus()
         let dirty = DirtySignal()
