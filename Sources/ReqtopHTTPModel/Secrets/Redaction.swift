@@ -62,14 +62,23 @@ public struct Redaction: Sendable {
                 found.append(String(pair[pair.index(after: equals)...]))
             }
         }
-        return Redaction(values: found)
+        return found.count == values.count ? self : Redaction(values: found)
     }
 
     // MARK: What is secret
 
+    /// Names seen on most responses and requests that never hold a credential: answered without a search.
+    private static let commonPlainHeaders: Set<String> = [
+        "host", "user-agent", "accept", "accept-encoding", "accept-language", "content-type", "content-length", "content-encoding",
+        "transfer-encoding", "connection", "date", "server", "cache-control", "etag", "last-modified", "expires", "vary", "location",
+        "age", "pragma", "keep-alive", "x-request-id", "referer", "origin", "if-none-match", "if-modified-since", "range",
+        "content-range", "accept-ranges", "x-powered-by", "strict-transport-security", "access-control-allow-origin", "via",
+    ]
+
     /// Header fields whose value is a credential.
     public static func isSecretHeader(_ name: String) -> Bool {
         let name = name.lowercased()
+        if commonPlainHeaders.contains(name) { return false }
         if ["authorization", "proxy-authorization", "cookie", "set-cookie", "set-cookie2"].contains(name) { return true }
         return ["api-key", "apikey", "api_key", "token", "secret", "password", "passwd", "session-id", "sessionid", "auth-key",
                 "access-key", "private-key", "signature"].contains { name.contains($0) }
@@ -115,8 +124,9 @@ public struct Redaction: Sendable {
     /// A URL with its user-info and secret query values hidden (and any private value).
     public func url(_ text: String) -> String {
         var result = text
-        if let schemeEnd = result.range(of: "://") {
-            let authorityStart = schemeEnd.upperBound
+        // Found on the characters, not with Foundation's `range(of:)`: this runs for every entry of a HAR save.
+        if let colon = result.firstIndex(of: ":"), result[colon...].hasPrefix("://") {
+            let authorityStart = result.index(colon, offsetBy: 3)
             let authorityEnd = result[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? result.endIndex
             if let at = result[authorityStart..<authorityEnd].lastIndex(of: "@") {
                 result.replaceSubrange(authorityStart..<at, with: Self.marker)
