@@ -377,7 +377,7 @@ struct HTTPFileParseState {
     }
 
     func checkBodyFile(_ file: String, line: Int, column: Int) throws(RequestListError) {
-        guard checkBodyFiles, !file.contains("{{") else { return }
+        guard checkBodyFiles, !file.containsTemplateOpening else { return }
         let full = RequestBody.absolutePath(file, relativeTo: directory)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else {

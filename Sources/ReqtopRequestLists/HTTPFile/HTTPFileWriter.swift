@@ -62,7 +62,7 @@ public enum HTTPFileWriter {
             }
         case let .file(path, directory):
             // Made absolute, so the list reads back wherever it is written (a template path stays as written).
-            out += "\n< \(path.contains("{{") ? path : RequestBody.absolutePath(path, relativeTo: directory))\n"
+            out += "\n< \(path.containsTemplateOpening ? path : RequestBody.absolutePath(path, relativeTo: directory))\n"
         case let .form(fields):
             out += "\n\(FormEncoding.encode(fields))\n"
         case let .parts(parts):
@@ -71,7 +71,7 @@ public enum HTTPFileWriter {
                 switch part {
                 case let .text(text): out += text + "\n"
                 case let .file(path, directory, substitutes):
-                    let written = path.contains("{{") ? path : RequestBody.absolutePath(path, relativeTo: directory)
+                    let written = path.containsTemplateOpening ? path : RequestBody.absolutePath(path, relativeTo: directory)
                     out += (substitutes ? "<@ " : "< ") + written + "\n"
                 }
             }
@@ -91,7 +91,7 @@ public enum HTTPFileWriter {
 
     /// Whether the parser reads `text` back unchanged as an inline body.
     static func canWriteInline(_ text: String, isTemplate: Bool) -> Bool {
-        if text.isEmpty || text.contains("\r") || (!isTemplate && text.contains("{{")) { return false }
+        if text.isEmpty || text.contains("\r") || (!isTemplate && text.containsTemplateOpening) { return false }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingWhitespaceSubstring() }
         if lines.first?.isEmpty == true || lines.last.map({ $0.isEmpty || HTTPFileParseState.isComment($0) }) == true {
             return false

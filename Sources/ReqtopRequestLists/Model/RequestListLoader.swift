@@ -40,7 +40,7 @@ public enum RequestListLoader {
         if format == .http {
             if list.format != .http {
                 // `.http` has no way to write a literal "{{" outside a body: it would read back as a variable.
-                for spec in list.specs where spec.url.contains("{{") || spec.headers.contains(where: { "\($0)".contains("{{") }) {
+                for spec in list.specs where spec.url.containsTemplateOpening || spec.headers.contains(where: { "\($0)".containsTemplateOpening }) {
                     warnings.append(RequestListWarning(location: spec.location,
                                                        message: "'{{' in the URL or a header is read back as a {{variable}} by .http"))
                 }

@@ -39,7 +39,7 @@ struct Substitution {
     }
 
     private func substitute(_ text: String, variable: FileVariable?, stack: [FileVariable], budget: Budget) throws(RequestListError) -> String {
-        guard text.contains("{{") else { return text }
+        guard text.containsTemplateOpening else { return text }
         let template: Template
         do {
             template = try Template.parse(text)

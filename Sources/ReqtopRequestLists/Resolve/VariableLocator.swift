@@ -16,7 +16,7 @@ struct VariableLocator: Sendable {
     func find(_ name: String, inLines range: Range<Int>) -> RequestListError.Anchor? {
         for line in range where line >= 1 && line <= list.sourceLines.count {
             let text = list.sourceLines[line - 1]
-            guard text.contains("{{"), let template = try? Template.parse(text) else { continue }
+            guard text.containsTemplateOpening, let template = try? Template.parse(text) else { continue }
             for part in template.parts {
                 if case let .variable(found, offset) = part, found == name {
                     return RequestListError.Anchor(line: line, column: offset + 1)
