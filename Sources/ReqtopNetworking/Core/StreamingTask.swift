@@ -70,10 +70,28 @@ extension SessionManager {
     /// like any other: created suspended, every lifecycle event on the bus, suspend/resume/cancel.
     public func streamTask(with request: HTTPRequest, body: (any RequestBodySource)? = nil, consumer: any ResponseStreamConsumer,
                            streamOptions: StreamOptions = StreamOptions(), options: TaskOptions = TaskOptions()) -> HTTPTask {
-        makeTask(.data, request: request, destination: nil, serializer: RawResponseSerializer(), options: options,
-                 uploadProgress: nil, downloadProgress: nil, completion: nil,
-                 stream: TaskStream(consumer: consumer, options: streamOptions), bodySource: body)
+        let none: (@Sendable (TaskResponse<ResponseBody?>) -> Void)? = nil
+        return makeTask(.data, request: request, destination: nil, serializer: ResponseBodySerializer(), options: options,
+                        uploadProgress: nil, downloadProgress: nil, completion: none,
+                        stream: TaskStream(consumer: consumer, options: streamOptions), bodySource: body)
     }
+
+    /// A streaming task with a completion handler; `serializer` sees the kept part of the body.
+    public func streamTask<S: ResponseSerializer>(with request: HTTPRequest, consumer: any ResponseStreamConsumer,
+                                                  streamOptions: StreamOptions, serializer: S, options: TaskOptions = TaskOptions(),
+                                                  completionHandler: @escaping @Sendable (TaskResponse<S.Value>) -> Void) -> HTTPTask {
+        makeTask(.data, request: request, destination: nil, serializer: serializer, options: options, uploadProgress: nil,
+                 downloadProgress: nil, completion: completionHandler, stream: TaskStream(consumer: consumer, options: streamOptions))
+    }
+}
+
+/// A consumer that counts nothing and keeps nothing: for a body no one will read (a headless run
+/// without `--har`), which is then neither held in memory nor written to a temp file.
+public final class DiscardingConsumer: ResponseStreamConsumer {
+    public init() {}
+    public func didReceiveResponse(_ head: HTTPResponseHead) {}
+    public func consume(_ bytes: UnsafeRawBufferPointer) -> Bool { true }
+    public func didFinish(_ error: TransferError?) {}
 }
 
 extension HTTPTask {

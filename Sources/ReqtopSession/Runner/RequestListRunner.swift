@@ -141,8 +141,17 @@ package final class RequestListRunner: Sendable {
         }
         // Only a named request's body can be read by a later one: it alone is read back (up to a limit).
         let serializer = ChainedBodySerializer(limit: spec.name == nil ? nil : Self.chainedBodyLimit)
-        let task = manager.dataTask(with: resolved, serializer: serializer, options: TaskOptions(name: spec.name)) { [self] response in
+        let finished: @Sendable (TaskResponse<ChainedBody>) -> Void = { [self] response in
             self.taskFinished(item: item, name: spec.name, response: response)
+        }
+        let task: HTTPTask
+        if spec.name == nil, !options.keepsBodies {
+            // Nobody reads this body: it streams through, neither held nor spilled to disk.
+            task = manager.streamTask(with: resolved, consumer: DiscardingConsumer(),
+                                      streamOptions: StreamOptions(keptBodyBytes: 0, verbatimHead: false), serializer: serializer,
+                                      options: TaskOptions(name: spec.name), completionHandler: finished)
+        } else {
+            task = manager.dataTask(with: resolved, serializer: serializer, options: TaskOptions(name: spec.name), completionHandler: finished)
         }
         callbacks.withLock { $0.onTaskCreated }?(task.id, resolved)
         let cancelled = state.withLock { state -> Bool in

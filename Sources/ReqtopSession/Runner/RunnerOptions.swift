@@ -6,10 +6,14 @@ package struct RunnerOptions: Sendable, Hashable {
     package var concurrency: Int
     /// How many times the whole set of lists is replayed (≥ 1).
     package var repeatCount: Int
+    /// Bodies are kept for someone to read (the terminal UI, `--har`); false lets the body of a
+    /// request no later one refers to stream through uncollected (a headless run without `--har`).
+    package var keepsBodies: Bool
 
-    package init(concurrency: Int = 1, repeatCount: Int = 1) {
+    package init(concurrency: Int = 1, repeatCount: Int = 1, keepsBodies: Bool = true) {
         self.concurrency = max(1, concurrency)
         self.repeatCount = max(1, repeatCount)
+        self.keepsBodies = keepsBodies
     }
 }
 

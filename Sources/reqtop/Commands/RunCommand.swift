@@ -208,7 +208,8 @@ func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
     let runner: RequestListRunner
     do {
         runner = try RequestListRunner(manager: manager, inputs: inputs,
-                                       options: RunnerOptions(concurrency: options.concurrency, repeatCount: options.repeatCount))
+                                       options: RunnerOptions(concurrency: options.concurrency, repeatCount: options.repeatCount,
+                                                              keepsBodies: interactive || options.settings.harPath != nil))
     } catch {
         printToStandardError(error.description)
         return 2
