@@ -11,11 +11,8 @@ extension Redaction {
             event.kind = .created(description)
         case .requestSent(let sent):
             event.kind = .requestSent(head(sent))
-        case .redirected(var hop):
-            hop.response = head(hop.response)
-            if let from = HTTPURL(string: url(hop.from.absoluteString)) { hop.from = from }
-            if let to = HTTPURL(string: url(hop.to.absoluteString)) { hop.to = to }
-            event.kind = .redirected(hop)
+        case .redirected(let hop):
+            event.kind = .redirected(redirect(hop))
         case .response(let response):
             event.kind = .response(head(response))
         case .completed(var completion):

@@ -28,27 +28,8 @@ enum BenchProcess {
     static func run(_ arguments: [String], captureOutput: Bool = false, timeout: Double = 600) throws -> ProcessOutcome {
         let outputPath = captureOutput ? NSTemporaryDirectory() + "reqtop-bench-out-\(getpid())-\(UUID().uuidString)" : "/dev/null"
         defer { if captureOutput { unlink(outputPath) } }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-
-        var pid: pid_t = 0
         let start = Clock.now()
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
-        guard spawned == 0 else {
-            throw Failure(description: "cannot start \(arguments[0]): \(String(cString: strerror(spawned))) — is it installed and on PATH?")
-        }
+        let pid = try spawn(arguments, stdout: outputPath)
         let finished = Watchdog(pid: pid, after: timeout)
         var status: Int32 = 0
         var usage = rusage()
@@ -61,6 +42,31 @@ enum BenchProcess {
         let output = captureOutput ? ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "") : ""
         return ProcessOutcome(status: code, wall: wall, cpu: Clock.seconds(usage.ru_utime) + Clock.seconds(usage.ru_stime),
                               output: output)
+    }
+}
+
+extension BenchProcess {
+    /// Starts `arguments` (the first is the program, found on `PATH`) with stdin and stderr on
+    /// /dev/null and stdout to `stdout`; returns its pid.
+    static func spawn(_ arguments: [String], stdout: String = "/dev/null") throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
+        guard spawned == 0 else {
+            throw Failure(description: "cannot start \(arguments[0]): \(String(cString: strerror(spawned))) — is it installed and on PATH?")
+        }
+        return pid
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import ReqtopTestServer
 
 /// `reqtop proxy` in front of nginx, beside no proxy at all and beside `mitmdump` (mitmproxy, from
 /// `.venv-bench`) on the same machine: requests per second for many small GETs at c=8 through
@@ -39,7 +40,7 @@ struct ProxyBench {
         }
 
         let direct = try measure(proxy: nil)
-        let reqtopPort = freePort()
+        let reqtopPort = LoopbackPort.unused()
         let reqtop = try BackgroundProcess([Binaries.reqtop, "proxy", "--headless", "--events", "jsonl", "--port", String(reqtopPort)],
                                            port: reqtopPort)
         let mine = try measure(proxy: "http://127.0.0.1:\(reqtopPort)")
@@ -50,7 +51,7 @@ struct ProxyBench {
         var theirUsage: BackgroundProcess.Usage?
         let mitmdump = FileManager.default.currentDirectoryPath + "/.venv-bench/bin/mitmdump"
         if FileManager.default.isExecutableFile(atPath: mitmdump) {
-            let port = freePort()
+            let port = LoopbackPort.unused()
             let peer = try BackgroundProcess([mitmdump, "-q", "--listen-host", "127.0.0.1", "-p", String(port)], port: port)
             theirs = try measure(proxy: "http://127.0.0.1:\(port)")
             theirUsage = peer.stop()
@@ -88,22 +89,6 @@ struct ProxyBench {
                      met: theirCPU.map { cpuPerRequest <= $0 }),
         ]
     }
-
-    private func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-                _ = bind(fd, pointer, length)
-                return getsockname(fd, pointer, &length)
-            }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }
 
 /// A server child (a proxy) started for a case and stopped after it, with its CPU time and peak RSS.
@@ -117,43 +102,14 @@ final class BackgroundProcess {
 
     /// Starts `arguments` and waits (up to 30 s) until it accepts connections on `port`.
     init(_ arguments: [String], port: Int) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
-        guard spawned == 0 else {
-            throw BenchProcess.Failure(description: "cannot start \(arguments[0]): \(String(cString: strerror(spawned)))")
-        }
-        self.pid = pid
+        pid = try BenchProcess.spawn(arguments)
         let deadline = Clock.now() + 30
         while Clock.now() < deadline {
-            if Self.accepts(port) { return }
+            if LoopbackPort.accepts(port) { return }
             usleep(20_000) // readiness probe: the port is all there is to wait on
         }
         _ = stop()
         throw BenchProcess.Failure(description: "\(arguments[0]) did not listen on \(port) within 30 s")
-    }
-
-    private static func accepts(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
     }
 
     /// Peak RSS (VmHWM) now, then SIGTERM and the child's CPU seconds from `wait4`.
