@@ -115,7 +115,9 @@ final class Tunnel {
 /// request, the client's head as `request`, the proxy's `200 Connection established` as
 /// `response`, bytes each way as upload and download progress, `completed` (or `failed`) at the end.
 final class TunnelReport {
-    let id: TaskID
+    /// Reserved when the task is announced: an intercepted CONNECT that never becomes a task takes no number.
+    private(set) var id = TaskID(rawValue: 0)
+    private let manager: SessionManager
     private let bus: EventBus
     private let url: HTTPURL
     private let started = Date().timeIntervalSince1970
@@ -136,7 +138,7 @@ final class TunnelReport {
         guard let url = HTTPURL(string: "https://\(authority)") else { return nil }
         self.url = url
         self.request = request
-        id = manager.reserveTaskID()
+        self.manager = manager
         bus = manager.bus
         if announce { self.announce() }
     }
@@ -144,6 +146,7 @@ final class TunnelReport {
     func announce() {
         guard !announced else { return }
         announced = true
+        id = manager.reserveTaskID()
         let described = HTTPRequest(method: "CONNECT", url: url, headers: request.headers)
         let sent = RequestHead(url: url, method: "CONNECT", target: request.target, httpVersion: "HTTP/\(request.version)",
                                headers: request.headers, size: request.size)

@@ -58,4 +58,22 @@ final class RedactionTests: XCTestCase {
             XCTAssertFalse(Redaction.isSecretParameter(name), name)
         }
     }
+
+    func testJSONMembersNamedLikeASecretAreHiddenInBodies() {
+        let body = Data(#"{"user": "me", "password": "hunter2", "apiKey": "k-1", "nested": {"access_token": "t\"x"}, "page": 2}"#.utf8)
+        XCTAssertEqual(String(decoding: Redaction(values: []).body(body), as: UTF8.self),
+                       #"{"user": "me", "password": "[redacted]", "apiKey": "[redacted]", "nested": {"access_token": "[redacted]"}, "page": 2}"#)
+        let template = Data(#"{"password": "{{password}}"}"#.utf8)
+        XCTAssertEqual(Redaction(values: []).body(template), template, "a reference is no secret")
+    }
+
+    func testASecretFoundInOneExchangeIsKnownForTheOthers() {
+        let values = Redaction.secretValues(headers: [HTTPHeader(name: "Authorization", value: "Bearer tok-9876"),
+                                                      HTTPHeader(name: "Set-Cookie", value: "sid=abcSID; Path=/")],
+                                            url: "http://x/?q=1", body: Data(#"{"password":"hunter2"}"#.utf8))
+        XCTAssertEqual(Set(values), ["tok-9876", "abcSID", "hunter2"])
+        let redaction = Redaction(values: values)
+        XCTAssertEqual(redaction.url("http://x/cookies/set?sid=abcSID"), "http://x/cookies/set?sid=[redacted]")
+        XCTAssertEqual(redaction.text(#"{"apiKey-ish": "tok-9876"}"#), #"{"apiKey-ish": "[redacted]"}"#)
+    }
 }

@@ -128,4 +128,11 @@ final class HARSingleParseTests: XCTestCase {
         XCTAssertEqual(list.specs.count, count)
         XCTAssertEqual(list.specs.last?.location?.column, column(of: #""request""#, occurrence: count, in: text))
     }
+
+    func testAProxysCONNECTTunnelEntryIsSkippedWithAWarning() throws {
+        let har = #"{"log":{"version":"1.2","creator":{"name":"reqtop","version":"1"},"entries":[{"startedDateTime":"2026-12-01T00:00:00Z","time":1,"request":{"method":"CONNECT","url":"https://h.test:443","httpVersion":"HTTP/1.1","headers":[],"queryString":[],"cookies":[],"headersSize":-1,"bodySize":0},"response":{"status":200,"statusText":"Connection established","httpVersion":"HTTP/1.1","headers":[],"cookies":[],"content":{"size":0,"mimeType":""},"redirectURL":"","headersSize":-1,"bodySize":0},"cache":{},"timings":{"send":0,"wait":0,"receive":0}},{"startedDateTime":"2026-12-01T00:00:00Z","time":1,"request":{"method":"GET","url":"https://h.test/a","httpVersion":"HTTP/1.1","headers":[],"queryString":[],"cookies":[],"headersSize":-1,"bodySize":0},"response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1","headers":[],"cookies":[],"content":{"size":0,"mimeType":""},"redirectURL":"","headersSize":-1,"bodySize":0},"cache":{},"timings":{"send":0,"wait":0,"receive":0}}]}}"#
+        let list = try RequestListLoader.load(text: har, path: "proxy.har", format: .har)
+        XCTAssertEqual(list.specs.map(\.method), ["GET"])
+        XCTAssertTrue(list.warnings.contains { $0.message.contains("CONNECT tunnel") }, "\(list.warnings)")
+    }
 }

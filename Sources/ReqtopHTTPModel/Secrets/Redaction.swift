@@ -40,6 +40,34 @@ public struct Redaction: Sendable {
         self.values = Set(values).filter { $0.count >= 4 }.sorted { $0.count > $1.count }
     }
 
+    /// The secret values a list of exchanges carries — credentials, cookie values (sent and set),
+    /// secret header, query and JSON member values — to be registered before an export, so that
+    /// a value seen as a secret in one request is hidden wherever else it appears.
+    public static func secretValues(headers: [HTTPHeader], url: String, body: Data? = nil) -> [String] {
+        var found = Redaction(values: []).adding(secretsOf: headers, url: url).values
+        for header in headers where ["set-cookie", "set-cookie2"].contains(header.name.lowercased()) {
+            let pair = header.value.split(separator: ";", maxSplits: 1).first ?? ""
+            if let equals = pair.firstIndex(of: "=") { found.append(String(pair[pair.index(after: equals)...])) }
+        }
+        if let body, body.count <= 1 << 20 { found += jsonSecretMembers(String(decoding: body, as: UTF8.self)).map(\.value) }
+        return found
+    }
+
+    /// `"password": "…"`, `"apiKey": "…"` — JSON string members named like a secret (bodies up to 1 MB).
+    static func jsonSecretMembers(_ text: String) -> [(range: Range<String.Index>, value: String)] {
+        guard text.utf8.contains(UInt8(ascii: "\"")), text.utf8.contains(UInt8(ascii: ":")) else { return [] }
+        var found: [(Range<String.Index>, String)] = []
+        let pattern = #""([A-Za-z0-9_\-]{1,64})"\s*:\s*"((?:[^"\\]|\\.){1,4096})""#
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
+        let whole = NSRange(text.startIndex..., in: text)
+        for match in regex.matches(in: text, range: whole) {
+            guard let name = Range(match.range(at: 1), in: text), let value = Range(match.range(at: 2), in: text),
+                  isSecretParameter(String(text[name])), !text[value].containsBytes("{{") else { continue }
+            found.append((value, String(text[value])))
+        }
+        return found
+    }
+
     /// This redaction plus the secret values a request carries (credentials, cookie values, secret
     /// query values, user-info), so that an echo of them elsewhere — a response body — is hidden too.
     public func adding(secretsOf headers: [HTTPHeader], url: String) -> Redaction {
@@ -52,6 +80,8 @@ public struct Redaction: Sendable {
                 }
             } else if name == "authorization" || name == "proxy-authorization" {
                 found.append(String(header.value.split(separator: " ", maxSplits: 1).last ?? ""))
+            } else if name == "set-cookie" || name == "set-cookie2" {
+                continue // its value and attributes: `secretValues` takes the value alone
             } else if Self.isSecretHeader(name) {
                 found.append(header.value)
             }
@@ -160,10 +190,19 @@ public struct Redaction: Sendable {
         return result
     }
 
-    /// A body with every private value replaced (a body that is not UTF-8 is searched as bytes).
+    /// A body with every private value replaced (a body that is not UTF-8 is searched as bytes),
+    /// and, up to 1 MB, the values of JSON members named like a secret (`"password": "[redacted]"`).
     public func body(_ data: Data) -> Data {
-        guard !values.isEmpty else { return data }
         var result = data
+        if data.count <= 1 << 20, data.contains(UInt8(ascii: ":")) {
+            var text = String(decoding: data, as: UTF8.self)
+            let members = Self.jsonSecretMembers(text)
+            if !members.isEmpty {
+                for member in members.reversed() { text.replaceSubrange(member.range, with: Self.marker) }
+                result = Data(text.utf8)
+            }
+        }
+        guard !values.isEmpty else { return result }
         for value in values {
             let needle = Data(value.utf8)
             var searchStart = result.startIndex

@@ -43,6 +43,12 @@ public enum HARImporter {
                 warnings.append(RequestListWarning(location: location, message: "entry \(index + 1) skipped: its URL is empty"))
                 continue
             }
+            // A proxy's CONNECT tunnel (reqtop proxy records them) carried TLS nobody read: no request to send again.
+            if request.method.uppercased() == "CONNECT" {
+                warnings.append(RequestListWarning(location: location,
+                                                   message: "entry \(index + 1) skipped: a CONNECT tunnel has no request in it to replay"))
+                continue
+            }
             // WebSocket, data: and other non-HTTP entries cannot be replayed as HTTP requests.
             if let scheme = HTTPURL.scheme(of: request.url), scheme != "http", scheme != "https" {
                 warnings.append(RequestListWarning(location: location,

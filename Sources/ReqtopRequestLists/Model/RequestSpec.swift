@@ -24,6 +24,15 @@ public enum RequestBody: Sendable, Hashable {
     /// with variables substituted) or a multipart body with `< ./file` parts.
     case parts([BodyPart])
 
+    /// The body's bytes when they are written in the list (text or bytes), else nil.
+    public var inlineData: Data? {
+        switch self {
+        case .text(let text): Data(text.utf8)
+        case .bytes(let data): data
+        default: nil
+        }
+    }
+
     /// `path` made absolute: relative paths are relative to `directory`, itself relative to the
     /// current directory when it is not absolute.
     public static func absolutePath(_ path: String, relativeTo directory: String) -> String {

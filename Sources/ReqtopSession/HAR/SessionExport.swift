@@ -99,6 +99,13 @@ package enum SessionExport {
     @discardableResult
     package static func writeHAR(_ records: [TaskRecord], to path: String, progressInterval: Int = 1000,
                                  progress: (Int) -> Void = { _ in }) throws -> HARSaveSummary {
+        // A secret of one exchange is hidden in every other entry too: its values are known first.
+        if Redaction.isEnabled {
+            for record in records {
+                Redaction.registerSecretValues(Redaction.secretValues(headers: record.request.headers + (record.response?.headers ?? []),
+                                                                      url: record.url.absoluteString, body: record.request.body.data))
+            }
+        }
         let writer = try HARStreamWriter(path: path, creator: (name: "reqtop", version: ReqtopVersion.string))
         var summary = HARSaveSummary(tasks: 0, omittedBodies: 0)
         do {

@@ -64,6 +64,7 @@ enum ConvertCommand: Command {
                                 variables: [String: String]) -> Int32 {
         write(to: output) {
             let inputs = try loadInputs(files: [input], environment: environment, variables: variables)
+            registerSecrets(of: inputs[0].list.specs.map { ($0.headers, $0.url, $0.body.flatMap(\.inlineData)) })
             // Body files go beside the output (into the current directory when writing to stdout), named
             // by absolute path so the list reads back from anywhere.
             let prefix = RequestBody.absolutePath((output ?? (input as NSString).lastPathComponent) + ".body", relativeTo: "")
@@ -98,6 +99,7 @@ enum ConvertCommand: Command {
             let store = TaskStore()
             store.apply(try SavedSession.load(journal).events)
             let records = store.allRecords
+            registerSecrets(of: records.map { ($0.request.headers + ($0.response?.headers ?? []), $0.url.absoluteString, $0.request.body.data) })
             if format == .har {
                 let entries = SessionExport.harEntries(from: records)
                 return try HARWriter.data(entries: entries, creator: (name: "reqtop", version: ReqtopVersion.string))
@@ -109,6 +111,15 @@ enum ConvertCommand: Command {
                                                           creator: (name: "reqtop", version: ReqtopVersion.string), bodyFilePrefix: prefix)
             for file in converted.bodyFiles.files { try file.data.write(to: URL(fileURLWithPath: file.name)) }
             return converted.data
+        }
+    }
+
+    /// A secret of one request is hidden in every other one too (a token sent in one header and
+    /// in another request's JSON body): its values are known before anything is written.
+    private static func registerSecrets(of exchanges: [(headers: [HTTPHeader], url: String, body: Data?)]) {
+        guard Redaction.isEnabled else { return }
+        for exchange in exchanges {
+            Redaction.registerSecretValues(Redaction.secretValues(headers: exchange.headers, url: exchange.url, body: exchange.body))
         }
     }
 

@@ -11,7 +11,7 @@ import ReqtopSync
 /// `reqtop proxy [--port 8888] [--intercept]`: any program's HTTP requests, live, through a forward proxy.
 enum ProxyCommand: Command {
     static let name = "proxy"
-    static let arguments = "[--port 8888] [--host 127.0.0.1] [--intercept] [--via] [--insecure] [--cacert FILE] [--headless] [--events text|jsonl] [--har PATH] [--no-mouse] [--no-journal]"
+    static let arguments = "[--port 8888] [--host 127.0.0.1] [--intercept] [--via] [--insecure] [--cacert FILE] [--headless] [--events text|jsonl] [--har PATH] [--no-mouse] [--no-journal] [--include-secrets]"
     static let briefArguments = "[--port 8888] [--intercept] [options]"
     static let abstract = "an HTTP forward proxy: watch any program's requests"
     static let discussion = """
@@ -23,7 +23,8 @@ enum ProxyCommand: Command {
         --intercept, reqtop decrypts them with certificates from its own local CA (made once,
         in $XDG_DATA_HOME/reqtop/; the program must trust it — the path is printed) and each
         HTTPS request is a task too. Requests are forwarded as received (hop-by-hop fields
-        removed, RFC 9110); s suspends a transfer (the program waits), x cancels it.
+        removed, RFC 9110); s suspends a transfer (the program waits) and s again resumes it,
+        x cancels it.
         """
     static let footer: String? = "Exit codes: 0 after Ctrl-C or q, 1 a HAR or CA file could not be written, 2 usage error or the port is taken."
     static let port = CommandOption.value("port", "N", help: "port to listen on; 0 picks a free one (default 8888)")
@@ -77,7 +78,9 @@ enum ProxyCommand: Command {
             return headless(manager, proxy: proxy, listening: listening, format: format, harPath: parsed.value(RunCommand.har))
         }
         var options = InteractiveOptions(mouse: !parsed.has(RunCommand.noMouse), journal: !parsed.has(RunCommand.noJournal))
-        options.notice = listening
+        // What was printed before the screen took over is out of sight: the CA to trust goes on the bottom line.
+        options.notice = configuration.interception.map { "--intercept: trust \($0.certificatePath) (e.g. curl --cacert); " + listening }
+            ?? listening
         // Quitting stops the proxy first: no new client while the unfinished tasks are cancelled, and
         // its tunnels end (and are recorded as ended) before the store stops listening.
         let outcome = runInteractive(manager: manager, title: "proxy \(address)", options: options, begin: { _ in },
@@ -111,6 +114,12 @@ enum ProxyCommand: Command {
         let json = format == .jsonl ? JSONLinesPrinter(bus: manager.bus, sink: FileDescriptorSink.standardOutput) : nil
         text?.start()
         json?.start()
+        let counter = Protected((requests: 0, tunnels: 0))
+        let counting = manager.bus.subscribe { event in
+            guard case .created(let description) = event.kind else { return }
+            counter.withLock { description.method == "CONNECT" && description.name == "tunnel" ? ($0.tunnels += 1) : ($0.requests += 1) }
+        }
+        defer { counting.cancel() }
         printToStandardError("reqtop proxy: \(listening)")
         let done = DispatchSemaphore(value: 0)
         let signals = installStopSignalHandler { _ in done.signal() }
@@ -121,10 +130,12 @@ enum ProxyCommand: Command {
         text?.stop()
         json?.stop()
         withExtendedLifetime(signals) {}
+        printToStandardError("reqtop proxy: stopped after \(counter.snapshot.requests) requests and \(counter.snapshot.tunnels) tunnels")
         if let recorder, let harPath {
             recorder.stop()
             do {
                 try recorder.write(to: URL(fileURLWithPath: harPath))
+                printToStandardError("reqtop proxy: wrote \(harPath)")
             } catch {
                 printToStandardError("reqtop proxy: cannot write the HAR file \(harPath): \(error.localizedDescription)")
                 return 1
