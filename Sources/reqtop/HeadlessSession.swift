@@ -34,6 +34,14 @@ func runHeadless(_ runner: RequestListRunner, settings: HeadlessSettings) -> Int
     let stderr = FileDescriptorSink.standardError
     let recorder = settings.harPath.map { _ in HARRecorder(bus: bus) }
     recorder?.start()
+    // With --har the run is journaled as it goes: if the process is killed before it writes the HAR
+    // (kill -9, a crash), at most the requests in flight are lost — `reqtop convert ID --to har`.
+    let journal = settings.harPath != nil && settings.journal ? try? JournalWriter(bus: bus, source: "reqtop run (headless)") : nil
+    if let journal {
+        SessionJournals.prune(keeping: journal.url)
+        stderr.write("reqtop: journaling this run as \(journal.id) (if it is killed: reqtop convert \(journal.id) --to har)\n")
+    }
+    defer { journal?.close() }
 
     var statusLine: LiveStatusLine?
     var textPrinter: TextEventPrinter?

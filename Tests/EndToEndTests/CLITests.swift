@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopTestServer
 import ReqtopTestSupport
 import ReqtopSession
@@ -38,6 +41,26 @@ final class CLITests: XCTestCase {
     }
 
     private var base: String { "base=\(server.baseURL.absoluteString)" }
+
+    func testAHeadlessRunWithHARKilledWithSIGKILLLosesOnlyWhatWasInFlight() throws {
+        let state = directory.appendingPathComponent("state").path
+        let list = try file("two.http", "GET {{base}}/get?first=1\n\n###\nGET {{base}}/drip?numbytes=100&duration=30\n")
+        let har = directory.appendingPathComponent("never.har").path
+        let run = try RunningProcess("/usr/bin/env", ["XDG_STATE_HOME=\(state)", reqtopExecutable, "run", list, "--var", base,
+                                                      "--headless", "--events", "jsonl", "--har", har])
+        XCTAssertNotNil(run.waitForLine { $0.contains(#""event":"response""#) && $0.contains(#""task":2"#) }, run.stderrText)
+        run.send(signal: SIGKILL) // no chance to write the HAR
+        _ = run.waitForExit(timeout: 10)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: har))
+        let id = try XCTUnwrap(run.stderrText.components(separatedBy: "journaling this run as ").dropFirst().first?
+            .split(separator: " ").first.map(String.init), run.stderrText)
+        let recovered = try Subprocess.run("/usr/bin/env", ["XDG_STATE_HOME=\(state)", reqtopExecutable, "convert", id, "--to", "har"])
+        XCTAssertEqual(recovered.status, 0, recovered.stderrText)
+        let object = try JSONSerialization.jsonObject(with: recovered.stdout) as? [String: Any]
+        let urls = ((object?["log"] as? [String: Any])?["entries"] as? [[String: Any]] ?? [])
+            .compactMap { ($0["request"] as? [String: Any])?["url"] as? String }
+        XCTAssertTrue(urls.contains(server.baseURL.absoluteString + "/get?first=1"), "the finished request is in the journal: \(urls)")
+    }
 
     func testSecretsAreRedactedInHARAndJSONLinesUnlessIncludeSecrets() throws {
         let list = try file("api.http", """

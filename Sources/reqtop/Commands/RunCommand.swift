@@ -30,7 +30,7 @@ enum RunCommand: Command {
     static let events = CommandOption.value("events", "text|jsonl", help: "headless output: readable lines (default) or JSON Lines")
     static let har = CommandOption.value("har", "PATH", help: "write the session as HAR 1.2 at the end (also on Ctrl-C)")
     static let keepBodies = CommandOption.value("keep-bodies", "DIR", help: "terminal UI: keep every response body in DIR after exit (index.tsv lists them)")
-    static let noJournal = CommandOption.flag("no-journal", help: "terminal UI: do not journal the session (reqtop sessions / open)")
+    static let noJournal = CommandOption.flag("no-journal", help: "do not journal the session (the terminal UI's, or a headless run with --har)")
     static let noMouse = CommandOption.flag("no-mouse", help: "terminal UI: leave the mouse to the terminal (no clicks or wheel)")
     static let insecure = CommandOption.flag("insecure", help: "do not verify TLS certificates")
     static let caFile = CommandOption.value("cacert", "FILE", help: "trust the CA certificates in FILE")
