@@ -62,8 +62,6 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
 
     func attach(_ task: HTTPTask) { state.withLock { $0.task = task } }
 
-    var task: HTTPTask? { state.withLock { $0.task } }
-
     // MARK: Engine thread: the response
 
     func didReceiveResponse(_ head: HTTPResponseHead) {

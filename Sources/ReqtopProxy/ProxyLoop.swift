@@ -161,7 +161,8 @@ final class ProxyLoop {
         if !connection.flush() { return finish(connection) }
         if case .http = connection.mode, connection.exchange != nil { advance(connection) }
         if case .tunnel(let tunnel) = connection.mode {
-            if tunnel.upstreamEOF, tunnel.toClient.isEmpty, !connection.blockedOnWrite, !connection.readEOF {
+            if tunnel.upstreamEOF, tunnel.toClient.isEmpty, !connection.blockedOnWrite, !tunnel.clientWriteShut {
+                tunnel.clientWriteShut = true
                 shutdown(connection.fd, Int32(SHUT_WR)) // the host is done: so is the client's read side
             }
             if tunnel.isFinished(clientEOF: connection.readEOF) || connection.hungUp && tunnel.toUpstream.isEmpty {
@@ -170,15 +171,12 @@ final class ProxyLoop {
         }
         let idle = connection.exchange == nil && !connection.hasPendingOutput
         if connection.closeWhenFlushed, !connection.hasPendingOutput || connection.closed { return finish(connection) }
-        if connection.readEOF, idle, connection.body == nil, connection.inbound.isEmpty || !isHTTP(connection) {
-            if case .tunnel = connection.mode { return }
-            return finish(connection)
+        // The client has sent all it will, and nothing of it is left to answer: the connection is done.
+        guard connection.readEOF, idle, connection.body == nil else { return }
+        switch connection.mode {
+        case .http where connection.inbound.isEmpty, .connecting, .handshake: finish(connection)
+        default: break
         }
-    }
-
-    private func isHTTP(_ connection: ClientConnection) -> Bool {
-        if case .http = connection.mode { return true }
-        return false
     }
 
     /// Ends a connection. A client that may still be sending (an HTTP connection, not at its end)

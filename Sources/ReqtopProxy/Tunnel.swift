@@ -18,6 +18,8 @@ final class Tunnel {
     var upstreamBlockedOnWrite = false
     /// The client's end was passed on (`shutdown` of the upstream's write side).
     var clientEOFForwarded = false
+    /// The host's end was passed on (`shutdown` of the client's write side).
+    var clientWriteShut = false
     var failure: String?
     private(set) var closed = false
 

@@ -25,8 +25,6 @@ final class TLSTransport: ClientTransport {
         }
     }
 
-    private(set) var lastWantedWrite = false
-
     var errorText: String {
         var text = [CChar](repeating: 0, count: 256)
         ctls_session_error(session, &text, text.count)
