@@ -1,4 +1,5 @@
 import Foundation
+import ReqtopSync
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,14 +20,24 @@ final class FileSink {
         }
     }
 
-    /// Where this process keeps spilled bodies: one folder, so they can all go at exit. Folders
-    /// left by reqtop processes that no longer exist (killed with -9) are removed first.
+    /// Where this process keeps spilled bodies: one folder, so they can all go at exit. (Folders
+    /// left by reqtop processes that no longer exist — killed with -9 — go at start: `cleanUpOnce`.)
     static let temporaryFolder: URL = {
-        removeFoldersOfDeadProcesses()
+        folderMade.withLock { $0 = true }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(getpid())-bodies")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return folder
     }()
+
+    /// Folders of dead processes go once per process, in the background (a big temp directory takes
+    /// milliseconds to list: not on the way to the first request, nor at exit).
+    static let cleanUpOnce: Void = {
+        DispatchQueue.global(qos: .utility).async { removeFoldersOfDeadProcesses() }
+    }()
+
+    /// Whether `temporaryFolder` was made (a body was spilled): at exit, a process that spilled
+    /// nothing does not scan the temp directory only to delete a folder it never had.
+    static let folderMade = Protected(false)
 
     /// Removes `reqtop-PID-bodies` folders (of this user) whose process is gone.
     static func removeFoldersOfDeadProcesses() {

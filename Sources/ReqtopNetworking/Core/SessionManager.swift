@@ -27,6 +27,7 @@ public final class SessionManager: Sendable {
         nextID = Protected(max(1, configuration.firstTaskID))
         engine = CurlEngine(registry: registry, bus: bus, maxConcurrent: configuration.maxConcurrentTasks,
                             maxPerHost: configuration.maxConcurrentTasksPerHost)
+        FileSink.cleanUpOnce
         publishIfAsked()
     }
 
@@ -55,6 +56,7 @@ public final class SessionManager: Sendable {
     /// Deletes every spilled body file of this process. Call it before `exit()`, which skips the
     /// deinitializers that would otherwise delete them one by one.
     public static func removeTemporaryFiles() {
+        guard FileSink.folderMade.snapshot else { return } // nothing was spilled: nothing to scan or delete
         try? FileManager.default.removeItem(at: FileSink.temporaryFolder)
     }
 
