@@ -12,7 +12,15 @@ import ReqtopSync
 public struct Redaction: Sendable {
     public static let marker = "[redacted]"
 
-    private static let state = Protected((enabled: true, values: Set<String>()))
+    private struct State: Sendable {
+        var enabled = true
+        var values: Set<String> = []
+        /// What `current` hands out, made again only when the values change: it is asked for on
+        /// every JSON Lines line and every HAR entry.
+        var made = Redaction(values: [String]())
+    }
+
+    private static let state = Protected(State())
 
     /// Whether exports hide secrets (process-wide; true unless the user asked otherwise).
     public static var isEnabled: Bool {
@@ -24,13 +32,15 @@ public struct Redaction: Sendable {
     /// shorter than 4 characters are too common to hide anywhere they appear and are ignored.
     public static func registerSecretValues<S: Sequence>(_ values: S) where S.Element == String {
         state.withLock { state in
-            for value in values where value.count >= 4 { state.values.insert(value) }
+            var added = false
+            for value in values where value.count >= 4 { added = state.values.insert(value).inserted || added }
+            if added { state.made = Redaction(values: state.values) }
         }
     }
 
     /// The redaction to apply now, or nil when secrets may go out (`--include-secrets`).
     public static var current: Redaction? {
-        state.withLock { $0.enabled ? Redaction(values: $0.values) : nil }
+        state.withLock { $0.enabled ? $0.made : nil }
     }
 
     /// Private values, longest first (so a value containing another is replaced whole).
@@ -256,16 +266,17 @@ extension StringProtocol {
     /// Substring search on UTF-8 bytes. With Foundation imported, `contains(_: String)` is
     /// NSString's bridged search, which made redaction a fifth of a `--events jsonl` run.
     func containsBytes(_ needle: String) -> Bool {
-        let hay = Array(utf8), pattern = Array(needle.utf8)
-        guard !pattern.isEmpty else { return true }
-        guard hay.count >= pattern.count else { return false }
-        let first = pattern[0]
-        var i = 0
-        while i <= hay.count - pattern.count {
-            if hay[i] == first, hay[i..<(i + pattern.count)].elementsEqual(pattern) { return true }
-            i += 1
+        let pattern = Array(needle.utf8)
+        guard let first = pattern.first else { return true }
+        func search(_ hay: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard hay.count >= pattern.count else { return false }
+            for i in 0...(hay.count - pattern.count) where hay[i] == first {
+                if hay[i..<(i + pattern.count)].elementsEqual(pattern) { return true }
+            }
+            return false
         }
-        return false
+        // A native string's bytes are read in place; only a bridged one is copied.
+        return utf8.withContiguousStorageIfAvailable(search) ?? Array(utf8).withUnsafeBufferPointer(search)
     }
 
     func hasBytePrefix(_ prefix: String) -> Bool { utf8.starts(with: prefix.utf8) }
