@@ -86,7 +86,7 @@ package final class InspectorSession: InspectorActions {
         if case .none = record.request.body, Int(record.request.headers.value(for: "Content-Length") ?? "0") ?? 1 > 0
             || record.request.headers.contains(name: "Transfer-Encoding") {
             // A proxied request's body streamed through and was not kept: its head alone would make the server wait.
-            return "task \(record.id)'s request body was not kept (it streamed through the proxy): it cannot be sent again as it was"
+            return "#\(record.id)'s body streamed through the proxy unkept: cannot resend it as it was"
         }
         let id = start(record.request, name: record.name)
         return "replaying \(record.id) as \(id)"
