@@ -63,7 +63,7 @@ let package = Package(
         .executableTarget(name: "reqtop-example-app", dependencies: ["ReqtopNetworking", "ReqtopTestServer"], path: "Examples/WatchedApp"),
 
         // Benchmarks side by side with curl and URLSession (`make bench`, release build).
-        .executableTarget(name: "reqtop-bench", dependencies: ["ReqtopNetworking", "ReqtopSession", "ReqtopInspector", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopSync"]),
+        .executableTarget(name: "reqtop-bench", dependencies: ["ReqtopNetworking", "ReqtopRequestLists", "ReqtopSession", "ReqtopInspector", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopSync"]),
 
         // Tests.
         .target(name: "ReqtopTestSupport", dependencies: ["ReqtopSync", "ReqtopTestServer"], path: "Tests/ReqtopTestSupport"),

@@ -24,6 +24,7 @@ enum BenchRun {
             }
         }
         section("replay") { try ReplayBench(settings: settings, reqtopRunAvailable: runAvailable).run() }
+        section("parse") { try ParseBench(settings: settings).run() }
         section("single") { try SingleRequestBench(settings: settings, reqtopRunAvailable: runAvailable).run() }
         section("download") { try DownloadBench(settings: settings).run() }
         section("proxy") { try ProxyBench(settings: settings).run() }

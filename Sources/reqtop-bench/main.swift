@@ -9,6 +9,7 @@ import Glibc
 // reqtop-bench tui-memory N             child: RSS before/after a TaskStore takes N finished tasks
 // reqtop-bench tui-table N              child: sort, filter and a background HAR save over N finished tasks
 // reqtop-bench engine URL N C           the in-process engine case alone (for profilers: valgrind --tool=callgrind)
+// reqtop-bench parse FILE RUNS          child: median seconds to parse FILE and to validate it, `parse validate`
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "download" where arguments.count == 3:
@@ -22,6 +23,8 @@ case "engine" where arguments.count == 4:
     let sample = EngineClient.run(url: url, count: count, concurrency: concurrency)
     print("\(Figure.rate(sample.requestsPerSecond)), \(Figure.micros(sample.cpuPerRequest)) CPU/request, \(sample.errors) errors")
     exit(sample.errors == 0 ? 0 : 1)
+case "parse" where arguments.count == 3:
+    exit(ParseChild.main(path: arguments[1], runs: Int(arguments[2]) ?? 5))
 case nil:
     exit(BenchRun.main())
 default:

@@ -96,4 +96,27 @@ final class HTTPFileSyntaxTests: XCTestCase {
         XCTAssertEqual(list.specs[0].headers, [HTTPHeader(name: "Content-Type", value: "text/plain")])
         XCTAssertEqual(list.specs[0].body, .text("hello"))
     }
+
+    /// Lines are split on the bytes: `\n` and `\r\n` end a line, a lone `\r` inside a line stays,
+    /// an unterminated last line counts, and line numbers follow.
+    func testLineEndingsAndLineNumbersOnTheBytes() throws {
+        let text = "GET http://x.example/a\r\r\nX-A: 1\rstill\n\nbody\n###\n  \t GET http://x.example/b"
+        let list = try HTTPFileParser.parse(text: text, path: "ends.http")
+        XCTAssertEqual(list.specs.count, 2)
+        XCTAssertEqual(list.specs[0].url, "http://x.example/a")
+        XCTAssertEqual(list.specs[0].headers, [HTTPHeader(name: "X-A", value: "1\rstill")])
+        XCTAssertEqual(list.specs[0].body, .text("body"))
+        XCTAssertEqual(list.specs[1].location?.line, 6)
+        XCTAssertEqual(list.specs[1].location?.column, 5)
+    }
+
+    /// Columns count characters, not bytes, when the line is not ASCII.
+    func testColumnsCountCharactersOnNonASCIILines() {
+        XCTAssertThrowsError(try HTTPFileParser.parse(text: "GET http://x.example/ä b\n", path: "u.http")) { error in
+            XCTAssertEqual((error as? RequestListError)?.column, 24)
+        }
+        XCTAssertThrowsError(try HTTPFileParser.parse(text: "GET http://x.example/{{ a b }} c\n", path: "v.http")) { error in
+            XCTAssertEqual((error as? RequestListError)?.column, 32)
+        }
+    }
 }

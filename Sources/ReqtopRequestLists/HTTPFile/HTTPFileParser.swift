@@ -50,7 +50,9 @@ struct HTTPFileParseState {
         RequestListError(file: path, line: line + 1, column: column + 1, message: message, lineText: lines[line])
     }
 
-    static func isSeparator(_ line: String) -> Bool { line.trimmingWhitespace().hasPrefix("###") }
+    static func isSeparator(_ line: String) -> Bool {
+        line.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }.starts(with: "###".utf8)
+    }
     static func isComment(_ trimmed: String) -> Bool { trimmed.hasPrefix("#") || trimmed.hasPrefix("//") }
     /// `> {% … %}`, `> file.js`, `>> file`: what follows a body, never part of it.
     static func isHandler(_ trimmed: String) -> Bool {
@@ -60,6 +62,7 @@ struct HTTPFileParseState {
     }
     /// httpyac/kulala `import ./other.http` and `run #name` / `run ./other.http` lines: why they are skipped.
     static func importOrRun(_ trimmed: String) -> String? {
+        guard trimmed.utf8.starts(with: "import ".utf8) || trimmed.utf8.starts(with: "run ".utf8) else { return nil }
         let words = trimmed.split(separator: " ", maxSplits: 1)
         guard words.count == 2, let target = words.last.map(String.init), !target.contains("://") else { return nil }
         switch words[0] {
@@ -103,7 +106,7 @@ struct HTTPFileParseState {
         while index < lines.count, !Self.isSeparator(lines[index]) {
             let line = lines[index]
             let trimmed = line.trimmingWhitespace()
-            let indent = line.count - line.drop(while: { $0 == " " || $0 == "\t" }).count
+            let indent = line.leadingWhitespaceCount
             if trimmed.isEmpty { index += 1; continue }
             if Self.isComment(trimmed) {
                 try directive(in: trimmed, column: indent, spec: &spec)
@@ -146,7 +149,7 @@ struct HTTPFileParseState {
     /// `>> file`): recorded in the spec, skipped with one warning, `index` moved past it.
     mutating func script(_ defaultKind: SkippedScript.Kind, spec: inout RequestSpec) throws(RequestListError) {
         let line = lines[index]
-        let column = line.count - line.drop(while: { $0 == " " || $0 == "\t" }).count
+        let column = line.leadingWhitespaceCount
         let location = SourceLocation(file: path, line: index + 1, column: column + 1)
         var rest = line.trimmingWhitespace()
         var kind = defaultKind
@@ -230,7 +233,7 @@ struct HTTPFileParseState {
         try checkTemplate(parsed.url, line: index, column: parsed.urlColumn)
         spec.method = parsed.method
         spec.url = parsed.url
-        let methodColumn = line.count - line.drop(while: { $0 == " " || $0 == "\t" }).count
+        let methodColumn = line.leadingWhitespaceCount
         spec.location = SourceLocation(file: path, line: index + 1, column: methodColumn + 1)
     }
 
@@ -243,7 +246,7 @@ struct HTTPFileParseState {
             let indented = line.first == " " || line.first == "\t"
             guard !trimmed.isEmpty, trimmed.hasPrefix("?") || trimmed.hasPrefix("&") || (indented && !trimmed.contains(": ")),
                   !Self.isComment(trimmed) else { return }
-            let column = line.count - line.drop(while: { $0 == " " || $0 == "\t" }).count
+            let column = line.leadingWhitespaceCount
             try checkTemplate(trimmed, line: index, column: column)
             let inQuery = spec.url.contains("?")
             let joins = trimmed.hasPrefix("/") || trimmed.hasPrefix("?") || trimmed.hasPrefix("&") || trimmed.hasPrefix("#")
@@ -258,7 +261,7 @@ struct HTTPFileParseState {
             let trimmed = line.trimmingWhitespace()
             if trimmed.isEmpty { index += 1; return }
             if trimmed.hasPrefix("<") || Self.isHandler(trimmed) { return }
-            let column = line.count - line.drop(while: { $0 == " " || $0 == "\t" }).count
+            let column = line.leadingWhitespaceCount
             if Self.isComment(trimmed) { index += 1; continue }
             if line.first == " " || line.first == "\t", let last = spec.headers.indices.last {
                 // An indented line continues the previous header's value.
@@ -276,7 +279,7 @@ struct HTTPFileParseState {
             }
             let rawValue = String(line[line.index(after: colon)...])
             let valueColumn = line.distance(from: line.startIndex, to: colon) + 1
-                + rawValue.count - rawValue.drop(while: { $0 == " " || $0 == "\t" }).count
+                + rawValue.leadingWhitespaceCount
             try checkTemplate(name, line: index, column: column)
             try checkTemplate(rawValue.trimmingWhitespace(), line: index, column: valueColumn)
             spec.headers.append(HTTPHeader(name: name, value: rawValue.trimmingWhitespace()))
@@ -289,7 +292,7 @@ struct HTTPFileParseState {
         while index < lines.count, !Self.isSeparator(lines[index]) {
             let line = lines[index]
             let trimmed = line.trimmingWhitespace()
-            let column = line.count - line.drop(while: { $0 == " " || $0 == "\t" }).count
+            let column = line.leadingWhitespaceCount
             if trimmed.hasPrefix("<>") {
                 warnings.append(RequestListWarning(
                     location: SourceLocation(file: path, line: index + 1, column: column + 1),
@@ -333,7 +336,7 @@ struct HTTPFileParseState {
             }
             if !text.isEmpty { parts.append(.text(text.joined(separator: "\n"))) }
             text = []
-            try checkBodyFile(reference.path, line: number, column: line.count - line.drop { $0 == " " || $0 == "\t" }.count)
+            try checkBodyFile(reference.path, line: number, column: line.leadingWhitespaceCount)
             parts.append(.file(path: reference.path, resolvedAgainst: directory, substitutesVariables: reference.substitutes))
         }
         if !text.isEmpty { parts.append(.text(text.joined(separator: "\n"))) }
@@ -363,7 +366,7 @@ struct HTTPFileParseState {
         let resume = index
         for (text, line) in bodyLines[start...] {
             index = line
-            try fileVariable(line: text.trimmingWhitespace(), column: text.count - text.drop { $0 == " " || $0 == "\t" }.count)
+            try fileVariable(line: text.trimmingWhitespace(), column: text.leadingWhitespaceCount)
         }
         index = resume
         bodyLines.removeSubrange(start...)
@@ -390,7 +393,7 @@ struct HTTPFileParseState {
         let lt = line.firstIndex(of: "<")!
         let rest = line[line.index(after: lt)...]
         let file = rest.trimmingWhitespaceSubstring()
-        let column = line.distance(from: line.startIndex, to: lt) + 1 + (rest.count - rest.drop(while: { $0 == " " || $0 == "\t" }).count)
+        let column = line.distance(from: line.startIndex, to: lt) + 1 + (rest.leadingWhitespaceCount)
         try checkBodyFile(file, line: number, column: column)
         spec.body = .file(path: file, resolvedAgainst: directory)
     }

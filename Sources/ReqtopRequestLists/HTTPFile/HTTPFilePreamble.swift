@@ -51,7 +51,7 @@ extension HTTPFileParseState {
         }
         let rawValue = String(afterAt[afterAt.index(after: eq)...])
         let value = rawValue.trimmingWhitespace()
-        let leading = rawValue.count - rawValue.drop(while: { $0 == " " || $0 == "\t" }).count
+        let leading = rawValue.leadingWhitespaceCount
         let valueColumn = column + 1 + afterAt.distance(from: afterAt.startIndex, to: eq) + 1 + leading
         try checkTemplate(value, line: index, column: valueColumn)
         variables.append(FileVariable(name: name, value: value,

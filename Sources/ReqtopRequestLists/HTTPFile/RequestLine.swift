@@ -53,12 +53,14 @@ struct RequestLine {
     }
 
     static func looksLikeURL(_ text: String) -> Bool {
-        text.contains("://") || text.hasPrefix("/") || text.hasPrefix("{{") || text.contains(".")
-            || text.contains(":") || text.hasPrefix("localhost")
+        // `contains(":")` covers "://"; on the bytes (Foundation's String search is slow).
+        text.utf8.contains(UInt8(ascii: ":")) || text.utf8.contains(UInt8(ascii: ".")) || text.hasPrefix("/") || text.hasPrefix("{{")
+            || text.hasPrefix("localhost")
     }
 
     /// Whitespace-separated words with their 0-based columns; `{{ spaced }}` stays inside its word.
     static func words(_ line: String) -> [(text: String, column: Int)] {
+        if line.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(line) }
         var result: [(String, Int)] = []
         var current = ""
         var start = 0
@@ -76,6 +78,31 @@ struct RequestLine {
             }
         }
         if !current.isEmpty { result.append((current, start)) }
+        return result
+    }
+
+    /// `words(_:)` for an ASCII line, on the bytes (columns are byte offsets).
+    private static func asciiWords(_ line: String) -> [(text: String, column: Int)] {
+        var result: [(String, Int)] = []
+        let bytes = line.utf8
+        var start: String.Index?
+        var inVariable = false
+        var previous: UInt8 = 0
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "{"), previous == UInt8(ascii: "{") { inVariable = true }
+            if byte == UInt8(ascii: "}"), previous == UInt8(ascii: "}") { inVariable = false }
+            if (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")), !inVariable {
+                if let first = start { result.append((String(line[first..<index]), bytes.distance(from: bytes.startIndex, to: first))) }
+                start = nil
+            } else if start == nil {
+                start = index
+            }
+            previous = byte
+            index = bytes.index(after: index)
+        }
+        if let first = start { result.append((String(line[first...]), bytes.distance(from: bytes.startIndex, to: first))) }
         return result
     }
 }

@@ -46,7 +46,7 @@ public final class RequestResolver: Sendable {
         // A request that needs what only a skipped script sets is reported when it comes up (not sent);
         // every other problem stops the run before anything is sent.
         var needsScript: Set<Int> = []
-        for index in list.specs.indices {
+        for index in list.specs.indices where hasTemplates(list.specs[index]) {
             let checker = substitution(spec: index, outcomes: nil)
             for text in templates(of: list.specs[index]) {
                 do { _ = try checker.substitute(text) } catch where error.needsSkippedScript { needsScript.insert(index) }
@@ -67,7 +67,7 @@ public final class RequestResolver: Sendable {
     }
 
     private func findDependencies(of index: Int) -> Set<String> {
-        guard substitutesVariables, list.specs.indices.contains(index) else { return [] }
+        guard substitutesVariables, list.specs.indices.contains(index), hasTemplates(list.specs[index]) else { return [] }
         var names: Set<String> = []
         var visited: Set<SourceLocation> = []
         // Each template with the line it is written on (file variables are positional).
@@ -215,6 +215,17 @@ public final class RequestResolver: Sendable {
         return candidate.contains("://") ? nil : HTTPURL(string: "http://" + candidate)
     }
 
+    /// Whether any text of the spec has a `{{` (most requests of a long list have none).
+    private func hasTemplates(_ spec: RequestSpec) -> Bool {
+        if spec.url.containsTemplateOpening || spec.headers.contains(where: { $0.name.containsTemplateOpening || $0.value.containsTemplateOpening }) {
+            return true
+        }
+        switch spec.body {
+        case nil, .bytes?: return false
+        default: return templates(of: spec).contains { $0.containsTemplateOpening }
+        }
+    }
+
     private func templates(of spec: RequestSpec) -> [String] {
         var texts = [spec.url]
         for header in spec.headers { texts += [header.name, header.value] }
@@ -240,6 +251,7 @@ public final class RequestResolver: Sendable {
     private func checkCycles() throws(RequestListError) {
         let indexByName = Dictionary(list.specs.indices.compactMap { i in list.specs[i].name.map { ($0, i) } },
                                      uniquingKeysWith: { first, _ in first })
+        guard !indexByName.isEmpty else { return } // references name requests: without names there are no edges
         func edges(_ index: Int) -> [Int] { dependencies(of: index).compactMap { indexByName[$0] }.sorted() }
         enum Mark { case unvisited, onPath, done }
         var mark = [Mark](repeating: .unvisited, count: list.specs.count)

@@ -35,7 +35,8 @@ struct Substitution {
     /// `stack`: the file-variable definitions being expanded (a definition, not a name, repeats in a
     /// cycle: `@url = {{url}}/v2` uses the `@url` above it).
     func substitute(_ text: String, variable: FileVariable?, stack: [FileVariable]) throws(RequestListError) -> String {
-        try substitute(text, variable: variable, stack: stack, budget: Budget())
+        guard text.containsTemplateOpening else { return text }
+        return try substitute(text, variable: variable, stack: stack, budget: Budget())
     }
 
     private func substitute(_ text: String, variable: FileVariable?, stack: [FileVariable], budget: Budget) throws(RequestListError) -> String {
