@@ -87,7 +87,7 @@ func runHeadless(_ runner: RequestListRunner, settings: HeadlessSettings) -> Int
             exitCode = 1
         }
     }
-    let summary = RunSummary(results: outcome.snapshot?.results ?? [])
+    let summary = outcome.snapshot?.summary ?? RunSummary(results: [])
     (settings.format == .jsonl ? stderr : stdout).write(summary.text)
     withExtendedLifetime(signals) {}
     let code = summary.exitCode(failOnStatus: settings.failOnStatus, interrupted: interrupted.snapshot)

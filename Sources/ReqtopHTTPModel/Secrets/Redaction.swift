@@ -117,7 +117,7 @@ public struct Redaction: Sendable {
 
     /// Header fields whose value is a credential.
     public static func isSecretHeader(_ name: String) -> Bool {
-        let name = name.lowercased()
+        let name = name.asciiLowercased()
         if commonPlainHeaders.contains(name) { return false }
         if ["authorization", "proxy-authorization", "cookie", "set-cookie", "set-cookie2"].contains(name) { return true }
         return ["api-key", "apikey", "api_key", "token", "secret", "password", "passwd", "session-id", "sessionid", "auth-key",
@@ -138,7 +138,7 @@ public struct Redaction: Sendable {
     /// `header` with its value hidden when it is a credential, or when it contains a private value.
     public func header(_ header: HTTPHeader) -> HTTPHeader {
         var header = header
-        let name = header.name.lowercased()
+        let name = header.name.asciiLowercased()
         if Self.commonPlainHeaders.contains(name) && values.isEmpty { return header } // most fields: nothing to look at
         if header.value.containsBytes("{{") { return header } // a template's reference names a variable, it holds no secret
         if name == "cookie" {
@@ -160,7 +160,18 @@ public struct Redaction: Sendable {
         return header
     }
 
-    public func headers(_ headers: [HTTPHeader]) -> [HTTPHeader] { headers.map(header) }
+    public func headers(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+        // Without private values only credential fields change: a head without one is returned as it is.
+        if values.isEmpty, !headers.contains(where: { Self.isSecretHeader($0.name) }) { return headers }
+        return headers.map(header)
+    }
+
+    /// `url` redacted: the same value when nothing in it is secret (not parsed again).
+    private func redacted(_ url: HTTPURL) -> HTTPURL {
+        let text = url.absoluteString
+        let hidden = self.url(text)
+        return hidden == text ? url : HTTPURL(string: hidden) ?? url
+    }
 
     /// A URL with its user-info and secret query values hidden (and any private value).
     public func url(_ text: String) -> String {
@@ -227,7 +238,7 @@ public struct Redaction: Sendable {
     /// A request as it may be shown outside: URL, headers and body (in memory) redacted.
     public func request(_ request: HTTPRequest) -> HTTPRequest {
         var request = request
-        if let url = HTTPURL(string: url(request.url.absoluteString)) { request.url = url }
+        request.url = redacted(request.url)
         request.headers = headers(request.headers)
         if case .data(let data) = request.body {
             let isForm = request.headers.value(for: "Content-Type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
@@ -240,14 +251,14 @@ public struct Redaction: Sendable {
         var head = head
         head.headers = headers(head.headers)
         head.target = url(head.target)
-        if let url = HTTPURL(string: url(head.url.absoluteString)) { head.url = url }
+        head.url = redacted(head.url)
         return head
     }
 
     public func head(_ head: HTTPResponseHead) -> HTTPResponseHead {
         var head = head
         head.headers = headers(head.headers)
-        if let url = HTTPURL(string: url(head.url.absoluteString)) { head.url = url }
+        head.url = redacted(head.url)
         return head
     }
 
@@ -280,4 +291,12 @@ extension StringProtocol {
     }
 
     func hasBytePrefix(_ prefix: String) -> Bool { utf8.starts(with: prefix.utf8) }
+
+    /// `lowercased()` for ASCII text without the Unicode case tables (header names are ASCII);
+    /// other text goes through `lowercased()`.
+    func asciiLowercased() -> String {
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return lowercased() }
+        guard utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return String(self) }
+        return String(decoding: utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
 }

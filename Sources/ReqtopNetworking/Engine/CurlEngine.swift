@@ -237,7 +237,7 @@ final class EngineLoop {
 
     private func start(_ transfer: Transfer) {
         perHost[transfer.request.hostKey, default: 0] += 1
-        transfer.configure(share: share)
+        transfer.configure(easy: spareHandles.popLast() ?? curl_easy_init()!, share: share)
         active[transfer.id] = transfer
         curl_multi_add_handle(multi, transfer.easy)
     }
@@ -266,8 +266,20 @@ final class EngineLoop {
     private func release(_ transfer: Transfer) {
         curl_multi_remove_handle(multi, transfer.easy)
         perHost[transfer.request.hostKey, default: 1] -= 1
-        transfer.close()
+        // The handle goes back for the next transfer: `curl_easy_reset` keeps its allocations
+        // (a new handle per request was a large calloc and libcurl's set-up each time).
+        guard let easy = transfer.detachHandle() else { return }
+        if spareHandles.count < Self.maxSpareHandles {
+            curl_easy_reset(easy)
+            spareHandles.append(easy)
+        } else {
+            curl_easy_cleanup(easy)
+        }
     }
+
+    /// Easy handles kept for reuse: about as many as run at once.
+    private static let maxSpareHandles = 256
+    private var spareHandles: [OpaquePointer] = []
 
     private func shutdown() {
         for transfer in active.values {
@@ -281,6 +293,8 @@ final class EngineLoop {
         waitingOrder.removeAll()
         parked.removeAll()
         delegate.endOfPass()
+        spareHandles.forEach { curl_easy_cleanup($0) }
+        spareHandles.removeAll()
         curl_multi_cleanup(multi)
         curl_share_cleanup(share)
     }

@@ -19,9 +19,8 @@ final class Transfer {
         self.delegate = delegate
     }
 
-    /// Creates the easy handle and sets every option from the request.
-    func configure(share: OpaquePointer) {
-        let easy = curl_easy_init()!
+    /// Takes `easy` (new, or reset by `curl_easy_reset`) and sets every option from the request.
+    func configure(easy: OpaquePointer, share: OpaquePointer) {
         self.easy = easy
         let r = request
         ccurl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, UnsafeMutableRawPointer(bitPattern: id.rawValue))
@@ -127,6 +126,14 @@ final class Transfer {
                             appConnect: time(CURLINFO_APPCONNECT_TIME_T), preTransfer: time(CURLINFO_PRETRANSFER_TIME_T),
                             startTransfer: time(CURLINFO_STARTTRANSFER_TIME_T), total: time(CURLINFO_TOTAL_TIME_T),
                             reusedConnection: connects == 0)
+    }
+
+    /// Hands the easy handle back, for another transfer, and frees the rest (after it left the multi handle).
+    func detachHandle() -> OpaquePointer? {
+        let handle = easy
+        easy = nil
+        close()
+        return handle
     }
 
     /// Frees the easy handle and its header list (after it left the multi handle).

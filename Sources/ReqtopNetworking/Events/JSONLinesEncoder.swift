@@ -26,7 +26,7 @@ public enum JSONLinesEncoder {
         let event = Redaction.current?.event(event) ?? event
         let stream = streamBodyLimit != nil
         let limit = streamBodyLimit ?? 0
-        var json = JSONObjectWriter()
+        var json = JSONObjectWriter(capacity: 1024) // a response line with a dozen headers fits
         switch event.kind {
         case .created(let description):
             if stream, case .data(let data) = description.request.body { json.body(data, limit: limit) }
@@ -110,8 +110,14 @@ public enum JSONLinesEncoder {
 
 /// Writes one JSON object field by field; the caller supplies the fields in sorted key order.
 struct JSONObjectWriter {
-    private var bytes: [UInt8] = [UInt8(ascii: "{")]
+    private var bytes: [UInt8]
     private var first = true
+
+    init(capacity: Int = 0) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+        bytes.append(UInt8(ascii: "{"))
+    }
 
     /// `event`, `task` and `time`, the fields every line has.
     mutating func common(_ event: TaskEvent) {
@@ -188,5 +194,9 @@ struct JSONObjectWriter {
     /// Appends already-encoded JSON as the value of the last key.
     mutating func raw(_ json: String) { bytes.append(contentsOf: json.utf8) }
 
-    func finished() -> String { String(decoding: bytes + [UInt8(ascii: "}")], as: UTF8.self) }
+    func finished() -> String {
+        var bytes = self.bytes
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

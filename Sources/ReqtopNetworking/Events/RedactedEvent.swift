@@ -41,8 +41,8 @@ extension Redaction {
     private func redirect(_ hop: RedirectHop) -> RedirectHop {
         var hop = hop
         hop.response = head(hop.response)
-        if let from = HTTPURL(string: url(hop.from.absoluteString)) { hop.from = from }
-        if let to = HTTPURL(string: url(hop.to.absoluteString)) { hop.to = to }
+        if case let hidden = url(hop.from.absoluteString), hidden != hop.from.absoluteString, let from = HTTPURL(string: hidden) { hop.from = from }
+        if case let hidden = url(hop.to.absoluteString), hidden != hop.to.absoluteString, let to = HTTPURL(string: hidden) { hop.to = to }
         return hop
     }
 }

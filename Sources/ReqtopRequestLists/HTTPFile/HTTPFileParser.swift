@@ -18,7 +18,7 @@ public enum HTTPFileParser {
         try state.run()
         var list = RequestList(
             specs: state.specs, fileVariables: state.variables, sourcePath: path, format: .http,
-            warnings: state.warnings, sourceLines: state.lines)
+            warnings: state.warnings, sourceText: text)
         list.fileScripts = state.fileScripts
         return list
     }
@@ -26,7 +26,7 @@ public enum HTTPFileParser {
 
 /// The line-by-line parse of one `.http` file.
 struct HTTPFileParseState {
-    let lines: [String]
+    let lines: SourceLines
     let path: String
     let directory: String
     let checkBodyFiles: Bool
@@ -39,7 +39,7 @@ struct HTTPFileParseState {
     private var namesSeen: [String: Int] = [:]
 
     init(text: String, path: String, checkBodyFiles: Bool) {
-        lines = text.splitLines()
+        lines = SourceLines(text)
         self.path = path
         let dir = (path as NSString).deletingLastPathComponent
         directory = dir.isEmpty ? "." : dir
@@ -47,10 +47,10 @@ struct HTTPFileParseState {
     }
 
     func error(_ message: String, line: Int, column: Int) -> RequestListError {
-        RequestListError(file: path, line: line + 1, column: column + 1, message: message, lineText: lines[line])
+        RequestListError(file: path, line: line + 1, column: column + 1, message: message, lineText: String(lines[line]))
     }
 
-    static func isSeparator(_ line: String) -> Bool {
+    static func isSeparator(_ line: Substring) -> Bool {
         line.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }.starts(with: "###".utf8)
     }
     static func isComment(_ trimmed: String) -> Bool { trimmed.hasPrefix("#") || trimmed.hasPrefix("//") }
@@ -83,6 +83,8 @@ struct HTTPFileParseState {
     }
 
     mutating func run() throws(RequestListError) {
+        // A block holds at most one request: the separators bound the count (the array is not regrown).
+        specs.reserveCapacity(1 + (0..<lines.count).reduce(0) { $0 + (Self.isSeparator(lines[$1]) ? 1 : 0) })
         var blockName: String?
         while index < lines.count {
             let trimmed = lines[index].trimmingWhitespace()
@@ -223,7 +225,7 @@ struct HTTPFileParseState {
         }
     }
 
-    mutating func requestLine(_ line: String, spec: inout RequestSpec) throws(RequestListError) {
+    mutating func requestLine(_ line: Substring, spec: inout RequestSpec) throws(RequestListError) {
         let parsed: RequestLine
         do {
             parsed = try RequestLine.parse(line)
@@ -302,8 +304,9 @@ struct HTTPFileParseState {
             }
             if Self.isHandler(trimmed) || trimmed == "{{" { break } // response handlers (or an httpyac script) follow the body
             if Self.isComment(trimmed) { index += 1; continue } // comments in bodies, as the JetBrains spec says
-            try checkTemplate(line, line: index, column: 0)
-            bodyLines.append((line, index))
+            let text = String(line)
+            try checkTemplate(text, line: index, column: 0)
+            bodyLines.append((text, index))
             index += 1
         }
         // Blank lines and comments before the next separator belong to no body.

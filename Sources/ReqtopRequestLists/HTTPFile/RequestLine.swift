@@ -15,7 +15,7 @@ struct RequestLine {
         var column: Int
     }
 
-    static func parse(_ line: String) throws(Invalid) -> RequestLine {
+    static func parse(_ line: Substring) throws(Invalid) -> RequestLine {
         let tokens = words(line)
         guard let first = tokens.first else { throw Invalid(message: "expected a request line 'METHOD URL'", column: 0) }
         let usage = "expected a request line 'METHOD URL [HTTP/1.1]'"
@@ -59,7 +59,7 @@ struct RequestLine {
     }
 
     /// Whitespace-separated words with their 0-based columns; `{{ spaced }}` stays inside its word.
-    static func words(_ line: String) -> [(text: String, column: Int)] {
+    static func words(_ line: Substring) -> [(text: String, column: Int)] {
         if line.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(line) }
         var result: [(String, Int)] = []
         var current = ""
@@ -82,10 +82,10 @@ struct RequestLine {
     }
 
     /// `words(_:)` for an ASCII line, on the bytes (columns are byte offsets).
-    private static func asciiWords(_ line: String) -> [(text: String, column: Int)] {
+    private static func asciiWords(_ line: Substring) -> [(text: String, column: Int)] {
         var result: [(String, Int)] = []
         let bytes = line.utf8
-        var start: String.Index?
+        var start: Substring.Index?
         var inVariable = false
         var previous: UInt8 = 0
         var index = bytes.startIndex

@@ -1,3 +1,4 @@
+import ReqtopSync
 import Foundation
 
 /// The formats reqtop reads and writes.
@@ -70,8 +71,10 @@ public struct RequestList: Sendable {
     public var sourcePath: String
     public var format: RequestListFormat
     public var warnings: [RequestListWarning]
-    /// The source text split into lines, for pointing errors at their line.
-    public var sourceLines: [String]
+    /// The source text split into lines, for pointing errors at their line (split when first asked
+    /// for: a 100,000-request list would otherwise hold 400,000 line strings beside its specs).
+    public var sourceLines: [String] { source.lines }
+    private var source: SourceText
     /// Skipped scripts that belong to no request (an httpyac global script block).
     public var fileScripts: [SkippedScript] = []
 
@@ -82,17 +85,59 @@ public struct RequestList: Sendable {
         specs: [RequestSpec], fileVariables: [FileVariable] = [], sourcePath: String, format: RequestListFormat,
         warnings: [RequestListWarning] = [], sourceLines: [String] = []
     ) {
+        self.init(specs: specs, fileVariables: fileVariables, sourcePath: sourcePath, format: format, warnings: warnings,
+                  source: SourceText(lines: sourceLines))
+    }
+
+    /// A list read from `sourceText` (split into lines only when a message needs one).
+    public init(
+        specs: [RequestSpec], fileVariables: [FileVariable] = [], sourcePath: String, format: RequestListFormat,
+        warnings: [RequestListWarning] = [], sourceText: String
+    ) {
+        self.init(specs: specs, fileVariables: fileVariables, sourcePath: sourcePath, format: format, warnings: warnings,
+                  source: SourceText(text: sourceText))
+    }
+
+    private init(
+        specs: [RequestSpec], fileVariables: [FileVariable], sourcePath: String, format: RequestListFormat,
+        warnings: [RequestListWarning], source: SourceText
+    ) {
         self.specs = specs
         self.fileVariables = fileVariables
         self.sourcePath = sourcePath
         self.format = format
         self.warnings = warnings
-        self.sourceLines = sourceLines
+        self.source = source
     }
 
 
     /// The text of a 1-based line, or "" when out of range.
     public func lineText(_ line: Int) -> String {
         line >= 1 && line <= sourceLines.count ? sourceLines[line - 1] : ""
+    }
+}
+
+/// The text of a list, and its lines once someone asks for them.
+final class SourceText: Sendable {
+    private let text: String?
+    private let split: Protected<[String]?>
+
+    init(text: String) {
+        self.text = text
+        split = Protected(nil)
+    }
+
+    init(lines: [String]) {
+        text = nil
+        split = Protected(lines)
+    }
+
+    var lines: [String] {
+        split.withLock { lines in
+            if let lines { return lines }
+            let made = text?.splitLines() ?? []
+            lines = made
+            return made
+        }
     }
 }

@@ -5,15 +5,41 @@ public enum RequestListLoader {
     /// Reads `path`, choosing the format by extension (`.http`/`.rest`, `.har`, `.curl`/`.sh`/`.txt`),
     /// else by content (see `RequestListFormat.sniff`).
     public static func load(path: String) throws(RequestListError) -> RequestList {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard var text = readText(path: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
             throw RequestListError(file: path, line: 0, column: 0, // the file as a whole
                                    message: exists ? "cannot read the file (check its permissions)" : "no such file", lineText: "")
         }
-        var text = String(decoding: data, as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() } // a UTF-8 BOM (Visual Studio writes one)
         let format = RequestListFormat(pathExtension: (path as NSString).pathExtension) ?? RequestListFormat.sniff(text)
         return try load(text: text, path: path, format: format)
+    }
+
+    /// The file's text (invalid UTF-8 repaired as `String(decoding:as:)` does). A regular file is
+    /// read straight into the string's storage: through `Data` it was in memory twice.
+    static func readText(path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0, info.st_size < Int.max / 2 else {
+            return FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+        }
+        let size = Int(info.st_size)
+        var complete = true
+        let text = String(unsafeUninitializedCapacity: size) { buffer in
+            var filled = 0
+            while filled < size {
+                let count = read(fd, buffer.baseAddress! + filled, size - filled)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                filled += count
+            }
+            var extra: UInt8 = 0
+            complete = filled == size && read(fd, &extra, 1) == 0 // a file that grew or shrank meanwhile: read it again
+            return filled
+        }
+        return complete ? text : FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Parses `text` as `format`; `path` is used in messages and to resolve relative body files.

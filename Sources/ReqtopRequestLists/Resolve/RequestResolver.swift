@@ -60,6 +60,7 @@ public final class RequestResolver: Sendable {
 
     /// Names of the requests whose responses the spec at `index` uses (through file variables too).
     public func dependencies(of index: Int) -> Set<String> {
+        guard substitutesVariables, list.specs.indices.contains(index), hasTemplates(list.specs[index]) else { return [] }
         if let cached = dependencyCache.withLock({ $0[index] }) { return cached }
         let found = findDependencies(of: index)
         dependencyCache.withLock { $0[index] = found }
@@ -67,7 +68,6 @@ public final class RequestResolver: Sendable {
     }
 
     private func findDependencies(of index: Int) -> Set<String> {
-        guard substitutesVariables, list.specs.indices.contains(index), hasTemplates(list.specs[index]) else { return [] }
         var names: Set<String> = []
         var visited: Set<SourceLocation> = []
         // Each template with the line it is written on (file variables are positional).

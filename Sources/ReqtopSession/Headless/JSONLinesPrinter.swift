@@ -19,7 +19,13 @@ package final class JSONLinesPrinter: Sendable {
     package func start() {
         let sink = self.sink
         let sub = bus.subscribeBatches(queue: queue) { events in
-            sink.write(events.map { JSONLinesEncoder.line(for: $0) + "\n" }.joined())
+            var text = ""
+            text.reserveCapacity(events.count * 400)
+            for event in events {
+                text += JSONLinesEncoder.line(for: event)
+                text += "\n"
+            }
+            sink.write(text) // one write(2) per batch
         }
         subscription.withLock { $0 = sub }
     }

@@ -23,8 +23,9 @@ package struct FileDescriptorSink: OutputSink {
     package var isTerminal: Bool { isatty(descriptor) == 1 }
 
     package func write(_ text: String) {
-        let bytes = Array(text.utf8)
-        bytes.withUnsafeBytes { buffer in
+        var text = text
+        text.withUTF8 { bytes in
+            let buffer = UnsafeRawBufferPointer(bytes)
             var offset = 0
             while offset < buffer.count {
                 let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)

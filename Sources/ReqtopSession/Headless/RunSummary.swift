@@ -23,40 +23,29 @@ package struct RunSummary: Sendable, Hashable {
     package var total: Int { completed + failed + cancelled + interrupted }
 
     package init(results: [RunResult]) {
-        var completed = 0, failed = 0, notSent = 0, cancelled = 0, interrupted = 0, httpErrors = 0
-        var latencies: [Double] = []
-        var bytes: Int64 = 0
-        for result in results {
-            bytes += result.bytes
-            switch result.status {
-            case .completed(let status):
-                completed += 1
-                if status >= 400 { httpErrors += 1 }
-                if let ms = result.durationMilliseconds { latencies.append(ms) }
-            case .failed: failed += 1
-            case .notSent:
-                failed += 1
-                notSent += 1
-            case .cancelled: cancelled += 1
-            case .interrupted: interrupted += 1
-            }
-        }
+        var tally = RunTally()
+        for result in results { tally.add(result) }
+        self = tally.summary
+    }
+
+    init(tally: RunTally) {
+        var latencies = tally.latencies
         latencies.sort()
         func percentile(_ p: Double) -> Double? {
             guard !latencies.isEmpty else { return nil }
             let rank = Int((p / 100 * Double(latencies.count)).rounded(.up))
             return latencies[Swift.max(0, Swift.min(latencies.count - 1, rank - 1))]
         }
-        self.completed = completed
-        self.failed = failed
-        self.notSent = notSent
-        self.cancelled = cancelled
-        self.interrupted = interrupted
-        self.httpErrors = httpErrors
+        completed = tally.completed
+        failed = tally.failed
+        notSent = tally.notSent
+        cancelled = tally.cancelled
+        interrupted = tally.interrupted
+        httpErrors = tally.httpErrors
         p50 = percentile(50)
         p95 = percentile(95)
         max = latencies.last
-        totalBytes = bytes
+        totalBytes = tally.bytes
     }
 
     /// The process exit code: 0 when everything completed, 1 when anything failed or was cancelled
@@ -91,4 +80,32 @@ package struct RunSummary: Sendable, Hashable {
 
     /// `lines` joined, each ending in a newline.
     package var text: String { lines.map { $0 + "\n" }.joined() }
+}
+
+/// The counts of a run as results arrive, without keeping the results (a 100,000-request run keeps
+/// 8 bytes per completed request, its latency).
+package struct RunTally: Sendable {
+    var completed = 0, failed = 0, notSent = 0, cancelled = 0, interrupted = 0, httpErrors = 0
+    var latencies: [Double] = []
+    var bytes: Int64 = 0
+
+    package init() {}
+
+    package mutating func add(_ result: RunResult) {
+        bytes += result.bytes
+        switch result.status {
+        case .completed(let status):
+            completed += 1
+            if status >= 400 { httpErrors += 1 }
+            if let ms = result.durationMilliseconds { latencies.append(ms) }
+        case .failed: failed += 1
+        case .notSent:
+            failed += 1
+            notSent += 1
+        case .cancelled: cancelled += 1
+        case .interrupted: interrupted += 1
+        }
+    }
+
+    package var summary: RunSummary { RunSummary(tally: self) }
 }

@@ -59,7 +59,9 @@ package final class RequestListRunner: Sendable {
                 }
             }
         }
-        state = Protected(RunnerState(queue: queue, outstanding: outstanding))
+        var initial = RunnerState(queue: queue, outstanding: outstanding)
+        initial.keepsResults = options.keepsResults
+        state = Protected(initial)
     }
 
     /// Called right after each task is created, before it is resumed: maps the task to its request.
@@ -214,22 +216,22 @@ package final class RequestListRunner: Sendable {
                     stranded.append(RunResult(item: item, task: nil, name: spec.name, method: spec.method, url: spec.url,
                                               status: .notSent(reason: "waits for a request that never ran")))
                 }
-                state.results += stranded
+                stranded.forEach { state.record($0) }
                 state.queue.removeAll()
             }
             if state.cancelled, !state.queue.isEmpty {
                 // Every planned request is in the results: those still waiting were never sent.
                 for item in state.queue {
                     let spec = inputs[item.list].list.specs[item.spec]
-                    state.results.append(RunResult(item: item, task: nil, name: spec.name, method: spec.method, url: spec.url,
-                                                   status: .interrupted))
+                    state.record(RunResult(item: item, task: nil, name: spec.name, method: spec.method, url: spec.url,
+                                           status: .interrupted))
                 }
                 state.queue.removeAll()
             }
             let completions = state.completions
             guard !completions.isEmpty else { return nil }
             state.completions.removeAll()
-            return (RunOutcome(results: state.results, wasCancelled: state.cancelled), completions)
+            return (RunOutcome(results: state.results, summary: state.tally.summary, wasCancelled: state.cancelled), completions)
         }
         if let onNotSent = callbacks.withLock({ $0.onNotSent }) { stranded.forEach(onNotSent) }
         if let (outcome, completions) = done {

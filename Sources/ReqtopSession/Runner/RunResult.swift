@@ -64,13 +64,17 @@ package struct RunResult: Sendable {
 
 /// What a run produced.
 package struct RunOutcome: Sendable {
-    /// One result per request that was sent or refused, in the order they finished.
+    /// One result per request that was sent or refused, in the order they finished (empty unless
+    /// `RunnerOptions.keepsResults`).
     package var results: [RunResult]
+    /// The counts over every planned request (kept whether or not `results` are).
+    package var summary: RunSummary
     /// True when `cancelAll()` stopped the run; requests not yet started have no result.
     package var wasCancelled: Bool
 
-    package init(results: [RunResult], wasCancelled: Bool) {
+    package init(results: [RunResult], summary: RunSummary? = nil, wasCancelled: Bool) {
         self.results = results
+        self.summary = summary ?? RunSummary(results: results)
         self.wasCancelled = wasCancelled
     }
 }

@@ -9,11 +9,15 @@ package struct RunnerOptions: Sendable, Hashable {
     /// Bodies are kept for someone to read (the terminal UI, `--har`); false lets the body of a
     /// request no later one refers to stream through uncollected (a headless run without `--har`).
     package var keepsBodies: Bool
+    /// The outcome lists every request's `RunResult`; false keeps only the counts (`RunOutcome.summary`),
+    /// so a long headless run does not grow with its length.
+    package var keepsResults: Bool
 
-    package init(concurrency: Int = 1, repeatCount: Int = 1, keepsBodies: Bool = true) {
+    package init(concurrency: Int = 1, repeatCount: Int = 1, keepsBodies: Bool = true, keepsResults: Bool = true) {
         self.concurrency = max(1, concurrency)
         self.repeatCount = max(1, repeatCount)
         self.keepsBodies = keepsBodies
+        self.keepsResults = keepsResults
     }
 }
 

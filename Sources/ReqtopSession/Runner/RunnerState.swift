@@ -9,7 +9,10 @@ struct RunnerState {
     var inFlight: [TaskID: HTTPTask] = [:]
     /// Submitted and not finished (includes a task being created, not yet in `inFlight`).
     var inFlightCount = 0
+    /// Every result, when the runner keeps them (`RunnerOptions.keepsResults`).
     var results: [RunResult] = []
+    var keepsResults = true
+    var tally = RunTally()
     var cancelled = false
     var started = false
     var completions: [@Sendable (RunOutcome) -> Void] = []
@@ -27,11 +30,17 @@ struct RunnerState {
         return index == queue.startIndex ? queue.popFirst() : queue.remove(at: index)
     }
 
+    /// Counts a result (and keeps it, when asked to).
+    mutating func record(_ result: RunResult) {
+        tally.add(result)
+        if keepsResults { results.append(result) }
+    }
+
     /// Records the end of a submitted request.
     mutating func finish(item: RunItem, name: String?, result: RunResult, task: TaskID?) {
         if let task { inFlight[task] = nil }
         inFlightCount -= 1
-        results.append(result)
+        record(result)
         if let name { outstanding[NameKey(list: item.list, iteration: item.iteration, name: name), default: 1] -= 1 }
     }
 }

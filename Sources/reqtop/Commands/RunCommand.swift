@@ -209,7 +209,8 @@ func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
     do {
         runner = try RequestListRunner(manager: manager, inputs: inputs,
                                        options: RunnerOptions(concurrency: options.concurrency, repeatCount: options.repeatCount,
-                                                              keepsBodies: interactive || options.settings.harPath != nil))
+                                                              keepsBodies: interactive || options.settings.harPath != nil,
+                                                              keepsResults: false))
     } catch {
         printToStandardError(error.description)
         return 2
