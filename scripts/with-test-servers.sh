@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts nginx (HTTP and HTTPS with a certificate made now) and httpbin on free loopback ports,
 # exports their URLs, runs the given command, and stops both on exit — also on failure or Ctrl-C.
-#   REQTOP_NGINX_URL       http://127.0.0.1:PORT   files: /files/100b.bin /files/10k.bin /files/1m.bin /files/large.bin
+#   REQTOP_NGINX_URL       http://127.0.0.1:PORT   files: /files/100b.bin /files/10k.bin /files/1m.bin /files/100m.bin /files/large.bin
 #   REQTOP_NGINX_TLS_URL   https://127.0.0.1:PORT  the same files, self-signed certificate for 127.0.0.1
 #   REQTOP_NGINX_CA_FILE   the CA certificate that signed it
 #   REQTOP_HTTPBIN_URL     http://127.0.0.1:PORT   httpbin under gunicorn (gthread, 16 threads)
@@ -30,6 +30,7 @@ head -c 100 /dev/urandom > "$work/www/files/100b.bin"
 head -c 10240 /dev/urandom > "$work/www/files/10k.bin"
 head -c 1048576 /dev/urandom > "$work/www/files/1m.bin"
 truncate -s "${REQTOP_LARGE_FILE_MB:-256}M" "$work/www/files/large.bin"
+truncate -s 100M "$work/www/files/100m.bin"
 chmod -R a+rX "$work/www"
 
 # A CA and a certificate for 127.0.0.1 signed by it.

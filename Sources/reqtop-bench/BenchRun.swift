@@ -25,6 +25,10 @@ enum BenchRun {
         }
         section("replay") { try ReplayBench(settings: settings, reqtopRunAvailable: runAvailable).run() }
         section("parse") { try ParseBench(settings: settings).run() }
+        section("run") {
+            guard runAvailable else { return [.skipped("run", reason: "the reqtop binary has no `run` command")] }
+            return try RunBench(settings: settings).run()
+        }
         section("single") { try SingleRequestBench(settings: settings, reqtopRunAvailable: runAvailable).run() }
         section("download") { try DownloadBench(settings: settings).run() }
         section("proxy") { try ProxyBench(settings: settings).run() }

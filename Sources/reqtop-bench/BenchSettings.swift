@@ -9,6 +9,8 @@ struct BenchSettings: Codable {
     var replayRequests: Int
     var replayConcurrencies: [Int]
     var replayRuns: Int
+    /// Requests in the long run (`run` case: one run per concurrency, req/s, CPU and peak RSS).
+    var longRunRequests: Int
     var singleRuns: Int
     var downloadRuns: Int
     /// Size of nginx's large.bin as the run expects it (`REQTOP_LARGE_FILE_MB`).
@@ -18,7 +20,7 @@ struct BenchSettings: Codable {
     var tuiSeconds: Double
     var busEvents: Int
     var busRuns: Int
-    /// Which cases to run (`BENCH_CASES=replay,parse,single,download,proxy,attach,tui,bus`; all by default).
+    /// Which cases to run (`BENCH_CASES=replay,parse,run,single,download,proxy,attach,tui,bus`; all by default).
     var cases: [String]
 
     static func fromEnvironment() -> BenchSettings {
@@ -31,6 +33,7 @@ struct BenchSettings: Codable {
             replayRequests: int("BENCH_REQUESTS", 5000, 200),
             replayConcurrencies: (env["BENCH_CONCURRENCY"] ?? "1,8,64").split(separator: ",").compactMap { Int($0) },
             replayRuns: int("BENCH_RUNS", 5, 1),
+            longRunRequests: int("BENCH_LONG_REQUESTS", 100_000, 500),
             singleRuns: int("BENCH_SINGLE_RUNS", 20, 3),
             downloadRuns: int("BENCH_DOWNLOAD_RUNS", 3, 1),
             largeFileMB: int("REQTOP_LARGE_FILE_MB", 256, 256), // what with-test-servers.sh serves unless told
@@ -39,11 +42,12 @@ struct BenchSettings: Codable {
             tuiSeconds: quick ? 0.5 : 4,
             busEvents: int("BENCH_BUS_EVENTS", 600_000, 6000),
             busRuns: int("BENCH_BUS_RUNS", 3, 1),
-            cases: (env["BENCH_CASES"] ?? "replay,parse,single,download,proxy,attach,tui,bus").split(separator: ",").map(String.init))
+            cases: (env["BENCH_CASES"] ?? "replay,parse,run,single,download,proxy,attach,tui,bus").split(separator: ",").map(String.init))
     }
 
     var summary: String {
-        "\(replayRequests) requests × \(replayRuns) runs per replay figure, \(singleRuns) single GETs, "
+        "\(replayRequests) requests × \(replayRuns) runs per replay figure, \(longRunRequests) requests × 1 run per long-run figure, "
+            + "\(singleRuns) single GETs, "
             + "\(largeFileMB) MB × \(downloadRuns) downloads, TUI over \(tuiTasks) tasks at \(tuiEventsPerSecond) events/s "
             + "for \(tuiSeconds) s, \(busEvents) bus events × \(busRuns); medians\(quick ? " (BENCH_QUICK: smoke sizes, figures meaningless)" : "")"
     }

@@ -13,6 +13,10 @@ struct ProcessOutcome {
     var cpu: Double
     /// What the child wrote to stdout, when captured.
     var output: String
+    /// The child's peak resident set in bytes, from `/usr/bin/time` (`runMeasuringMemory`); 0 otherwise.
+    /// (`wait4`'s `ru_maxrss` cannot be used: a child made by `posix_spawn` starts in this process's
+    /// address space, whose size it then reports.)
+    var peakRSS: Double = 0
 }
 
 /// Runs programs with `posix_spawn` and `wait4`, so each child's own CPU time is exact.
@@ -46,6 +50,17 @@ enum BenchProcess {
 }
 
 extension BenchProcess {
+    /// `run` under `/usr/bin/time`, which reports the child's peak RSS (its CPU time includes the child's).
+    static func runMeasuringMemory(_ arguments: [String], timeout: Double = 600) throws -> ProcessOutcome {
+        let rssFile = NSTemporaryDirectory() + "reqtop-bench-rss-\(getpid())-\(UUID().uuidString)"
+        defer { unlink(rssFile) }
+        var outcome = try run(["/usr/bin/time", "-f", "%M", "-o", rssFile] + arguments, timeout: timeout)
+        let text = (try? String(contentsOfFile: rssFile, encoding: .utf8)) ?? ""
+        // A failing child makes time(1) write "Command exited with non-zero status N" first.
+        outcome.peakRSS = (text.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.last ?? 0) * 1024
+        return outcome
+    }
+
     /// Starts `arguments` (the first is the program, found on `PATH`) with stdin and stderr on
     /// /dev/null and stdout to `stdout`; returns its pid.
     static func spawn(_ arguments: [String], stdout: String = "/dev/null") throws -> pid_t {
