@@ -36,6 +36,22 @@ final class EventBusTests: XCTestCase {
         XCTAssertEqual(values, [10_000, 20_000], "latest progress wins, never reordered across lifecycle events")
     }
 
+    /// A gathering subscription delivers posts made close together as one batch, and `flush()` does
+    /// not wait out the gathering time: it delivers what is pending at once.
+    func testGatheringBatchesCloseEventsAndFlushDeliversAtOnce() {
+        let bus = EventBus()
+        let batches = Protected([[TaskEvent.Name]]())
+        let subscription = bus.subscribeBatches(gathering: .seconds(30)) { events in batches.withLock { $0.append(events.map(\.name)) } }
+        bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .resumed))
+        bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .suspended))
+        bus.post(TaskEvent(task: TaskID(rawValue: 2), kind: .resumed))
+        let started = Date()
+        subscription.flush()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "flush must not wait for the 30 s gathering time")
+        XCTAssertEqual(batches.snapshot, [[.resumed, .suspended, .resumed]])
+        subscription.cancel()
+    }
+
     func testPostingNeverWaitsForABlockedObserver() {
         let bus = EventBus()
         let gate = DispatchSemaphore(value: 0)

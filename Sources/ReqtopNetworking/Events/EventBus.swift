@@ -53,9 +53,13 @@ public final class EventBus: Sendable {
 
     /// Subscribes `handler` to batches of events (everything pending since the last call), on `queue`
     /// (serial). Cheaper than per-event delivery for an observer that redraws once per batch.
+    /// - Parameter gathering: how long a batch may wait for more events after its first one (nil: not at
+    ///   all). A few milliseconds turn many small deliveries — a thread woken per event when requests
+    ///   are sent one at a time — into few larger ones, for an observer that need not see each event at once.
     public func subscribeBatches(queue: DispatchQueue = DispatchQueue(label: "reqtop.bus.observer"),
+                                 gathering: DispatchTimeInterval? = nil,
                                  _ handler: @escaping @Sendable ([TaskEvent]) -> Void) -> Subscription {
-        add(Observer(queue: queue, perEvent: false, handler: handler))
+        add(Observer(queue: queue, perEvent: false, gathering: gathering, handler: handler))
     }
 
     private func add(_ observer: Observer) -> Subscription {
@@ -96,11 +100,13 @@ fileprivate final class Observer: Sendable {
     private let handler: @Sendable ([TaskEvent]) -> Void
     /// Per-event observers are called once per event and stop mid-batch when unsubscribed.
     private let perEvent: Bool
+    private let gathering: DispatchTimeInterval?
     private let pending = Protected(Pending())
 
-    init(queue: DispatchQueue, perEvent: Bool, handler: @escaping @Sendable ([TaskEvent]) -> Void) {
+    init(queue: DispatchQueue, perEvent: Bool, gathering: DispatchTimeInterval? = nil, handler: @escaping @Sendable ([TaskEvent]) -> Void) {
         self.queue = queue
         self.perEvent = perEvent
+        self.gathering = gathering
         self.handler = handler
     }
 
@@ -113,7 +119,8 @@ fileprivate final class Observer: Sendable {
     /// A drain scheduled before this call runs before it returns (the queue is serial).
     func flush() {
         dispatchPrecondition(condition: .notOnQueue(queue))
-        queue.sync {}
+        // A gathering drain may still be waiting for its time: drain now (the late one finds nothing).
+        queue.sync { if gathering != nil { drain() } }
     }
 
     func enqueue(_ events: [TaskEvent]) {
@@ -124,7 +131,12 @@ fileprivate final class Observer: Sendable {
             state.drainScheduled = true
             return true
         }
-        if schedule { queue.async { self.drain() } }
+        guard schedule else { return }
+        if let gathering {
+            queue.asyncAfter(deadline: .now() + gathering) { self.drain() }
+        } else {
+            queue.async { self.drain() }
+        }
     }
 
     private func drain() {

@@ -18,7 +18,7 @@ package final class JSONLinesPrinter: Sendable {
     /// Starts printing the bus's events.
     package func start() {
         let sink = self.sink
-        let sub = bus.subscribeBatches(queue: queue) { events in
+        let sub = bus.subscribeBatches(queue: queue, gathering: headlessGathering) { events in
             var text = ""
             text.reserveCapacity(events.count * 400)
             for event in events {
@@ -31,7 +31,10 @@ package final class JSONLinesPrinter: Sendable {
     }
 
     /// Waits until every event posted so far has been printed.
-    package func flush() { queue.sync {} }
+    package func flush() {
+        subscription.withLock({ $0 })?.flush()
+        queue.sync {}
+    }
 
     /// Prints every event posted so far, then stops.
     package func stop() {
@@ -39,3 +42,7 @@ package final class JSONLinesPrinter: Sendable {
         subscription.withLock({ $0 })?.cancel()
     }
 }
+
+/// How long a headless printer lets events gather before it writes them: lines still come out
+/// within milliseconds, and a run of one request at a time wakes the printer per batch, not per event.
+let headlessGathering = DispatchTimeInterval.milliseconds(2)

@@ -25,7 +25,7 @@ package final class TextEventPrinter: Sendable {
 
     /// Starts printing the bus's events.
     package func start() {
-        let sub = bus.subscribeBatches(queue: queue) { [self] events in self.print(events) }
+        let sub = bus.subscribeBatches(queue: queue, gathering: headlessGathering) { [self] events in self.print(events) }
         subscription.withLock { $0 = sub }
     }
 
@@ -35,7 +35,10 @@ package final class TextEventPrinter: Sendable {
     }
 
     /// Waits until every event posted so far has been printed.
-    package func flush() { queue.sync {} }
+    package func flush() {
+        subscription.withLock({ $0 })?.flush()
+        queue.sync {}
+    }
 
     /// Prints every event posted so far, then stops.
     package func stop() {
