@@ -29,19 +29,35 @@ public struct RequestHead: Sendable, Hashable {
     /// a blank line, separated by CRLF. Nil if the first line is not `METHOD TARGET VERSION`.
     public init?(wireText text: String, url: HTTPURL, hop: Int = 0) {
         // Lines end in CRLF (LF accepted); a header value may hold other Unicode line separators.
-        // Split on bytes: "\r\n" is one Character, and Unicode line separators are not line ends here.
-        var lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
-            Substring(String(decoding: line.last == 0x0D ? line.dropLast() : line[...], as: UTF8.self))
+        // Split on bytes ("\r\n" is one Character), as slices of `text`: no string per line.
+        let bytes = text.utf8
+        var lines: [Substring] = []
+        var start = bytes.startIndex
+        func addLine(upTo end: String.Index) {
+            var end = end
+            if end > start, bytes[bytes.index(before: end)] == 0x0D { end = bytes.index(before: end) }
+            lines.append(text[start..<end])
         }
+        var index = start
+        while index < bytes.endIndex {
+            if bytes[index] == 0x0A {
+                addLine(upTo: index)
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        addLine(upTo: bytes.endIndex)
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard let first = lines.first else { return nil }
         let parts = first.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count == 3 else { return nil }
         var headers: [HTTPHeader] = []
+        headers.reserveCapacity(lines.count - 1)
         for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
-            headers.append(HTTPHeader(name: String(line[..<colon]), value: String(value)))
+            guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            let rest = line.utf8[line.utf8.index(after: colon)...]
+            let valueStart = rest.firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? rest.endIndex
+            headers.append(HTTPHeader(name: String(line[..<colon]), value: String(line[valueStart...])))
         }
         self.init(url: url, method: String(parts[0]), target: String(parts[1]), httpVersion: String(parts[2]),
                   headers: headers, size: text.utf8.count, hop: hop)

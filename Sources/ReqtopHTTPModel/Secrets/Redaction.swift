@@ -119,11 +119,13 @@ public struct Redaction: Sendable {
     public static func isSecretHeader(_ name: String) -> Bool {
         let name = name.asciiLowercased()
         if commonPlainHeaders.contains(name) { return false }
-        if ["authorization", "proxy-authorization", "cookie", "set-cookie", "set-cookie2"].contains(name) { return true }
-        return ["api-key", "apikey", "api_key", "token", "secret", "password", "passwd", "session-id", "sessionid", "auth-key",
-                "access-key", "private-key", "signature"].contains { name.containsBytes($0) }
-            && !name.hasBytePrefix("content-") && !name.hasBytePrefix("accept-")
+        if credentialHeaders.contains(name) { return true }
+        return secretHeaderWords.contains { name.containsBytes($0) } && !name.hasBytePrefix("content-") && !name.hasBytePrefix("accept-")
     }
+
+    private static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie", "set-cookie2"]
+    private static let secretHeaderWords = ["api-key", "apikey", "api_key", "token", "secret", "password", "passwd", "session-id", "sessionid",
+                                            "auth-key", "access-key", "private-key", "signature"]
 
     /// Query parameter (and form field) names whose value is a credential.
     public static func isSecretParameter(_ name: String) -> Bool {
@@ -277,17 +279,19 @@ extension StringProtocol {
     /// Substring search on UTF-8 bytes. With Foundation imported, `contains(_: String)` is
     /// NSString's bridged search, which made redaction a fifth of a `--events jsonl` run.
     func containsBytes(_ needle: String) -> Bool {
-        let pattern = Array(needle.utf8)
-        guard let first = pattern.first else { return true }
-        func search(_ hay: UnsafeBufferPointer<UInt8>) -> Bool {
+        func search(_ hay: UnsafeBufferPointer<UInt8>, _ pattern: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let first = pattern.first else { return true }
             guard hay.count >= pattern.count else { return false }
             for i in 0...(hay.count - pattern.count) where hay[i] == first {
-                if hay[i..<(i + pattern.count)].elementsEqual(pattern) { return true }
+                if memcmp(hay.baseAddress! + i, pattern.baseAddress!, pattern.count) == 0 { return true }
             }
             return false
         }
-        // A native string's bytes are read in place; only a bridged one is copied.
-        return utf8.withContiguousStorageIfAvailable(search) ?? Array(utf8).withUnsafeBufferPointer(search)
+        // Both read in place (a literal or a native string); only a bridged one is copied.
+        func with(_ hay: UnsafeBufferPointer<UInt8>) -> Bool {
+            needle.utf8.withContiguousStorageIfAvailable { search(hay, $0) } ?? Array(needle.utf8).withUnsafeBufferPointer { search(hay, $0) }
+        }
+        return utf8.withContiguousStorageIfAvailable(with) ?? Array(utf8).withUnsafeBufferPointer(with)
     }
 
     func hasBytePrefix(_ prefix: String) -> Bool { utf8.starts(with: prefix.utf8) }
