@@ -145,4 +145,22 @@ final class RunSummaryTests: XCTestCase {
         let failed = RunSummary(results: [result(.completed(status: 200)), result(.cancelled)])
         XCTAssertEqual(failed.exitCode(failOnStatus: false, interrupted: false), 1)
     }
+
+    /// Durations and sizes read as `%.Nf` would write them, switching unit where rounding reaches the next one.
+    func testDurationsAndSizesAreFormattedAsPrintfRoundsThem() {
+        XCTAssertEqual(Milliseconds.format(0), "0.0 ms")
+        XCTAssertEqual(Milliseconds.format(4.24), "4.2 ms")
+        XCTAssertEqual(Milliseconds.format(9.96), "10 ms")
+        XCTAssertEqual(Milliseconds.format(45.4), "45 ms")
+        XCTAssertEqual(Milliseconds.format(999.7), "1.00 s")
+        XCTAssertEqual(Milliseconds.format(1234), "1.23 s")
+        XCTAssertEqual(Milliseconds.format(61_000.5), "61.00 s")
+        XCTAssertEqual(Milliseconds.format(-1), "–")
+        XCTAssertEqual(Milliseconds.format(.infinity), "–")
+        XCTAssertEqual(Milliseconds.format(1e300).hasSuffix(" s"), true)
+        XCTAssertEqual(ByteCount.format(999), "999 B")
+        XCTAssertEqual(ByteCount.format(1200), "1.2 KB")
+        XCTAssertEqual(ByteCount.format(500_000), "500 KB")
+        XCTAssertEqual(ByteCount.format(1_000_000_000), "1.0 GB")
+    }
 }

@@ -40,7 +40,8 @@ public final class SessionManager: Sendable {
     private let environmentPublisher = Protected<EventPublisher?>(nil)
 
     private func publishIfAsked() {
-        guard let path = ProcessInfo.processInfo.environment["REQTOP_SOCKET"], !path.isEmpty,
+        // getenv, not ProcessInfo's dictionary of the whole environment: this runs for every manager.
+        guard let value = getenv("REQTOP_SOCKET"), case let path = String(cString: value), !path.isEmpty,
               Self.environmentSocketClaimed.withLock({ claimed in defer { claimed = true }; return !claimed }) else { return }
         do {
             let publisher = try EventPublisher(manager: self, path: path, options: EventStreamOptions())
