@@ -4,7 +4,7 @@ import ReqtopNetworking
 import ReqtopRequestLists
 import ReqtopSync
 import XCTest
-import ReqtopSession
+@testable import ReqtopSession
 
 final class HARRecorderTests: RunnerTestCase {
     func testRecordsOneEntryPerCompletedTaskWithRequestResponseAndTimings() throws {
@@ -28,7 +28,7 @@ final class HARRecorderTests: RunnerTestCase {
         }
         let har = try XCTUnwrap(recorder.snapshot)
         har.stop() // waits until the recorder has seen every task end
-        let entries = har.entries
+        let entries = try har.entries()
         XCTAssertEqual(entries.map(\.request.method), ["GET", "POST"], "the refused request has no response and no entry")
         XCTAssertEqual(entries[0].request.url, server.baseURL.absoluteString + "/get?x=1")
         XCTAssertTrue(entries[0].request.headers.contains(HTTPHeader(name: "X-Test", value: "yes")))
@@ -77,7 +77,7 @@ final class HARRecorderTests: RunnerTestCase {
         }
         let har = try XCTUnwrap(recorder.snapshot)
         har.stop()
-        let entries = har.entries
+        let entries = try har.entries()
         XCTAssertEqual(entries.map(\.response.status), [307, 302, 200], "one entry per hop, as browsers export redirects")
         XCTAssertEqual(entries.map(\.request.method), ["POST", "POST", "GET"], "307 keeps the method, 302 turns a POST into a GET")
         XCTAssertEqual(entries[0].request.headers.map(\.name), ["Host", "User-Agent", "Accept", "Accept-Encoding", "X-Dup", "X-Dup",
@@ -89,6 +89,65 @@ final class HARRecorderTests: RunnerTestCase {
         XCTAssertNil(entries[2].request.body, "the GET after a 302 went without the body")
         let cookie = entries[2].request.headers.value(for: "Cookie") ?? ""
         XCTAssertTrue(cookie.contains("a=1") && cookie.contains("b=2"), "the jar's cookies, as sent: \(entries[2].request.headers)")
+    }
+
+    /// Entries leave memory as their tasks end, yet a secret first sent by a later request is
+    /// hidden where an earlier response echoed it: the HAR is written once every secret is known.
+    func testASecretOfALaterRequestIsHiddenInAnEarlierEntry() throws {
+        XCTAssertTrue(Redaction.isEnabled)
+        let recorder = Protected<HARRecorder?>(nil)
+        _ = try run("""
+            POST {{base}}/anything
+            Content-Type: text/plain
+
+            sent before it was a secret: zq-late-token-8841
+
+            ###
+            GET {{base}}/get
+            Authorization: Bearer zq-late-token-8841
+            """) { runner in
+            let har = HARRecorder(bus: runner.manager.bus)
+            har.start()
+            recorder.withLock { $0 = har }
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(UUID().uuidString).har")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let har = try XCTUnwrap(recorder.snapshot)
+        har.stop()
+        XCTAssertEqual(try har.entries().count, 2)
+        try har.write(to: url)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        XCTAssertFalse(text.contains("zq-late-token-8841"), "the token stays hidden in the first entry's body and its echo")
+        XCTAssertTrue(text.contains("sent before it was a secret: [redacted]"), text)
+        XCTAssertTrue(text.contains("Bearer [redacted]"))
+    }
+
+    /// The spill's records read back as the entries written, every field, in order; a record cut
+    /// short is left for the next read.
+    func testSpilledEntriesReadBackAsWritten() throws {
+        let full = HARExportEntry(
+            startedDateTime: Date(timeIntervalSince1970: 1_796_000_000.125),
+            request: .init(method: "wHat", url: "http://h.test/ä?x=1", httpVersion: "HTTP/1.1",
+                           headers: [HTTPHeader(name: "X-Dup", value: "1"), HTTPHeader(name: "X-Dup", value: "")],
+                           body: Data([0, 255, 10, 13]), headersSize: 81),
+            response: .init(status: 200, statusText: "OK", httpVersion: "HTTP/1.1", headers: [], bodySize: 3, mimeType: "text/plain",
+                            body: Data("abc".utf8), headersSize: -1),
+            timings: HARTimings(blocked: -1, dns: 0.5, connect: 1.25, ssl: -1, send: 0, wait: 3.5, receive: 1e-3),
+            time: 6.25, serverIPAddress: "127.0.0.1", comment: "a comment", error: "timedOut: slow")
+        let bare = HARExportEntry(startedDateTime: Date(timeIntervalSince1970: 0),
+                                  request: .init(method: "GET", url: "http://h.test/", headers: []),
+                                  response: .init(status: 0, headers: [], bodySize: 0, mimeType: ""), timings: HARTimings())
+        var bytes: [UInt8] = []
+        EntrySpillCodec.append(full, to: &bytes)
+        EntrySpillCodec.append(bare, to: &bytes)
+        var read: [HARExportEntry] = []
+        let used = try bytes.withUnsafeBytes { try EntrySpillCodec.decode($0) { read.append($0) } }
+        XCTAssertEqual(read, [full, bare])
+        XCTAssertEqual(used, bytes.count)
+        read = []
+        let partial = try bytes.dropLast(3).withUnsafeBytes { try EntrySpillCodec.decode($0) { read.append($0) } }
+        XCTAssertEqual(read, [full], "the cut record waits for the rest")
+        XCTAssertLessThan(partial, bytes.count - 3)
     }
 
     func testPhaseTimingsMapToHARWithSSLIncludedInConnect() {

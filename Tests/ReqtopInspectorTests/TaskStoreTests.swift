@@ -175,4 +175,25 @@ final class TaskStoreMemoryTests: XCTestCase {
         XCTAssertEqual(store.record(TaskID(rawValue: 2))?.body?.count, 11)
         XCTAssertEqual(store.record(TaskID(rawValue: 3))?.body?.count, 11)
     }
+
+    /// A recorder takes ended tasks from the front as they end; a task still running holds back
+    /// the ones after it, which stay readable by id, and the body budget follows what is left.
+    func testRemovingTheEndedPrefixKeepsTheRestAddressable() {
+        let store = TaskStore(bodyBudget: 25) // each test body is 11 bytes: two fit
+        store.apply(Events.lifecycle(1, "GET", "http://t/1", status: 200, bytes: 11, totalMs: 1))
+        store.apply([Events.created(2, "GET", "http://t/2"), Events.simple(2, .resumed, at: 100.01)])
+        store.apply(Events.lifecycle(3, "GET", "http://t/3", status: 200, bytes: 11, totalMs: 1))
+        XCTAssertEqual(store.removeEndedPrefix().map(\.id.rawValue), [1])
+        XCTAssertEqual(store.removeEndedPrefix().map(\.id.rawValue), [], "task 2 still runs: 3 waits behind it")
+        XCTAssertEqual(store.record(TaskID(rawValue: 3))?.body?.count, 11)
+        XCTAssertNil(store.record(TaskID(rawValue: 1)))
+        store.apply(Array(Events.lifecycle(2, "GET", "http://t/2", status: 200, bytes: 11, totalMs: 1).dropFirst(2)))
+        XCTAssertEqual(store.record(TaskID(rawValue: 3))?.body?.count, 11, "task 1's body left the budget with it: two held, none released")
+        store.apply(Events.lifecycle(4, "GET", "http://t/4", status: 200, bytes: 11, totalMs: 1))
+        XCTAssertEqual(store.record(TaskID(rawValue: 3))?.bodyReleased, true, "three held: the oldest goes")
+        XCTAssertEqual(store.removeEndedPrefix().map(\.id.rawValue), [2, 3, 4])
+        XCTAssertTrue(store.allRecords.isEmpty)
+        store.apply(Events.lifecycle(5, "GET", "http://t/5", status: 200, bytes: 11, totalMs: 1))
+        XCTAssertEqual(store.record(TaskID(rawValue: 5))?.body?.count, 11)
+    }
 }

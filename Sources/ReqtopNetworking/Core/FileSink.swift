@@ -43,8 +43,9 @@ final class FileSink {
     static func removeFoldersOfDeadProcesses() {
         let temporary = FileManager.default.temporaryDirectory
         for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] {
-            guard name.hasPrefix("reqtop-"), name.hasSuffix("-bodies"),
-                  let pid = Int32(name.dropFirst("reqtop-".count).dropLast("-bodies".count)), pid != getpid() else { continue }
+            // `reqtop-<pid>-bodies` (this folder) and `reqtop-<pid>-har-entries` (a HAR recorder's spill).
+            guard name.hasPrefix("reqtop-"), let suffix = ["-bodies", "-har-entries"].first(where: { name.hasSuffix($0) }),
+                  let pid = Int32(name.dropFirst("reqtop-".count).dropLast(suffix.count)), pid != getpid() else { continue }
             let path = temporary.appendingPathComponent(name).path
             var info = stat()
             guard lstat(path, &info) == 0, info.st_uid == getuid() else { continue }

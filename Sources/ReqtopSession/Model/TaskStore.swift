@@ -58,6 +58,43 @@ package final class TaskStore: Sendable {
         }
     }
 
+    /// `observe(_:)`, calling `afterEachBatch` (on the store's queue) once each batch is applied.
+    package func observe(_ bus: EventBus, afterEachBatch: @escaping @Sendable () -> Void) -> EventBus.Subscription {
+        bus.subscribeBatches(queue: queue) { [self] events in
+            apply(events)
+            onChange()
+            afterEachBatch()
+        }
+    }
+
+    /// Removes and returns the records at the front that have ended, oldest first: for a recorder
+    /// that writes tasks out as they end and keeps only the rest. Counts, rates and the log stay.
+    package func removeEndedPrefix() -> [TaskRecord] {
+        state.withLock { state in
+            let count = state.records.prefix { $0.state.isTerminal }.count
+            guard count > 0 else { return [] }
+            let taken = Array(state.records.prefix(count))
+            state.records.removeFirst(count)
+            for record in taken {
+                state.index[record.id] = nil
+                state.marks.remove(record.id)
+            }
+            state.index = state.index.mapValues { $0 - count }
+            var holders: [Int] = []
+            for position in state.bodyHolders {
+                if position >= count {
+                    holders.append(position - count)
+                } else if case .data(let data)? = taken[position].body {
+                    state.retainedBodyBytes -= Int64(data.count)
+                }
+            }
+            state.bodyHolders = holders
+            state.listingCache = nil
+            state.version &+= 1
+            return taken
+        }
+    }
+
     /// Applies events in order (the bus observer calls this; tests may too).
     package func apply(_ events: [TaskEvent]) {
         state.withLock { state in

@@ -77,6 +77,27 @@ struct RunBench {
                                  peers: "curl " + Figure.megabytes(theirs.peakRSS), ratio: mine.peakRSS / theirs.peakRSS, target: "≤ 40 MB",
                                  met: mine.peakRSS <= 40 * 1_048_576))
         }
+        rows.append(try harRun(files: files))
         return rows
+    }
+
+    /// The long run at c=64 writing `--har`: entries leave memory as tasks end, so the HAR adds a
+    /// bounded amount (the bodies of the tasks in flight, the writer) to the run's peak RSS, not an
+    /// amount per task (it added 200 KB+ per 100 tasks when the whole session was held to the end).
+    private func harRun(files: RequestFiles) throws -> BenchRow {
+        let n = settings.longRunRequests
+        let har = files.directory + "/run.har"
+        let plain = try BenchProcess.runMeasuringMemory([Binaries.reqtop, "run", files.httpFile, "--headless", "--events", "jsonl",
+                                                         "--concurrency", "64"])
+        let mine = try BenchProcess.runMeasuringMemory([Binaries.reqtop, "run", files.httpFile, "--headless", "--events", "jsonl",
+                                                        "--concurrency", "64", "--har", har, "--no-journal"])
+        let size = (try? FileManager.default.attributesOfItem(atPath: har)[.size] as? Int) ?? 0
+        log("long run \(n) c=64 --har: \(Figure.megabytes(mine.peakRSS)) (without --har \(Figure.megabytes(plain.peakRSS))), "
+            + "HAR \(Figure.megabytes(Double(size))), \(Figure.millis(mine.wall)) (exit \(mine.status))")
+        return BenchRow("\(n) requests c=64 headless with --har: peak RSS", reqtop: Figure.megabytes(mine.peakRSS),
+                        peers: "without --har " + Figure.megabytes(plain.peakRSS), ratio: mine.peakRSS / plain.peakRSS,
+                        target: "≤ +32 MB", met: mine.status == 0 && mine.peakRSS - plain.peakRSS <= 32 * 1_048_576,
+                        values: ["reqtop_rss_bytes": mine.peakRSS, "without_har_rss_bytes": plain.peakRSS, "har_bytes": Double(size),
+                                 "reqtop_wall_s": mine.wall, "reqtop_exit": Double(mine.status)])
     }
 }
