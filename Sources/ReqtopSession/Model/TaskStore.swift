@@ -52,10 +52,7 @@ package final class TaskStore: Sendable {
     /// Subscribes the store to `bus`; batches are applied on the store's own queue. The store
     /// listens while the returned subscription is kept.
     package func observe(_ bus: EventBus) -> EventBus.Subscription {
-        bus.subscribeBatches(queue: queue) { [self] events in
-            apply(events)
-            onChange()
-        }
+        observe(bus, afterEachBatch: {})
     }
 
     /// `observe(_:)`, calling `afterEachBatch` (on the store's queue) once each batch is applied.
