@@ -7,9 +7,21 @@ import XCTest
 @testable import ReqtopSession
 
 final class HARRecorderTests: RunnerTestCase {
-    func testRecordsOneEntryPerCompletedTaskWithRequestResponseAndTimings() throws {
+    /// A recorder that heard the whole run of `list`, stopped once it saw every task end.
+    private func recorded(_ list: String) throws -> HARRecorder {
         let recorder = Protected<HARRecorder?>(nil)
-        _ = try run("""
+        _ = try run(list) { runner in
+            let har = HARRecorder(bus: runner.manager.bus)
+            har.start()
+            recorder.withLock { $0 = har }
+        }
+        let har = try XCTUnwrap(recorder.snapshot)
+        har.stop() // waits until the recorder has seen every task end
+        return har
+    }
+
+    func testRecordsOneEntryPerCompletedTaskWithRequestResponseAndTimings() throws {
+        let har = try recorded("""
             GET {{base}}/get?x=1
             X-Test: yes
 
@@ -21,13 +33,7 @@ final class HARRecorderTests: RunnerTestCase {
 
             ###
             GET http://127.0.0.1:1/refused
-            """) { runner in
-            let har = HARRecorder(bus: runner.manager.bus)
-            har.start()
-            recorder.withLock { $0 = har }
-        }
-        let har = try XCTUnwrap(recorder.snapshot)
-        har.stop() // waits until the recorder has seen every task end
+            """)
         let entries = try har.entries()
         XCTAssertEqual(entries.map(\.request.method), ["GET", "POST"], "the refused request has no response and no entry")
         XCTAssertEqual(entries[0].request.url, server.baseURL.absoluteString + "/get?x=1")
@@ -41,16 +47,9 @@ final class HARRecorderTests: RunnerTestCase {
     }
 
     func testWrittenFileIsHAR12WithEveryFinishedTask() throws {
-        let recorder = Protected<HARRecorder?>(nil)
-        _ = try run("GET {{base}}/get\n\n###\nGET {{base}}/status/404\n") { runner in
-            let har = HARRecorder(bus: runner.manager.bus)
-            har.start()
-            recorder.withLock { $0 = har }
-        }
+        let har = try recorded("GET {{base}}/get\n\n###\nGET {{base}}/status/404\n")
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(UUID().uuidString).har")
         defer { try? FileManager.default.removeItem(at: url) }
-        let har = try XCTUnwrap(recorder.snapshot)
-        har.stop()
         try har.write(to: url)
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
         let log = try XCTUnwrap(object?["log"] as? [String: Any])
@@ -62,21 +61,14 @@ final class HARRecorderTests: RunnerTestCase {
     }
 
     func testEachRequestSentIsAnEntryWithItsWireHeadAndTheRedirectsSetCookies() throws {
-        let recorder = Protected<HARRecorder?>(nil)
-        _ = try run("""
+        let har = try recorded("""
             POST {{base}}/redirect-to?status_code=307&url=/cookies/set%3Fa%3D1%26b%3D2
             X-Dup: 1
             X-Dup: 2
             Content-Type: text/plain
 
             body
-            """) { runner in
-            let har = HARRecorder(bus: runner.manager.bus)
-            har.start()
-            recorder.withLock { $0 = har }
-        }
-        let har = try XCTUnwrap(recorder.snapshot)
-        har.stop()
+            """)
         let entries = try har.entries()
         XCTAssertEqual(entries.map(\.response.status), [307, 302, 200], "one entry per hop, as browsers export redirects")
         XCTAssertEqual(entries.map(\.request.method), ["POST", "POST", "GET"], "307 keeps the method, 302 turns a POST into a GET")
@@ -95,8 +87,7 @@ final class HARRecorderTests: RunnerTestCase {
     /// hidden where an earlier response echoed it: the HAR is written once every secret is known.
     func testASecretOfALaterRequestIsHiddenInAnEarlierEntry() throws {
         XCTAssertTrue(Redaction.isEnabled)
-        let recorder = Protected<HARRecorder?>(nil)
-        _ = try run("""
+        let har = try recorded("""
             POST {{base}}/anything
             Content-Type: text/plain
 
@@ -105,15 +96,10 @@ final class HARRecorderTests: RunnerTestCase {
             ###
             GET {{base}}/get
             Authorization: Bearer zq-late-token-8841
-            """) { runner in
-            let har = HARRecorder(bus: runner.manager.bus)
-            har.start()
-            recorder.withLock { $0 = har }
-        }
+            """)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(UUID().uuidString).har")
         defer { try? FileManager.default.removeItem(at: url) }
-        let har = try XCTUnwrap(recorder.snapshot)
-        har.stop()
+        XCTAssertEqual(har.heldTaskCount, 0, "both tasks left memory as they ended")
         XCTAssertEqual(try har.entries().count, 2)
         try har.write(to: url)
         let text = try String(contentsOf: url, encoding: .utf8)

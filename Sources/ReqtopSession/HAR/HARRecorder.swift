@@ -34,6 +34,9 @@ package final class HARRecorder: Sendable {
         subscription.withLock({ $0 })?.cancel()
     }
 
+    /// Tasks whose records are still in memory: running ones, and ended ones behind a running one.
+    package var heldTaskCount: Int { store.allRecords.count }
+
     /// One entry per finished task that got a response, in creation order (read back from the spill).
     package func entries() throws -> [HARExportEntry] {
         try spill.entries() + SessionExport.harEntries(from: store.allRecords)
