@@ -108,6 +108,18 @@ final class HARRecorderTests: RunnerTestCase {
         XCTAssertTrue(text.contains("Bearer [redacted]"))
     }
 
+    /// A cookie a redirect sets is a secret everywhere in the HAR — also in the URL that asked for it.
+    func testACookieSetByARedirectIsHiddenEverywhere() throws {
+        let har = try recorded("GET {{base}}/cookies/set?sid=zq-cookie-5531\n")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(UUID().uuidString).har")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try har.write(to: url)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        XCTAssertEqual(try har.entries().map(\.response.status), [302, 200])
+        XCTAssertFalse(text.contains("zq-cookie-5531"), text)
+        XCTAssertTrue(text.contains("sid=[redacted]"), "the cookie's name stays")
+    }
+
     /// The spill's records read back as the entries written, every field, in order; a record cut
     /// short is left for the next read.
     func testSpilledEntriesReadBackAsWritten() throws {

@@ -85,10 +85,7 @@ final class EntrySpill: Sendable {
     private static func take(_ record: TaskRecord, into state: inout State) -> [HARExportEntry] {
         let entries = SessionExport.harEntries(from: [record])
         guard !entries.isEmpty else { return [] }
-        if Redaction.isEnabled {
-            state.secrets.formUnion(Redaction.secretValues(headers: record.request.headers + (record.response?.headers ?? []),
-                                                           url: record.url.absoluteString, body: record.request.body.data))
-        }
+        if Redaction.isEnabled { state.secrets.formUnion(SessionExport.secretValues(of: record)) }
         state.tasks += 1
         state.omittedBodies += entries.count { $0.comment == SessionExport.omittedBodyComment }
         return entries

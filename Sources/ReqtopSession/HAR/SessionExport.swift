@@ -97,14 +97,20 @@ package enum SessionExport {
     /// Writes the session as HAR 1.2, streaming: one task's entries (and body) in memory at a time.
     /// `progress` is told how many records are done every `progressInterval` records.
     @discardableResult
+    /// The secret values a task's exchanges carry — in the request as given, every head as sent, every
+    /// redirect's response (a cookie set by a 302) and the final response — to be hidden in every entry.
+    package static func secretValues(of record: TaskRecord) -> [String] {
+        let headers = record.request.headers + record.sentHeads.flatMap(\.headers)
+            + record.redirects.flatMap(\.response.headers) + (record.response?.headers ?? [])
+        return Redaction.secretValues(headers: headers, url: record.url.absoluteString, body: record.request.body.data)
+    }
+
+    @discardableResult
     package static func writeHAR(_ records: [TaskRecord], to path: String, progressInterval: Int = 1000,
                                  progress: (Int) -> Void = { _ in }) throws -> HARSaveSummary {
         // A secret of one exchange is hidden in every other entry too: its values are known first.
         if Redaction.isEnabled {
-            for record in records {
-                Redaction.registerSecretValues(Redaction.secretValues(headers: record.request.headers + (record.response?.headers ?? []),
-                                                                      url: record.url.absoluteString, body: record.request.body.data))
-            }
+            for record in records { Redaction.registerSecretValues(secretValues(of: record)) }
         }
         let writer = try HARStreamWriter(path: path, creator: (name: "reqtop", version: ReqtopVersion.string))
         var summary = HARSaveSummary(tasks: 0, omittedBodies: 0)
