@@ -16,10 +16,13 @@ public final class EventBus: Sendable {
     public final class Subscription: Sendable {
         private let observer: Observer
         private let remove: @Sendable () -> Void
+        /// Returns once no post is halfway through handing its events to the observers.
+        private let postsDone: @Sendable () -> Void
 
-        fileprivate init(observer: Observer, remove: @escaping @Sendable () -> Void) {
+        fileprivate init(observer: Observer, remove: @escaping @Sendable () -> Void, postsDone: @escaping @Sendable () -> Void) {
             self.observer = observer
             self.remove = remove
+            self.postsDone = postsDone
         }
 
         deinit { cancel() }
@@ -32,8 +35,12 @@ public final class EventBus: Sendable {
         }
 
         /// Returns once every event posted before the call has been handed to the observer's
-        /// handler. Do not call it on the observer's own queue.
-        public func flush() { observer.flush() }
+        /// handler — also one whose post was still handing it to other observers (another observer
+        /// may already have seen it). Do not call it on the observer's own queue.
+        public func flush() {
+            postsDone()
+            observer.flush()
+        }
     }
 
     private struct Registry {
@@ -42,6 +49,9 @@ public final class EventBus: Sendable {
     }
 
     private let registry = Protected(Registry())
+    /// Held while a post hands its events to every observer, so `Subscription.flush()` can wait for
+    /// a post that one observer has seen and this one not yet.
+    private let posting = Lock()
 
     public init() {}
 
@@ -69,9 +79,9 @@ public final class EventBus: Sendable {
             registry.observers[id] = observer
             return id
         }
-        return Subscription(observer: observer) { [weak self] in
+        return Subscription(observer: observer, remove: { [weak self] in
             _ = self?.registry.withLock { $0.observers.removeValue(forKey: id) }
-        }
+        }, postsDone: { [weak self] in self?.posting.withLock {} })
     }
 
     /// The number of current subscriptions.
@@ -80,8 +90,10 @@ public final class EventBus: Sendable {
     /// Posts events in order to every current observer.
     public func post(_ events: [TaskEvent]) {
         guard !events.isEmpty else { return }
-        let observers = registry.withLock { Array($0.observers.values) }
-        for observer in observers { observer.enqueue(events) }
+        posting.withLock {
+            let observers = registry.withLock { Array($0.observers.values) }
+            for observer in observers { observer.enqueue(events) }
+        }
     }
 
     /// Posts one event.
