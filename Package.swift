@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(name: "reqtop-bench", dependencies: ["ReqtopNetworking", "ReqtopRequestLists", "ReqtopSession", "ReqtopInspector", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopSync"]),
 
         // Tests.
-        .target(name: "ReqtopTestSupport", dependencies: ["ReqtopSync", "ReqtopTestServer"], path: "Tests/ReqtopTestSupport"),
+        .target(name: "ReqtopTestSupport", dependencies: ["ReqtopSync", "ReqtopHTTPModel", "ReqtopTestServer"], path: "Tests/ReqtopTestSupport"),
         .testTarget(name: "ReqtopSyncTests", dependencies: ["ReqtopSync"]),
         .testTarget(name: "ReqtopHTTPModelTests", dependencies: ["ReqtopHTTPModel"]),
         .testTarget(name: "ReqtopTestServerTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport"]),

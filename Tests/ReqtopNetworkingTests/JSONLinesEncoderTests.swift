@@ -1,21 +1,10 @@
 import Foundation
 import ReqtopNetworking
+import ReqtopTestSupport
 import XCTest
 
 /// The hand-written JSON Lines encoder writes exactly what `JSONSerialization` writes for the same schema.
-final class JSONLinesEncoderTests: XCTestCase {
-    // What is compared here is the format, byte for byte or round trip: secrets in clear
-    // (`--include-secrets`); redaction has tests of its own.
-    override func setUp() {
-        super.setUp()
-        Redaction.isEnabled = false
-    }
-
-    override func tearDown() {
-        Redaction.isEnabled = true
-        super.tearDown()
-    }
-
+final class JSONLinesEncoderTests: SecretsInClearTestCase {
     /// The schema as a `[String: Any]` through `JSONSerialization` with sorted keys.
     private func reference(_ event: TaskEvent) -> String {
         var object: [String: Any] = ["event": event.name.rawValue, "task": event.task.rawValue, "time": event.time]

@@ -1,22 +1,11 @@
 import Foundation
 import ReqtopRequestLists
+import ReqtopTestSupport
 import XCTest
 
 /// `convert` writes lists that read back into the same requests: method as written, URL, ordered
 /// headers (duplicates kept) and body bytes, through every chain of formats.
-final class RoundTripTests: XCTestCase {
-    // What is compared here is the format, byte for byte or round trip: secrets in clear
-    // (`--include-secrets`); redaction has tests of its own.
-    override func setUp() {
-        super.setUp()
-        Redaction.isEnabled = false
-    }
-
-    override func tearDown() {
-        Redaction.isEnabled = true
-        super.tearDown()
-    }
-
+final class RoundTripTests: SecretsInClearTestCase {
     /// Every fixture that loads, with the variables it needs. (`chaining.http` is left out of the
     /// cross-format chains: HAR and curl cannot carry a request that waits for another's response;
     /// `testChainedRequestsAreWrittenWithTheirTemplatesAndAWarning` covers it.)

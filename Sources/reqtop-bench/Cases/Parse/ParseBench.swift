@@ -51,11 +51,6 @@ enum ParseChild {
             parse.append(Double(parsed - start) / 1e9)
             validate.append(Double(validated - parsed) / 1e9)
         }
-        if ProcessInfo.processInfo.environment["PARSE_DEBUG"] != nil {
-            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-            log(status.split(separator: "\n").filter { $0.hasPrefix("VmRSS") || $0.hasPrefix("VmHWM") }.joined(separator: " "))
-            log("spec \(MemoryLayout<RequestSpec>.size) B, location \(MemoryLayout<SourceLocation?>.size), body \(MemoryLayout<RequestBody?>.size)")
-        }
         print(Stats.median(parse), Stats.median(validate))
         return 0
     }

@@ -57,10 +57,12 @@ struct RunBench {
         defer { files.remove() }
         var rows: [BenchRow] = []
         let n = settings.longRunRequests
+        var atSixtyFour: ProcessOutcome?
         for concurrency in settings.replayConcurrencies {
             let mine = try BenchProcess.runMeasuringMemory([Binaries.reqtop, "run", files.httpFile, "--headless", "--events", "jsonl",
                                              "--concurrency", "\(concurrency)"])
             let theirs = try BenchProcess.runMeasuringMemory(["curl", "--parallel", "--parallel-max", "\(concurrency)", "-s", "-K", files.curlConfig])
+            if concurrency == 64 { atSixtyFour = mine }
             let rate = Double(n) / mine.wall, curlRate = Double(n) / theirs.wall
             let cpu = mine.cpu / Double(n), curlCPU = theirs.cpu / Double(n)
             log("long run \(n) c=\(concurrency): reqtop \(Figure.rate(rate)) \(Figure.micros(cpu)) \(Figure.megabytes(mine.peakRSS)) (exit \(mine.status)), "
@@ -77,18 +79,19 @@ struct RunBench {
                                  peers: "curl " + Figure.megabytes(theirs.peakRSS), ratio: mine.peakRSS / theirs.peakRSS, target: "≤ 40 MB",
                                  met: mine.peakRSS <= 40 * 1_048_576))
         }
-        rows.append(try harRun(files: files))
+        rows.append(try harRun(files: files, without: atSixtyFour))
         return rows
     }
 
     /// The long run at c=64 writing `--har`: entries leave memory as tasks end, so the HAR adds a
     /// bounded amount (the bodies of the tasks in flight, the writer) to the run's peak RSS, not an
     /// amount per task (it added 200 KB+ per 100 tasks when the whole session was held to the end).
-    private func harRun(files: RequestFiles) throws -> BenchRow {
+    /// - Parameter without: the same run without `--har`, when the loop above made it.
+    private func harRun(files: RequestFiles, without: ProcessOutcome?) throws -> BenchRow {
         let n = settings.longRunRequests
         let har = files.directory + "/run.har"
-        let plain = try BenchProcess.runMeasuringMemory([Binaries.reqtop, "run", files.httpFile, "--headless", "--events", "jsonl",
-                                                         "--concurrency", "64"])
+        let plain = try without ?? BenchProcess.runMeasuringMemory([Binaries.reqtop, "run", files.httpFile, "--headless", "--events", "jsonl",
+                                                                    "--concurrency", "64"])
         let mine = try BenchProcess.runMeasuringMemory([Binaries.reqtop, "run", files.httpFile, "--headless", "--events", "jsonl",
                                                         "--concurrency", "64", "--har", har, "--no-journal"])
         let size = (try? FileManager.default.attributesOfItem(atPath: har)[.size] as? Int) ?? 0
