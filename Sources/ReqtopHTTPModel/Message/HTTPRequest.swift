@@ -67,16 +67,21 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// Whether `method` is an RFC 9110 token (`tchar`s only), so it can go on the request line.
     public static func isValidMethod(_ method: String) -> Bool {
-        !method.isEmpty && method.utf8.allSatisfy(isTokenByte)
+        var text = method
+        return text.withUTF8 { !$0.isEmpty && $0.allSatisfy(isTokenByte) }
     }
 
     /// RFC 9110 §5.6.2 `tchar`.
+    @inlinable
     public static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             return true
         default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            return false
         }
     }
 }

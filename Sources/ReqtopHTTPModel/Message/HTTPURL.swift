@@ -10,46 +10,126 @@ public struct HTTPURL: Sendable, Hashable, Codable, CustomStringConvertible {
     public let absoluteString: String
     /// Lower case, e.g. `http`.
     public let scheme: String
-    /// The user-info before `@`, as written (still percent-encoded), or nil.
-    public let userInfo: String?
-    /// The host as written; an IPv6 literal without its brackets.
-    public let host: String
     /// The explicit port, or nil.
     public let port: Int?
+    /// Where the other parts are in `absoluteString`'s UTF-8 (one string, not one per part).
+    private let parts: Parts
+
+    /// Byte offsets into `absoluteString`: the user-info ends at `userInfoEnd` (its `@`, or -1
+    /// when there is none), the host is `hostStart..<hostEnd` (without IPv6 brackets), the path
+    /// starts at `pathStart` and runs to `queryMark` (its `?`) or `fragmentMark` (its `#`), each
+    /// -1 when absent.
+    private struct Parts: Sendable, Hashable {
+        var authorityStart: Int32
+        var userInfoEnd: Int32
+        var hostStart: Int32
+        var hostEnd: Int32
+        var pathStart: Int32
+        var queryMark: Int32
+        var fragmentMark: Int32
+    }
+
+    /// The user-info before `@`, as written (still percent-encoded), or nil.
+    public var userInfo: String? { parts.userInfoEnd < 0 ? nil : slice(parts.authorityStart, parts.userInfoEnd) }
+    /// The host as written; an IPv6 literal without its brackets.
+    public var host: String { slice(parts.hostStart, parts.hostEnd) }
     /// The path as written (percent-encoded), "" when the URL has none.
-    public let path: String
+    public var path: String { slice(parts.pathStart, parts.queryMark >= 0 ? parts.queryMark : fragmentEnd) }
     /// The query after `?`, as written, or nil.
-    public let query: String?
+    public var query: String? { parts.queryMark < 0 ? nil : slice(parts.queryMark + 1, fragmentEnd) }
     /// The fragment after `#` (never sent), or nil.
-    public let fragment: String?
+    public var fragment: String? {
+        parts.fragmentMark < 0 ? nil : slice(parts.fragmentMark + 1, Int32(absoluteString.utf8.count))
+    }
+
+    private var fragmentEnd: Int32 { parts.fragmentMark >= 0 ? parts.fragmentMark : Int32(absoluteString.utf8.count) }
+
+    private func slice(_ start: Int32, _ end: Int32) -> String {
+        let bytes = absoluteString.utf8
+        let from = bytes.index(bytes.startIndex, offsetBy: Int(start))
+        return String(Substring(bytes[from..<bytes.index(from, offsetBy: Int(end - start))]))
+    }
 
     /// Parses an absolute `scheme://authority/path?query#fragment` URL; nil if it has no scheme,
     /// no host, or a port that is not a number up to 65535.
     public init?(string text: String) {
-        let trimmed = Self.trimmed(text)
-        // Indexes are found on the UTF-8 view (they are String indexes too): going Character by
-        // Character (grapheme breaking) made URL parsing a quarter of resolving a request list.
-        guard let schemeEnd = Self.schemeLength(trimmed) else { return nil }
-        let utf8 = trimmed.utf8
-        let colon = utf8.index(utf8.startIndex, offsetBy: schemeEnd)
-        let scheme = String(trimmed[..<colon])
-        let afterScheme = trimmed[utf8.index(after: colon)...]
-        guard afterScheme.utf8.starts(with: "//".utf8) else { return nil }
-        let rest = afterScheme[afterScheme.utf8.index(afterScheme.startIndex, offsetBy: 2)...]
-        let authorityEnd = rest.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-            ?? rest.endIndex
-        let authority = String(rest[..<authorityEnd])
-        guard let parsed = Self.parseAuthority(authority) else { return nil }
-        let tail = Self.escape(String(rest[authorityEnd...]))
-        let (path, query, fragment) = Self.splitRelative(tail)
-        self.scheme = scheme.lowercased()
-        self.userInfo = parsed.userInfo
-        self.host = parsed.host
-        self.port = parsed.port
-        self.path = path
-        self.query = query
-        self.fragment = fragment
-        self.absoluteString = scheme + "://" + authority + tail
+        // One pass over the UTF-8 bytes for the delimiters (all ASCII); the parts are offsets into
+        // the text, which is kept as it is unless its path needs escaping.
+        var trimmed = Self.trimmed(text)
+        guard let found = trimmed.withUTF8({ Self.locateParts($0) }) else { return nil }
+        var (parts, port) = (found.parts, found.port)
+        if found.pathNeedsEscaping {
+            let start = trimmed.utf8.index(trimmed.startIndex, offsetBy: Int(parts.pathStart))
+            var escaped = String(trimmed[..<start]) + Self.escape(String(trimmed[start...]))
+            guard let again = escaped.withUTF8({ Self.locateParts($0) }) else { return nil }
+            (parts, port) = (again.parts, again.port)
+            trimmed = escaped
+        }
+        let schemeText = String(Substring(trimmed.utf8.prefix(Int(parts.authorityStart) - 3)))
+        absoluteString = trimmed
+        scheme = schemeText == "http" || schemeText == "https" ? schemeText : schemeText.lowercased()
+        self.port = port
+        self.parts = parts
+    }
+
+    /// The delimiters of an absolute URL's bytes and its port, or nil when it is not one.
+    private static func locateParts(_ bytes: UnsafeBufferPointer<UInt8>) -> (parts: Parts, port: Int?, pathNeedsEscaping: Bool)? {
+        guard let schemeEnd = schemeLength(bytes) else { return nil }
+        let count = bytes.count
+        let authorityStart = schemeEnd + 3
+        guard authorityStart <= count, bytes[schemeEnd + 1] == UInt8(ascii: "/"), bytes[schemeEnd + 2] == UInt8(ascii: "/")
+        else { return nil }
+        // The authority: up to the first `/`, `?` or `#`; the user-info up to its last `@`.
+        var authorityEnd = authorityStart, userInfoEnd = -1
+        while authorityEnd < count {
+            let byte = bytes[authorityEnd]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            if byte == UInt8(ascii: "@") { userInfoEnd = authorityEnd }
+            authorityEnd += 1
+        }
+        // The host: an IPv6 literal in brackets, else up to the last `:`; no spaces or tabs in it.
+        var hostStart = userInfoEnd >= 0 ? userInfoEnd + 1 : authorityStart
+        var hostEnd = authorityEnd
+        var portStart = -1
+        if hostStart < authorityEnd, bytes[hostStart] == UInt8(ascii: "[") {
+            var close = hostStart + 1
+            while close < authorityEnd, bytes[close] != UInt8(ascii: "]") { close += 1 }
+            guard close < authorityEnd else { return nil }
+            if close + 1 < authorityEnd {
+                guard bytes[close + 1] == UInt8(ascii: ":") else { return nil }
+                portStart = close + 2
+            }
+            hostStart += 1
+            hostEnd = close
+        } else {
+            for i in hostStart..<authorityEnd where bytes[i] == UInt8(ascii: ":") { portStart = i + 1 }
+            if portStart >= 0 { hostEnd = portStart - 1 }
+        }
+        guard hostEnd > hostStart else { return nil }
+        for i in hostStart..<hostEnd where bytes[i] == 0x20 || bytes[i] == 0x09 { return nil }
+        var port: Int?
+        if portStart >= 0, portStart < authorityEnd {
+            guard authorityEnd - portStart <= 5 else { return nil }
+            var number = 0
+            for i in portStart..<authorityEnd {
+                guard bytes[i] >= 0x30, bytes[i] <= 0x39 else { return nil }
+                number = number * 10 + Int(bytes[i] - 0x30)
+            }
+            guard number <= 65535 else { return nil }
+            port = number
+        }
+        var fragmentMark = -1, queryMark = -1, pathNeedsEscaping = false
+        for i in authorityEnd..<count {
+            let byte = bytes[i]
+            if needsEscape(byte) { pathNeedsEscaping = true }
+            if byte == UInt8(ascii: "#"), fragmentMark < 0 { fragmentMark = i }
+            if byte == UInt8(ascii: "?"), queryMark < 0, fragmentMark < 0 { queryMark = i }
+        }
+        let parts = Parts(
+            authorityStart: Int32(authorityStart), userInfoEnd: Int32(userInfoEnd), hostStart: Int32(hostStart),
+            hostEnd: Int32(hostEnd), pathStart: Int32(authorityEnd), queryMark: Int32(queryMark),
+            fragmentMark: Int32(fragmentMark))
+        return (parts, port, pathNeedsEscaping)
     }
 
     public var description: String { absoluteString }
@@ -129,14 +209,20 @@ public struct HTTPURL: Sendable, Hashable, Codable, CustomStringConvertible {
     /// which was a third of a 5000-request dry run.
     private static func trimmed(_ text: String) -> String {
         func isPlain(_ byte: UInt8?) -> Bool { byte.map { $0 > 0x20 && $0 < 0x7F } ?? true }
-        if isPlain(text.utf8.first), isPlain(text.utf8.last) { return text }
+        var copy = text
+        if copy.withUTF8({ isPlain($0.first) && isPlain($0.last) }) { return text }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The length of a leading `scheme` before its `:` (RFC 3986 §3.1), or nil.
     private static func schemeLength(_ text: String) -> Int? {
+        var copy = text
+        return copy.withUTF8 { schemeLength($0) }
+    }
+
+    private static func schemeLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var count = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             if byte == UInt8(ascii: ":") { return count > 0 ? count : nil }
             let isAlpha = (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A
             let isOther = (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
@@ -145,42 +231,6 @@ public struct HTTPURL: Sendable, Hashable, Codable, CustomStringConvertible {
             count += 1
         }
         return nil
-    }
-
-    private static func parseAuthority(_ authority: String) -> (userInfo: String?, host: String, port: Int?)? {
-        // On UTF-8 bytes (every delimiter is ASCII; the indexes are the String's).
-        var hostPort = Substring(authority)
-        var userInfo: String?
-        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
-            userInfo = String(authority[..<at])
-            hostPort = authority[authority.utf8.index(after: at)...]
-        }
-        var host: Substring
-        var portText: Substring?
-        if hostPort.utf8.first == UInt8(ascii: "[") {
-            guard let close = hostPort.utf8.firstIndex(of: UInt8(ascii: "]")) else { return nil }
-            host = hostPort[hostPort.utf8.index(after: hostPort.startIndex)..<close]
-            let after = hostPort[hostPort.utf8.index(after: close)...]
-            if !after.isEmpty {
-                guard after.utf8.first == UInt8(ascii: ":") else { return nil }
-                portText = after[after.utf8.index(after: after.startIndex)...]
-            }
-        } else if let colon = hostPort.utf8.lastIndex(of: UInt8(ascii: ":")) {
-            host = hostPort[..<colon]
-            portText = hostPort[hostPort.utf8.index(after: colon)...]
-        } else {
-            host = hostPort
-        }
-        guard !host.isEmpty, !host.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 }) else { return nil }
-        var port: Int?
-        if let portText, !portText.isEmpty {
-            guard portText.utf8.count <= 5, portText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(portText),
-                  number <= 65535 else {
-                return nil
-            }
-            port = number
-        }
-        return (userInfo, String(host), port)
     }
 
     /// Path, query (after `?`) and fragment (after `#`) of a path-and-beyond.

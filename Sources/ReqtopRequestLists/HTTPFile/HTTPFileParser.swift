@@ -14,8 +14,18 @@ public enum HTTPFileParser {
     /// Parses `text`, which was read from `path` (used for messages and for `< file` bodies).
     /// - Parameter checkBodyFiles: report `< file` bodies that do not exist (default true).
     public static func parse(text: String, path: String, checkBodyFiles: Bool = true) throws(RequestListError) -> RequestList {
-        var state = HTTPFileParseState(text: text, path: path, checkBodyFiles: checkBodyFiles)
-        try state.run()
+        // The parse looks at the text's bytes in place (`TextLine`); only what it keeps becomes a `String`.
+        var bytes = text
+        let parsed = bytes.withUTF8 { buffer -> Result<HTTPFileParseState.Parsed, RequestListError> in
+            var state = HTTPFileParseState(lines: TextLines.split(buffer), path: path, checkBodyFiles: checkBodyFiles)
+            do throws(RequestListError) {
+                try state.run()
+            } catch {
+                return .failure(error)
+            }
+            return .success(state.parsed)
+        }
+        let state = try parsed.get()
         var list = RequestList(
             specs: state.specs, fileVariables: state.variables, sourcePath: path, format: .http,
             warnings: state.warnings, sourceText: text)
@@ -24,9 +34,9 @@ public enum HTTPFileParser {
     }
 }
 
-/// The line-by-line parse of one `.http` file.
+/// The line-by-line parse of one `.http` file (its lines are valid while the text's buffer is).
 struct HTTPFileParseState {
-    let lines: SourceLines
+    let lines: [TextLine]
     let path: String
     let directory: String
     let checkBodyFiles: Bool
@@ -38,8 +48,18 @@ struct HTTPFileParseState {
     var index = 0
     private var namesSeen: [String: Int] = [:]
 
-    init(text: String, path: String, checkBodyFiles: Bool) {
-        lines = SourceLines(text)
+    /// What a parse keeps: no line of the text.
+    struct Parsed {
+        var specs: [RequestSpec]
+        var variables: [FileVariable]
+        var warnings: [RequestListWarning]
+        var fileScripts: [SkippedScript]
+    }
+
+    var parsed: Parsed { Parsed(specs: specs, variables: variables, warnings: warnings, fileScripts: fileScripts) }
+
+    init(lines: [TextLine], path: String, checkBodyFiles: Bool) {
+        self.lines = lines
         self.path = path
         let dir = (path as NSString).deletingLastPathComponent
         directory = dir.isEmpty ? "." : dir
@@ -47,22 +67,21 @@ struct HTTPFileParseState {
     }
 
     func error(_ message: String, line: Int, column: Int) -> RequestListError {
-        RequestListError(file: path, line: line + 1, column: column + 1, message: message, lineText: String(lines[line]))
+        RequestListError(file: path, line: line + 1, column: column + 1, message: message, lineText: lines[line].string)
     }
 
-    static func isSeparator(_ line: Substring) -> Bool {
-        line.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }.starts(with: "###".utf8)
-    }
+    static func isSeparator(_ line: TextLine) -> Bool { line.trimmed.hasPrefix("###") }
     static func isComment(_ trimmed: String) -> Bool { trimmed.hasPrefix("#") || trimmed.hasPrefix("//") }
+    static func isComment(_ trimmed: TextLine) -> Bool { trimmed.first == UInt8(ascii: "#") || trimmed.hasPrefix("//") }
     /// `> {% … %}`, `> file.js`, `>> file`: what follows a body, never part of it.
-    static func isHandler(_ trimmed: String) -> Bool {
-        guard trimmed.hasPrefix(">") else { return false }
-        let rest = trimmed.dropFirst().drop { $0 == " " || $0 == "\t" }
-        return trimmed.hasPrefix(">>") || rest.hasPrefix("{%") || rest.hasSuffix(".js")
+    static func isHandler(_ trimmed: TextLine) -> Bool {
+        guard trimmed.first == UInt8(ascii: ">") else { return false }
+        let rest = trimmed.dropFirst(1)
+        let script = rest.dropFirst(rest.leadingWhitespaceCount)
+        return rest.first == UInt8(ascii: ">") || script.hasPrefix("{%") || script.hasSuffix(".js")
     }
     /// httpyac/kulala `import ./other.http` and `run #name` / `run ./other.http` lines: why they are skipped.
     static func importOrRun(_ trimmed: String) -> String? {
-        guard trimmed.utf8.starts(with: "import ".utf8) || trimmed.utf8.starts(with: "run ".utf8) else { return nil }
         let words = trimmed.split(separator: " ", maxSplits: 1)
         guard words.count == 2, let target = words.last.map(String.init), !target.contains("://") else { return nil }
         switch words[0] {
@@ -84,14 +103,15 @@ struct HTTPFileParseState {
 
     mutating func run() throws(RequestListError) {
         // A block holds at most one request: the separators bound the count (the array is not regrown).
-        specs.reserveCapacity(1 + (0..<lines.count).reduce(0) { $0 + (Self.isSeparator(lines[$1]) ? 1 : 0) })
+        specs.reserveCapacity(1 + lines.reduce(0) { $0 + (Self.isSeparator($1) ? 1 : 0) })
         var blockName: String?
         while index < lines.count {
-            let trimmed = lines[index].trimmingWhitespace()
+            let trimmed = lines[index].trimmed
             if trimmed.hasPrefix("###") {
                 // `### text` names the request (as the JetBrains client shows it) unless that name is
                 // taken: then, like a `###…###` banner line, it is only a comment.
-                var name = String(trimmed.drop { $0 == "#" }).trimmingWhitespace()
+                let hashes = trimmed.bytes.prefix { $0 == UInt8(ascii: "#") }.count
+                var name = trimmed.dropFirst(hashes).trimmed.string
                 while name.hasSuffix("#") { name = String(name.dropLast()).trimmingWhitespace() }
                 blockName = name.isEmpty || namesSeen[name] != nil ? nil : name // namesSeen has every request's name
                 index += 1
@@ -107,16 +127,16 @@ struct HTTPFileParseState {
         // Preamble: comments, directives, variables, blank lines.
         while index < lines.count, !Self.isSeparator(lines[index]) {
             let line = lines[index]
-            let trimmed = line.trimmingWhitespace()
+            let trimmed = line.trimmed
             let indent = line.leadingWhitespaceCount
             if trimmed.isEmpty { index += 1; continue }
             if Self.isComment(trimmed) {
-                try directive(in: trimmed, column: indent, spec: &spec)
+                try directive(in: trimmed.string, column: indent, spec: &spec)
                 index += 1
                 continue
             }
-            if trimmed.hasPrefix("@") { try fileVariable(line: trimmed, column: indent); index += 1; continue }
-            if trimmed.hasPrefix("<") {
+            if trimmed.first == UInt8(ascii: "@") { try fileVariable(line: trimmed.string, column: indent); index += 1; continue }
+            if trimmed.first == UInt8(ascii: "<") {
                 try script(.preRequest, spec: &spec)
                 continue
             }
@@ -124,7 +144,7 @@ struct HTTPFileParseState {
                 try httpyacScript(spec: &spec)
                 continue
             }
-            if let skipped = Self.importOrRun(trimmed) {
+            if trimmed.hasPrefix("import ") || trimmed.hasPrefix("run "), let skipped = Self.importOrRun(trimmed.string) {
                 warnings.append(RequestListWarning(location: SourceLocation(file: path, line: index + 1, column: indent + 1), message: skipped))
                 index += 1
                 continue
@@ -141,7 +161,7 @@ struct HTTPFileParseState {
                 }
                 namesSeen[name] = spec.location!.line
             }
-            specs.append(spec)
+            specs.append(consume spec)
             return
         }
         fileScripts += spec.scripts // a block of scripts and variables only
@@ -153,7 +173,7 @@ struct HTTPFileParseState {
         let line = lines[index]
         let column = line.leadingWhitespaceCount
         let location = SourceLocation(file: path, line: index + 1, column: column + 1)
-        var rest = line.trimmingWhitespace()
+        var rest = line.trimmed.string
         var kind = defaultKind
         if rest.hasPrefix(">>") {
             kind = .outputRedirect
@@ -172,7 +192,7 @@ struct HTTPFileParseState {
                 guard end < lines.count, !Self.isSeparator(lines[end]) else {
                     throw error("script '{%' is not closed with '%}'", line: index, column: column)
                 }
-                text += "\n" + lines[end]
+                text += "\n" + lines[end].string
             }
             source = String(text[..<text.range(of: "%}")!.lowerBound]).trimmingCharacters(in: .whitespacesAndNewlines)
             index = end + 1
@@ -192,13 +212,13 @@ struct HTTPFileParseState {
     mutating func httpyacScript(spec: inout RequestSpec) throws(RequestListError) {
         let start = index
         var end = index + 1
-        while end < lines.count, lines[end].trimmingWhitespace() != "}}" {
+        while end < lines.count, !(lines[end].trimmed == "}}") {
             guard !Self.isSeparator(lines[end]) else { throw error("httpyac script block '{{' is not closed with '}}'", line: start, column: 0) }
             end += 1
         }
         guard end < lines.count else { throw error("httpyac script block '{{' is not closed with '}}'", line: start, column: 0) }
         let location = SourceLocation(file: path, line: start + 1, column: 1)
-        spec.scripts.append(SkippedScript(kind: .preRequest, source: lines[(start + 1)..<end].joined(separator: "\n"), location: location))
+        spec.scripts.append(SkippedScript(kind: .preRequest, source: lines[(start + 1)..<end].map(\.string).joined(separator: "\n"), location: location))
         warnings.append(RequestListWarning(location: location, message: "httpyac script block skipped: reqtop does not run scripts"))
         index = end + 1
     }
@@ -206,7 +226,7 @@ struct HTTPFileParseState {
     /// Response handlers and output redirections after the body, up to the next separator.
     mutating func handlers(spec: inout RequestSpec) throws(RequestListError) {
         while index < lines.count, !Self.isSeparator(lines[index]) {
-            let trimmed = lines[index].trimmingWhitespace()
+            let trimmed = lines[index].trimmed
             if trimmed == "{{" {
                 try httpyacScript(spec: &spec)
             } else if Self.isHandler(trimmed) {
@@ -225,7 +245,7 @@ struct HTTPFileParseState {
         }
     }
 
-    mutating func requestLine(_ line: Substring, spec: inout RequestSpec) throws(RequestListError) {
+    mutating func requestLine(_ line: TextLine, spec: inout RequestSpec) throws(RequestListError) {
         let parsed: RequestLine
         do {
             parsed = try RequestLine.parse(line)
@@ -244,10 +264,12 @@ struct HTTPFileParseState {
     mutating func targetContinuations(spec: inout RequestSpec) throws(RequestListError) {
         while index < lines.count {
             let line = lines[index]
-            let trimmed = line.trimmingWhitespace()
-            let indented = line.first == " " || line.first == "\t"
-            guard !trimmed.isEmpty, trimmed.hasPrefix("?") || trimmed.hasPrefix("&") || (indented && !trimmed.contains(": ")),
-                  !Self.isComment(trimmed) else { return }
+            let trimmedLine = line.trimmed
+            guard !trimmedLine.isEmpty,
+                  trimmedLine.first == UInt8(ascii: "?") || trimmedLine.first == UInt8(ascii: "&")
+                    || (line.isIndented && !trimmedLine.contains(UInt8(ascii: ":"), UInt8(ascii: " "))),
+                  !Self.isComment(trimmedLine) else { return }
+            let trimmed = trimmedLine.string
             let column = line.leadingWhitespaceCount
             try checkTemplate(trimmed, line: index, column: column)
             let inQuery = spec.url.contains("?")
@@ -260,31 +282,34 @@ struct HTTPFileParseState {
     mutating func headers(spec: inout RequestSpec) throws(RequestListError) {
         while index < lines.count, !Self.isSeparator(lines[index]) {
             let line = lines[index]
-            let trimmed = line.trimmingWhitespace()
+            let trimmed = line.trimmed
             if trimmed.isEmpty { index += 1; return }
-            if trimmed.hasPrefix("<") || Self.isHandler(trimmed) { return }
+            if trimmed.first == UInt8(ascii: "<") || Self.isHandler(trimmed) { return }
             let column = line.leadingWhitespaceCount
             if Self.isComment(trimmed) { index += 1; continue }
-            if line.first == " " || line.first == "\t", let last = spec.headers.indices.last {
+            if line.isIndented, let last = spec.headers.indices.last {
                 // An indented line continues the previous header's value.
-                try checkTemplate(trimmed, line: index, column: column)
-                spec.headers[last].value += " " + trimmed
+                let text = trimmed.string
+                try checkTemplate(text, line: index, column: column)
+                spec.headers[last].value += " " + text
                 index += 1
                 continue
             }
-            guard let colon = line.firstIndex(of: ":") else {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
                 throw error("expected a header 'Name: value' (or a blank line before the body)", line: index, column: column)
             }
-            let name = String(line[..<colon]).trimmingWhitespace()
-            guard !name.isEmpty, !name.contains(" ") else {
+            let nameBytes = line[0..<colon].trimmed
+            let name = nameBytes.string
+            guard !name.isEmpty, !nameBytes.bytes.contains(UInt8(ascii: " ")) else {
                 throw error("invalid header name '\(name)'", line: index, column: column)
             }
-            let rawValue = String(line[line.index(after: colon)...])
-            let valueColumn = line.distance(from: line.startIndex, to: colon) + 1
-                + rawValue.leadingWhitespaceCount
+            let rawValue = line.dropFirst(colon + 1)
+            let value = rawValue.trimmed.string
             try checkTemplate(name, line: index, column: column)
-            try checkTemplate(rawValue.trimmingWhitespace(), line: index, column: valueColumn)
-            spec.headers.append(HTTPHeader(name: name, value: rawValue.trimmingWhitespace()))
+            if value.containsTemplateOpening {
+                try checkTemplate(value, line: index, column: line.characterColumn(ofByte: colon) + 1 + rawValue.leadingWhitespaceCount)
+            }
+            spec.headers.append(HTTPHeader(name: name, value: value))
             index += 1
         }
     }
@@ -293,7 +318,7 @@ struct HTTPFileParseState {
         var bodyLines: [(text: String, line: Int)] = []
         while index < lines.count, !Self.isSeparator(lines[index]) {
             let line = lines[index]
-            let trimmed = line.trimmingWhitespace()
+            let trimmed = line.trimmed
             let column = line.leadingWhitespaceCount
             if trimmed.hasPrefix("<>") {
                 warnings.append(RequestListWarning(
@@ -304,7 +329,7 @@ struct HTTPFileParseState {
             }
             if Self.isHandler(trimmed) || trimmed == "{{" { break } // response handlers (or an httpyac script) follow the body
             if Self.isComment(trimmed) { index += 1; continue } // comments in bodies, as the JetBrains spec says
-            let text = String(line)
+            let text = line.string
             try checkTemplate(text, line: index, column: 0)
             bodyLines.append((text, index))
             index += 1

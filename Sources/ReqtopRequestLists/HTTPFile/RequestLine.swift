@@ -7,7 +7,6 @@ struct RequestLine {
     var urlColumn: Int
 
     static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
-    static let unsupportedMethods: Set<String> = ["WEBSOCKET", "GRPC"]
 
     /// A message and 0-based column on failure.
     struct Invalid: Error {
@@ -15,94 +14,97 @@ struct RequestLine {
         var column: Int
     }
 
-    static func parse(_ line: Substring) throws(Invalid) -> RequestLine {
-        let tokens = words(line)
-        guard let first = tokens.first else { throw Invalid(message: "expected a request line 'METHOD URL'", column: 0) }
+    static func parse(_ line: TextLine) throws(Invalid) -> RequestLine {
+        // Words are found on the bytes; only the method and the URL become strings.
+        let words = Words(line)
+        func word(_ index: Int) -> TextLine { line[words[index]] }
+        func column(_ index: Int) -> Int { line.characterColumn(ofByte: words[index].lowerBound) }
+        guard words.count > 0 else { throw Invalid(message: "expected a request line 'METHOD URL'", column: 0) }
+        let first = word(0)
         let usage = "expected a request line 'METHOD URL [HTTP/1.1]'"
-        if unsupportedMethods.contains(first.text) {
-            throw Invalid(message: "\(first.text) requests are not supported by reqtop", column: first.column)
+        if first == "WEBSOCKET" || first == "GRPC" {
+            throw Invalid(message: "\(first.string) requests are not supported by reqtop", column: column(0))
         }
-        if first.text == "fragment", tokens.count >= 4, tokens[2].text == "on" {
+        if first == "fragment", words.count >= 4, word(2) == "on" {
             throw Invalid(message: "a GraphQL fragment outside a request is httpyac syntax; reqtop sends a GRAPHQL request's body as written (put the fragment in it)",
-                          column: first.column)
+                          column: column(0))
         }
         var index = 0
         var method = "GET"
-        if tokens.count > 1, HTTPRequest.isValidMethod(first.text), !tokens[1].text.hasPrefix("HTTP/") {
-            method = first.text
+        if words.count > 1, !first.isEmpty, first.bytes.allSatisfy(HTTPRequest.isTokenByte), !word(1).hasPrefix("HTTP/") {
+            method = first.string
             index = 1
-        } else if tokens.count == 1, methods.contains(first.text) {
-            throw Invalid(message: "missing URL after \(first.text)", column: first.column + first.text.count)
-        } else if tokens.count > 1, !tokens[1].text.hasPrefix("HTTP/"), looksLikeURL(tokens[1].text) {
-            throw Invalid(message: "'\(first.text)' is not an HTTP method (a token of letters, digits and !#$%&'*+-.^_`|~)",
-                          column: first.column)
+        } else if words.count == 1, methods.contains(first.string) {
+            throw Invalid(message: "missing URL after \(first.string)", column: column(0) + first.string.count)
+        } else if words.count > 1, !word(1).hasPrefix("HTTP/"), looksLikeURL(word(1)) {
+            throw Invalid(message: "'\(first.string)' is not an HTTP method (a token of letters, digits and !#$%&'*+-.^_`|~)",
+                          column: column(0))
         }
-        let url = tokens[index]
-        guard looksLikeURL(url.text) else { throw Invalid(message: "'\(url.text)' is not a URL (\(usage))", column: url.column) }
-        if tokens.count > index + 1 {
-            let version = tokens[index + 1]
-            guard version.text.hasPrefix("HTTP/") else {
-                throw Invalid(message: "unexpected '\(version.text)' after the URL (encode spaces in URLs as %20)", column: version.column)
+        let url = word(index)
+        guard looksLikeURL(url) else { throw Invalid(message: "'\(url.string)' is not a URL (\(usage))", column: column(index)) }
+        if words.count > index + 1 {
+            guard word(index + 1).hasPrefix("HTTP/") else {
+                throw Invalid(message: "unexpected '\(word(index + 1).string)' after the URL (encode spaces in URLs as %20)",
+                              column: column(index + 1))
             }
-            if tokens.count > index + 2 {
-                let extra = tokens[index + 2]
-                throw Invalid(message: "unexpected '\(extra.text)' after the HTTP version", column: extra.column)
+            if words.count > index + 2 {
+                throw Invalid(message: "unexpected '\(word(index + 2).string)' after the HTTP version", column: column(index + 2))
             }
         }
-        return RequestLine(method: method, url: url.text, urlColumn: url.column)
+        return RequestLine(method: method, url: url.string, urlColumn: column(index))
     }
 
-    static func looksLikeURL(_ text: String) -> Bool {
-        // `contains(":")` covers "://"; on the bytes (Foundation's String search is slow).
-        text.utf8.contains(UInt8(ascii: ":")) || text.utf8.contains(UInt8(ascii: ".")) || text.hasPrefix("/") || text.hasPrefix("{{")
-            || text.hasPrefix("localhost")
+    static func looksLikeURL(_ word: TextLine) -> Bool {
+        // `:` covers "://".
+        word.firstIndex(of: UInt8(ascii: ":")) != nil || word.firstIndex(of: UInt8(ascii: ".")) != nil || word.hasPrefix("/")
+            || word.hasPrefix("{{") || word.hasPrefix("localhost")
     }
 
-    /// Whitespace-separated words with their 0-based columns; `{{ spaced }}` stays inside its word.
-    static func words(_ line: Substring) -> [(text: String, column: Int)] {
-        if line.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(line) }
-        var result: [(String, Int)] = []
-        var current = ""
-        var start = 0
-        var inVariable = false
-        var previous: Character?
-        for (i, ch) in line.enumerated() {
-            defer { previous = ch }
-            if ch == "{", previous == "{" { inVariable = true }
-            if ch == "}", previous == "}" { inVariable = false }
-            if (ch == " " || ch == "\t"), !inVariable {
-                if !current.isEmpty { result.append((current, start)); current = "" }
-            } else {
-                if current.isEmpty { start = i }
-                current.append(ch)
-            }
-        }
-        if !current.isEmpty { result.append((current, start)) }
-        return result
-    }
+    /// The space- and tab-separated words of a line as byte ranges (`{{ spaced }}` stays inside its
+    /// word): the first four, and how many there are. A request line has at most three, so no array.
+    struct Words {
+        private(set) var count = 0
+        private var kept: (Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0, 0..<0)
 
-    /// `words(_:)` for an ASCII line, on the bytes (columns are byte offsets).
-    private static func asciiWords(_ line: Substring) -> [(text: String, column: Int)] {
-        var result: [(String, Int)] = []
-        let bytes = line.utf8
-        var start: Substring.Index?
-        var inVariable = false
-        var previous: UInt8 = 0
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "{"), previous == UInt8(ascii: "{") { inVariable = true }
-            if byte == UInt8(ascii: "}"), previous == UInt8(ascii: "}") { inVariable = false }
-            if (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")), !inVariable {
-                if let first = start { result.append((String(line[first..<index]), bytes.distance(from: bytes.startIndex, to: first))) }
-                start = nil
-            } else if start == nil {
-                start = index
+        init(_ line: TextLine) {
+            let bytes = line.bytes
+            var start = -1
+            var inVariable = false
+            var previous: UInt8 = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "{"), previous == UInt8(ascii: "{") { inVariable = true }
+                if byte == UInt8(ascii: "}"), previous == UInt8(ascii: "}") { inVariable = false }
+                if (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")), !inVariable {
+                    if start >= 0 { append(start..<index) }
+                    start = -1
+                } else if start < 0 {
+                    start = index
+                }
+                previous = byte
             }
-            previous = byte
-            index = bytes.index(after: index)
+            if start >= 0 { append(start..<bytes.count) }
         }
-        if let first = start { result.append((String(line[first...]), bytes.distance(from: bytes.startIndex, to: first))) }
-        return result
+
+        private mutating func append(_ range: Range<Int>) {
+            switch count {
+            case 0: kept.0 = range
+            case 1: kept.1 = range
+            case 2: kept.2 = range
+            case 3: kept.3 = range
+            default: break
+            }
+            count += 1
+        }
+
+        /// One of the first four words.
+        subscript(index: Int) -> Range<Int> {
+            switch index {
+            case 0: kept.0
+            case 1: kept.1
+            case 2: kept.2
+            default: kept.3
+            }
+        }
     }
 }

@@ -9,7 +9,7 @@ struct GraphQLBody {
 
     /// Rewrites `method` and `headers` and returns the JSON body when the request is GraphQL; nil otherwise.
     init?(method: inout String, headers: inout [HTTPHeader], body: HTTPRequest.Body) throws(RequestListError) {
-        let byMethod = method.uppercased() == "GRAPHQL"
+        let byMethod = method.utf8.count == 7 && method.uppercased() == "GRAPHQL"
         let byHeader = headers.value(for: "X-REQUEST-TYPE")?.lowercased() == "graphql"
         guard byMethod || byHeader else { return nil }
         let text = String(decoding: body.data ?? Data(), as: UTF8.self)

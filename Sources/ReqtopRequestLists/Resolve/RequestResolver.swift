@@ -46,14 +46,15 @@ public final class RequestResolver: Sendable {
         // A request that needs what only a skipped script sets is reported when it comes up (not sent);
         // every other problem stops the run before anything is sent.
         var needsScript: Set<Int> = []
-        for index in list.specs.indices where hasTemplates(list.specs[index]) {
+        let templated = list.specs.withUnsafeBufferPointer { specs in specs.indices.map { hasTemplates(specs[$0]) } }
+        for index in list.specs.indices where templated[index] {
             let checker = substitution(spec: index, outcomes: nil)
             for text in templates(of: list.specs[index]) {
                 do { _ = try checker.substitute(text) } catch where error.needsSkippedScript { needsScript.insert(index) }
             }
         }
         try checkCycles()
-        for index in list.specs.indices where dependencies(of: index).isEmpty && !needsScript.contains(index) {
+        for index in list.specs.indices where !templated[index] || (dependencies(of: index).isEmpty && !needsScript.contains(index)) {
             _ = try resolve(index)
         }
     }
@@ -116,10 +117,13 @@ public final class RequestResolver: Sendable {
 
     private func resolve(_ index: Int, keepingResponseReferences: Bool) throws(RequestListError) -> HTTPRequest {
         let spec = list.specs[index]
-        let locator = VariableLocator(list: list)
-        let sub = substitution(spec: index, outcomes: outcomes.snapshot, keepingResponseReferences: keepingResponseReferences)
+        var locator: VariableLocator { VariableLocator(list: list) } // made only for an error
+        // Most requests of a long list have no `{{` (nor a `<@` file whose text may have some): they are
+        // taken as written, without setting up a substitution.
+        let sub = substitutesVariables && (hasTemplates(spec) || readsFileWithVariables(spec))
+            ? substitution(spec: index, outcomes: outcomes.snapshot, keepingResponseReferences: keepingResponseReferences) : nil
         func apply(_ text: String) throws(RequestListError) -> String {
-            substitutesVariables ? try sub.substitute(text) : text
+            try sub?.substitute(text) ?? text
         }
         var urlText = try apply(spec.url)
         guard HTTPRequest.isValidMethod(spec.method) else {
@@ -210,8 +214,8 @@ public final class RequestResolver: Sendable {
 
     /// The URL as written; `http://` is assumed when it names no scheme (`localhost:8080/x`).
     static func makeURL(_ text: String) -> HTTPURL? {
+        if let url = HTTPURL(string: text) { return url } // it trims the text itself
         let candidate = text.trimmingWhitespace()
-        if let url = HTTPURL(string: candidate) { return url }
         return candidate.contains("://") ? nil : HTTPURL(string: "http://" + candidate)
     }
 
@@ -224,6 +228,12 @@ public final class RequestResolver: Sendable {
         case nil, .bytes?: return false
         default: return templates(of: spec).contains { $0.containsTemplateOpening }
         }
+    }
+
+    /// Whether the body has a `<@` file part, whose text is substituted when it is read.
+    private func readsFileWithVariables(_ spec: RequestSpec) -> Bool {
+        guard case let .parts(parts)? = spec.body else { return false }
+        return parts.contains { if case .file(_, _, true) = $0 { true } else { false } }
     }
 
     private func templates(of spec: RequestSpec) -> [String] {
