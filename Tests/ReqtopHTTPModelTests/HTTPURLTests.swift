@@ -16,6 +16,26 @@ final class HTTPURLTests: XCTestCase {
         XCTAssertEqual(url.requestTarget, "/a%20b?q=%C3%BC&t=%01")
     }
 
+    /// The parts are offsets into the text as sent: found again after the path is escaped.
+    func testEveryPartIsFoundAroundUserInfoEscapesAndFragments() throws {
+        let url = try XCTUnwrap(HTTPURL(string: "  HTTPS://user:p%40ss@bücher.test:8443/a b/ü?q=1 2#frag?x \n"))
+        XCTAssertEqual(url.absoluteString, "HTTPS://user:p%40ss@bücher.test:8443/a%20b/%C3%BC?q=1%202#frag?x")
+        XCTAssertEqual(url.scheme, "https")
+        XCTAssertEqual(url.userInfo, "user:p%40ss")
+        XCTAssertEqual(url.host, "bücher.test")
+        XCTAssertEqual(url.port, 8443)
+        XCTAssertEqual(url.path, "/a%20b/%C3%BC")
+        XCTAssertEqual(url.query, "q=1%202")
+        XCTAssertEqual(url.fragment, "frag?x")
+        let bare = try XCTUnwrap(HTTPURL(string: "http://h.test#a?b"))
+        XCTAssertEqual([bare.path, bare.host], ["", "h.test"])
+        XCTAssertNil(bare.query, "a '?' after '#' is part of the fragment")
+        XCTAssertEqual(bare.fragment, "a?b")
+        XCTAssertEqual(bare.requestTarget, "/")
+        XCTAssertNil(HTTPURL(string: "http://user@:80/"), "no host")
+        XCTAssertNil(HTTPURL(string: "http://[::1/"), "an unclosed IPv6 literal")
+    }
+
     func testAuthorityForms() throws {
         XCTAssertEqual(HTTPURL(string: "http://[::1]:81/x")?.host, "::1")
         XCTAssertEqual(HTTPURL(string: "http://[::1]:81/x")?.authority, "[::1]:81")

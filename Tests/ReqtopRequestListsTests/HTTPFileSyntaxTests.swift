@@ -118,5 +118,9 @@ final class HTTPFileSyntaxTests: XCTestCase {
         XCTAssertThrowsError(try HTTPFileParser.parse(text: "GET http://x.example/{{ a b }} c\n", path: "v.http")) { error in
             XCTAssertEqual((error as? RequestListError)?.column, 32)
         }
+        XCTAssertThrowsError(try HTTPFileParser.parse(text: "GET http://x.example/\nX-Ü: ü{{}}\n", path: "w.http")) { error in
+            XCTAssertEqual((error as? RequestListError)?.line, 2)
+            XCTAssertEqual((error as? RequestListError)?.column, 7, "the '{{' of a header value, counted in characters")
+        }
     }
 }

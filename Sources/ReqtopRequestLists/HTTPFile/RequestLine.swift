@@ -1,3 +1,5 @@
+import Foundation
+
 /// Parses `METHOD URL [HTTP/1.1]` (the method may be omitted: GET). The method is kept exactly as
 /// written: any RFC 9110 token (`PROPFIND`, `QUERY`, `wHat`) is a method when a URL follows it.
 struct RequestLine {
@@ -68,6 +70,21 @@ struct RequestLine {
 
         init(_ line: TextLine) {
             let bytes = line.bytes
+            guard let base = bytes.baseAddress else { return }
+            if memchr(base, Int32(UInt8(ascii: "{")), bytes.count) == nil, memchr(base, Int32(UInt8(ascii: "\t")), bytes.count) == nil {
+                // No variable and no tab (most lines): the words are between spaces, found with memchr.
+                var start = 0
+                while start < bytes.count {
+                    guard let space = memchr(base + start, Int32(UInt8(ascii: " ")), bytes.count - start) else {
+                        append(start..<bytes.count)
+                        return
+                    }
+                    let end = base.distance(to: space.assumingMemoryBound(to: UInt8.self))
+                    if end > start { append(start..<end) }
+                    start = end + 1
+                }
+                return
+            }
             var start = -1
             var inVariable = false
             var previous: UInt8 = 0
