@@ -11,36 +11,88 @@ import Foundation
 /// variables substituted). Scripts — `< {% … %}` before the request, `> {% … %}` or `> file.js`
 /// after it, `>> file` — are skipped with a warning and kept in the spec's `scripts`.
 public enum HTTPFileParser {
+    /// A `.http` text of at least this many bytes gives a list that keeps where each request is
+    /// written, not the parsed requests (see `RequestSpecs`): about 20,000 short requests.
+    static let writtenRequestsThreshold = 1 << 20
+
     /// Parses `text`, which was read from `path` (used for messages and for `< file` bodies).
     /// - Parameter checkBodyFiles: report `< file` bodies that do not exist (default true).
     public static func parse(text: String, path: String, checkBodyFiles: Bool = true) throws(RequestListError) -> RequestList {
+        try parse(text: text, path: path, checkBodyFiles: checkBodyFiles,
+                  keepingRequests: text.utf8.count < writtenRequestsThreshold || text.utf8.count > UInt32.max)
+    }
+
+    /// `keepingRequests` false: the whole text is checked as always, but the list keeps only where
+    /// each request starts and parses it again when it is read.
+    static func parse(text: String, path: String, checkBodyFiles: Bool = true, keepingRequests: Bool) throws(RequestListError) -> RequestList {
         // The parse looks at the text's bytes in place (`TextLine`); only what it keeps becomes a `String`.
         var bytes = text
         let parsed = bytes.withUTF8 { buffer -> Result<HTTPFileParseState.Parsed, RequestListError> in
-            var state = HTTPFileParseState(lines: TextLines.split(buffer), path: path, checkBodyFiles: checkBodyFiles)
+            var state = HTTPFileParseState(path: path, checkBodyFiles: checkBodyFiles)
+            state.keepsRequests = keepingRequests
             do throws(RequestListError) {
-                try state.run()
+                try state.run(buffer)
             } catch {
                 return .failure(error)
             }
             return .success(state.parsed)
         }
         let state = try parsed.get()
+        let specs = keepingRequests ? RequestSpecs(state.specs)
+            : RequestSpecs(written: WrittenRequests(text: text, path: path, blocks: state.blocks, droppedNames: state.droppedNames,
+                                                   names: state.requestNames))
         var list = RequestList(
-            specs: state.specs, fileVariables: state.variables, sourcePath: path, format: .http,
+            specs: specs, fileVariables: state.variables, sourcePath: path, format: .http,
             warnings: state.warnings, sourceText: text)
         list.fileScripts = state.fileScripts
         return list
     }
+
+    /// The request of the block that starts at `block` (its first line: a `###` separator, or the
+    /// file's first line), parsed again; `dropsName` when the first parse did not take the
+    /// separator's name (it was taken).
+    static func request(in buffer: UnsafeBufferPointer<UInt8>, block: WrittenRequests.Block, dropsName: Bool, path: String) -> RequestSpec? {
+        var state = HTTPFileParseState(path: path, checkBodyFiles: false)
+        state.keepsRequests = false
+        state.lines = HTTPFileParseState.block(in: buffer, from: Int(block.byte)).lines
+        state.firstLine = Int(block.line)
+        state.dropsBlockName = dropsName
+        do throws(RequestListError) {
+            try state.parseRegion()
+        } catch {
+            return nil
+        }
+        return state.lastRequest
+    }
 }
 
-/// The line-by-line parse of one `.http` file (its lines are valid while the text's buffer is).
+/// The line-by-line parse of one `.http` file, block by block (its lines are valid while the text's buffer is).
 struct HTTPFileParseState {
-    let lines: [TextLine]
+    /// The lines of the block being parsed; `firstLine` is the file's line index of the first.
+    var lines: [TextLine] = []
+    var firstLine = 0
     let path: String
-    let directory: String
+    /// The directory body files are relative to (found when a body names a file: a block parsed
+    /// again would otherwise pay for a path operation each time).
+    var directory: String {
+        let dir = (path as NSString).deletingLastPathComponent
+        return dir.isEmpty ? "." : dir
+    }
     let checkBodyFiles: Bool
+    /// False: each request is dropped once parsed and only its block's start kept in `blocks`.
+    var keepsRequests = true
     var specs: [RequestSpec] = []
+    /// Where each request's block starts (when `keepsRequests` is false).
+    var blocks: [WrittenRequests.Block] = []
+    /// Requests whose `### name` was not taken because another request had it.
+    var droppedNames: Set<Int> = []
+    /// Parsing one block again: its separator's name was dropped the first time.
+    var dropsBlockName = false
+    /// The request parsed last, when `keepsRequests` is false.
+    var lastRequest: RequestSpec?
+    /// Each named request's index and name, when `keepsRequests` is false.
+    var requestNames: [(index: Int, name: String)] = []
+    var requestCount = 0
     var variables: [FileVariable] = []
     var warnings: [RequestListWarning] = []
     /// Scripts in blocks without a request.
@@ -51,23 +103,31 @@ struct HTTPFileParseState {
     /// What a parse keeps: no line of the text.
     struct Parsed {
         var specs: [RequestSpec]
+        var requestNames: [(index: Int, name: String)]
+        var blocks: [WrittenRequests.Block]
+        var droppedNames: Set<Int>
         var variables: [FileVariable]
         var warnings: [RequestListWarning]
         var fileScripts: [SkippedScript]
     }
 
-    var parsed: Parsed { Parsed(specs: specs, variables: variables, warnings: warnings, fileScripts: fileScripts) }
+    var parsed: Parsed {
+        Parsed(specs: specs, requestNames: requestNames, blocks: blocks, droppedNames: droppedNames, variables: variables, warnings: warnings,
+               fileScripts: fileScripts)
+    }
 
-    init(lines: [TextLine], path: String, checkBodyFiles: Bool) {
-        self.lines = lines
+    init(path: String, checkBodyFiles: Bool) {
         self.path = path
-        let dir = (path as NSString).deletingLastPathComponent
-        directory = dir.isEmpty ? "." : dir
         self.checkBodyFiles = checkBodyFiles
     }
 
+    /// A location on line `line` of the block (0-based, like `column`).
+    func location(line: Int, column: Int) -> SourceLocation {
+        SourceLocation(file: path, line: firstLine + line + 1, column: column + 1)
+    }
+
     func error(_ message: String, line: Int, column: Int) -> RequestListError {
-        RequestListError(file: path, line: line + 1, column: column + 1, message: message, lineText: lines[line].string)
+        RequestListError(file: path, line: firstLine + line + 1, column: column + 1, message: message, lineText: lines[line].string)
     }
 
     static func isSeparator(_ line: TextLine) -> Bool { line.trimmed.hasPrefix("###") }
@@ -101,24 +161,41 @@ struct HTTPFileParseState {
         return path.isEmpty ? nil : (path, substitutes)
     }
 
-    mutating func run() throws(RequestListError) {
-        // A block holds at most one request: the separators bound the count (the array is not regrown).
-        specs.reserveCapacity(1 + lines.reduce(0) { $0 + (Self.isSeparator($1) ? 1 : 0) })
-        var blockName: String?
-        while index < lines.count {
-            let trimmed = lines[index].trimmed
-            if trimmed.hasPrefix("###") {
-                // `### text` names the request (as the JetBrains client shows it) unless that name is
-                // taken: then, like a `###…###` banner line, it is only a comment.
-                let hashes = trimmed.bytes.prefix { $0 == UInt8(ascii: "#") }.count
-                var name = trimmed.dropFirst(hashes).trimmed.string
-                while name.hasSuffix("#") { name = String(name.dropLast()).trimmingWhitespace() }
-                blockName = name.isEmpty || namesSeen[name] != nil ? nil : name // namesSeen has every request's name
-                index += 1
+    /// Parses the text block by block: a block runs from a `###` separator (or the file's start) to
+    /// the next one and holds at most one request.
+    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) throws(RequestListError) {
+        var position: Int? = 0
+        while let start = position {
+            let next = HTTPFileParseState.block(in: buffer, from: start, into: &lines)
+            let before = requestCount
+            try parseRegion()
+            if requestCount > before, !keepsRequests {
+                blocks.append(WrittenRequests.Block(byte: UInt32(start), line: UInt32(firstLine)))
             }
-            try parseBlock(name: blockName)
-            blockName = nil
+            firstLine += lines.count
+            position = next
         }
+    }
+
+    /// Parses the block in `lines`: its separator line (which may name the request), then the request.
+    mutating func parseRegion() throws(RequestListError) {
+        index = 0
+        var blockName: String?
+        var dropped = false
+        let trimmed = lines[0].trimmed
+        if trimmed.hasPrefix("###") {
+            // `### text` names the request (as the JetBrains client shows it) unless that name is
+            // taken: then, like a `###…###` banner line, it is only a comment.
+            let hashes = trimmed.bytes.prefix { $0 == UInt8(ascii: "#") }.count
+            var name = trimmed.dropFirst(hashes).trimmed.string
+            while name.hasSuffix("#") { name = String(name.dropLast()).trimmingWhitespace() }
+            dropped = !name.isEmpty && (namesSeen[name] != nil || dropsBlockName) // namesSeen has every request's name
+            blockName = name.isEmpty || dropped ? nil : name
+            index += 1
+        }
+        let before = requestCount
+        try parseBlock(name: blockName)
+        if dropped, requestCount > before { droppedNames.insert(before) }
     }
 
     /// Parses from `index` up to the next separator (exclusive).
@@ -145,7 +222,7 @@ struct HTTPFileParseState {
                 continue
             }
             if trimmed.hasPrefix("import ") || trimmed.hasPrefix("run "), let skipped = Self.importOrRun(trimmed.string) {
-                warnings.append(RequestListWarning(location: SourceLocation(file: path, line: index + 1, column: indent + 1), message: skipped))
+                warnings.append(RequestListWarning(location: location(line: index, column: indent), message: skipped))
                 index += 1
                 continue
             }
@@ -157,11 +234,17 @@ struct HTTPFileParseState {
             try handlers(spec: &spec)
             if let name = spec.name {
                 if let first = namesSeen[name] {
-                    throw error("duplicate request name '\(name)' (first used on line \(first))", line: spec.location!.line - 1, column: 0)
+                    throw error("duplicate request name '\(name)' (first used on line \(first))", line: spec.location!.line - 1 - firstLine, column: 0)
                 }
                 namesSeen[name] = spec.location!.line
             }
-            specs.append(consume spec)
+            if keepsRequests {
+                specs.append(consume spec)
+            } else {
+                if let name = spec.name { requestNames.append((requestCount, name)) }
+                lastRequest = consume spec
+            }
+            requestCount += 1
             return
         }
         fileScripts += spec.scripts // a block of scripts and variables only
@@ -172,7 +255,7 @@ struct HTTPFileParseState {
     mutating func script(_ defaultKind: SkippedScript.Kind, spec: inout RequestSpec) throws(RequestListError) {
         let line = lines[index]
         let column = line.leadingWhitespaceCount
-        let location = SourceLocation(file: path, line: index + 1, column: column + 1)
+        let location = self.location(line: index, column: column)
         var rest = line.trimmed.string
         var kind = defaultKind
         if rest.hasPrefix(">>") {
@@ -217,7 +300,7 @@ struct HTTPFileParseState {
             end += 1
         }
         guard end < lines.count else { throw error("httpyac script block '{{' is not closed with '}}'", line: start, column: 0) }
-        let location = SourceLocation(file: path, line: start + 1, column: 1)
+        let location = self.location(line: start, column: 0)
         spec.scripts.append(SkippedScript(kind: .preRequest, source: lines[(start + 1)..<end].map(\.string).joined(separator: "\n"), location: location))
         warnings.append(RequestListWarning(location: location, message: "httpyac script block skipped: reqtop does not run scripts"))
         index = end + 1
@@ -256,7 +339,7 @@ struct HTTPFileParseState {
         spec.method = parsed.method
         spec.url = parsed.url
         let methodColumn = line.leadingWhitespaceCount
-        spec.location = SourceLocation(file: path, line: index + 1, column: methodColumn + 1)
+        spec.location = location(line: index, column: methodColumn)
     }
 
     /// Lines that continue the request target: `?query` and `&more` lines, and indented lines
@@ -322,7 +405,7 @@ struct HTTPFileParseState {
             let column = line.leadingWhitespaceCount
             if trimmed.hasPrefix("<>") {
                 warnings.append(RequestListWarning(
-                    location: SourceLocation(file: path, line: index + 1, column: column + 1),
+                    location: location(line: index, column: column),
                     message: "response comparison '<>' is ignored by reqtop"))
                 index += 1
                 continue

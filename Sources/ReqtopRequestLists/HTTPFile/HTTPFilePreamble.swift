@@ -21,21 +21,21 @@ extension HTTPFileParseState {
             spec.options.timeout = seconds
         case "loop":
             // httpyac repeats the request; reqtop sends it once, and not at all when it needs the loop's variable.
-            let location = SourceLocation(file: path, line: index + 1, column: column + 1)
+            let location = self.location(line: index, column: column)
             let directive = SkippedScript(kind: .variableDirective, source: "loop \(value)", location: location)
             spec.scripts.append(directive)
             let uses = directive.setVariables.first.map { "; requests that use {{\($0)}} are not sent" } ?? "; the request is sent once"
             warnings.append(RequestListWarning(location: location, message: "directive '@loop' skipped: reqtop does not repeat requests\(uses)"))
         case "prompt", "env-stdin-cmd", "env-json-key", "env-header-key", "file-to-variable":
             // Set a variable by asking, running a command, or reading the response or a file.
-            let location = SourceLocation(file: path, line: index + 1, column: column + 1)
+            let location = self.location(line: index, column: column)
             spec.scripts.append(SkippedScript(kind: .variableDirective, source: "\(key) \(value)", location: location))
             let uses = value.split(separator: " ").first.map { "; requests that use {{\($0)}} are not sent" } ?? ""
             warnings.append(RequestListWarning(
                 location: location, message: "directive '@\(key)' skipped: reqtop does not set variables this way\(uses)"))
         default:
             warnings.append(RequestListWarning(
-                location: SourceLocation(file: path, line: index + 1, column: column + 1),
+                location: location(line: index, column: column),
                 message: "directive '@\(key)' is not supported by reqtop and has no effect"))
         }
     }
@@ -55,6 +55,6 @@ extension HTTPFileParseState {
         let valueColumn = column + 1 + afterAt.distance(from: afterAt.startIndex, to: eq) + 1 + leading
         try checkTemplate(value, line: index, column: valueColumn)
         variables.append(FileVariable(name: name, value: value,
-                                      location: SourceLocation(file: path, line: index + 1, column: valueColumn + 1)))
+                                      location: location(line: index, column: valueColumn)))
     }
 }

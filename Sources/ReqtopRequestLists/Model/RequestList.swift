@@ -63,7 +63,7 @@ public struct RequestListWarning: Sendable, Hashable, CustomStringConvertible {
 
 /// A parsed request list: its specs plus what is needed to resolve and report on them.
 public struct RequestList: Sendable {
-    public var specs: [RequestSpec]
+    public var specs: RequestSpecs
     /// `.http` file variables, every definition in file order (a name may be defined again further down:
     /// references see the latest definition above them).
     public var fileVariables: [FileVariable]
@@ -85,13 +85,13 @@ public struct RequestList: Sendable {
         specs: [RequestSpec], fileVariables: [FileVariable] = [], sourcePath: String, format: RequestListFormat,
         warnings: [RequestListWarning] = [], sourceLines: [String] = []
     ) {
-        self.init(specs: specs, fileVariables: fileVariables, sourcePath: sourcePath, format: format, warnings: warnings,
-                  source: SourceText(lines: sourceLines))
+        self.init(specs: RequestSpecs(specs), fileVariables: fileVariables, sourcePath: sourcePath, format: format,
+                  warnings: warnings, source: SourceText(lines: sourceLines))
     }
 
     /// A list read from `sourceText` (split into lines only when a message needs one).
     public init(
-        specs: [RequestSpec], fileVariables: [FileVariable] = [], sourcePath: String, format: RequestListFormat,
+        specs: RequestSpecs, fileVariables: [FileVariable] = [], sourcePath: String, format: RequestListFormat,
         warnings: [RequestListWarning] = [], sourceText: String
     ) {
         self.init(specs: specs, fileVariables: fileVariables, sourcePath: sourcePath, format: format, warnings: warnings,
@@ -99,7 +99,7 @@ public struct RequestList: Sendable {
     }
 
     private init(
-        specs: [RequestSpec], fileVariables: [FileVariable], sourcePath: String, format: RequestListFormat,
+        specs: RequestSpecs, fileVariables: [FileVariable], sourcePath: String, format: RequestListFormat,
         warnings: [RequestListWarning], source: SourceText
     ) {
         self.specs = specs

@@ -10,6 +10,8 @@ public final class RequestResolver: Sendable {
     public let variables: VariableContext
     private let fileVariables: FileVariableScope
     private let requestNames: Set<String>
+    /// The index of each named request (the first one with a name).
+    private let indexByName: [String: Int]
     private let outcomes = Protected<[String: RecordedOutcome]>([:])
     /// `dependencies(of:)` per spec: parsed once, asked for by validation, cycle checks and the runner.
     private let dependencyCache = Protected<[Int: Set<String>]>([:])
@@ -18,7 +20,10 @@ public final class RequestResolver: Sendable {
         self.list = list
         self.variables = variables
         fileVariables = FileVariableScope(list.fileVariables)
-        requestNames = Set(list.specs.compactMap(\.name))
+        var indexByName: [String: Int] = [:]
+        for (index, name) in list.specs.names where indexByName[name] == nil { indexByName[name] = index }
+        self.indexByName = indexByName
+        requestNames = Set(indexByName.keys)
     }
 
     private var substitutesVariables: Bool { list.format == .http }
@@ -37,43 +42,59 @@ public final class RequestResolver: Sendable {
     /// that do not depend on responses) that the URL and body resolve.
     public func validate() throws(RequestListError) {
         guard substitutesVariables else {
-            for index in list.specs.indices { _ = try resolve(index) }
+            for (index, spec) in list.specs.enumerated() { _ = try resolve(index, spec: spec, keepingResponseReferences: false) }
             return
         }
         for variable in list.fileVariables {
             do { _ = try substitution(spec: nil, outcomes: nil).substituteFileVariable(variable) } catch where error.needsSkippedScript {}
         }
-        // A request that needs what only a skipped script sets is reported when it comes up (not sent);
-        // every other problem stops the run before anything is sent.
+        // Each request is read once (a long list parses it again when read). A request without
+        // templates resolves now, but its error waits for the template and cycle checks, which come
+        // first, and for the requests before it.
         var needsScript: Set<Int> = []
-        let templated = list.specs.withUnsafeBufferPointer { specs in specs.indices.map { hasTemplates(specs[$0]) } }
-        for index in list.specs.indices where templated[index] {
-            let checker = substitution(spec: index, outcomes: nil)
-            for text in templates(of: list.specs[index]) {
-                do { _ = try checker.substitute(text) } catch where error.needsSkippedScript { needsScript.insert(index) }
+        var templated: [Int] = []
+        var literalError: (index: Int, error: RequestListError)?
+        for (index, spec) in list.specs.enumerated() {
+            if hasTemplates(spec) {
+                templated.append(index)
+                let checker = substitution(spec: index, outcomes: nil)
+                for text in templates(of: spec) {
+                    // A request that needs what only a skipped script sets is reported when it comes up (not sent).
+                    do { _ = try checker.substitute(text) } catch where error.needsSkippedScript { needsScript.insert(index) }
+                }
+            } else if literalError == nil {
+                do { _ = try resolve(index, spec: spec, keepingResponseReferences: false) } catch { literalError = (index, error) }
             }
         }
         try checkCycles()
-        for index in list.specs.indices where !templated[index] || (dependencies(of: index).isEmpty && !needsScript.contains(index)) {
+        for index in templated where dependencies(of: index).isEmpty && !needsScript.contains(index) {
+            if let literalError, literalError.index < index { throw literalError.error }
             _ = try resolve(index)
         }
+        if let literalError { throw literalError.error }
     }
 
     /// Names of the requests whose responses the spec at `index` uses (through file variables too).
     public func dependencies(of index: Int) -> Set<String> {
-        guard substitutesVariables, list.specs.indices.contains(index), hasTemplates(list.specs[index]) else { return [] }
+        guard list.specs.indices.contains(index) else { return [] }
+        return dependencies(of: index, spec: list.specs[index])
+    }
+
+    /// `dependencies(of:)` for the spec at `index` when it has been read already.
+    public func dependencies(of index: Int, spec: RequestSpec) -> Set<String> {
+        guard substitutesVariables, hasTemplates(spec) else { return [] }
         if let cached = dependencyCache.withLock({ $0[index] }) { return cached }
-        let found = findDependencies(of: index)
+        let found = findDependencies(of: index, spec: spec)
         dependencyCache.withLock { $0[index] = found }
         return found
     }
 
-    private func findDependencies(of index: Int) -> Set<String> {
+    private func findDependencies(of index: Int, spec: RequestSpec) -> Set<String> {
         var names: Set<String> = []
         var visited: Set<SourceLocation> = []
         // Each template with the line it is written on (file variables are positional).
-        let specLine = list.specs[index].location?.line
-        var pending = templates(of: list.specs[index]).map { (text: $0, line: specLine) }
+        let specLine = spec.location?.line
+        var pending = templates(of: spec).map { (text: $0, line: specLine) }
         while let (text, line) = pending.popLast() {
             guard let template = try? Template.parse(text) else { continue }
             for name in template.variableNames {
@@ -116,7 +137,10 @@ public final class RequestResolver: Sendable {
     }
 
     private func resolve(_ index: Int, keepingResponseReferences: Bool) throws(RequestListError) -> HTTPRequest {
-        let spec = list.specs[index]
+        try resolve(index, spec: list.specs[index], keepingResponseReferences: keepingResponseReferences)
+    }
+
+    private func resolve(_ index: Int, spec: RequestSpec, keepingResponseReferences: Bool) throws(RequestListError) -> HTTPRequest {
         var locator: VariableLocator { VariableLocator(list: list) } // made only for an error
         // Most requests of a long list have no `{{` (nor a `<@` file whose text may have some): they are
         // taken as written, without setting up a substitution.
@@ -259,8 +283,6 @@ public final class RequestResolver: Sendable {
     /// reference back to a request still on the walk's path closes a cycle, reported from there.
     /// (A walk from every request, carrying copies of its path, took 61 s for a chain of 8000.)
     private func checkCycles() throws(RequestListError) {
-        let indexByName = Dictionary(list.specs.indices.compactMap { i in list.specs[i].name.map { ($0, i) } },
-                                     uniquingKeysWith: { first, _ in first })
         guard !indexByName.isEmpty else { return } // references name requests: without names there are no edges
         func edges(_ index: Int) -> [Int] { dependencies(of: index).compactMap { indexByName[$0] }.sorted() }
         enum Mark { case unvisited, onPath, done }

@@ -25,7 +25,8 @@ package final class RequestListRunner: Sendable {
     package let inputs: [RunnerInput]
     /// `resolvers[iteration][list]`: each round resolves (and chains) on its own.
     private let resolvers: [[RequestResolver]]
-    private let dependencies: [[Set<String>]]
+    /// `dependencies[list][spec]`: the requests whose responses it uses (only requests that use some).
+    private let dependencies: [[Int: Set<String>]]
     private let state: Protected<RunnerState>
     private let callbacks = Protected(Callbacks())
     /// Serializes submission so tasks are created in list order.
@@ -48,17 +49,26 @@ package final class RequestListRunner: Sendable {
         }
         for resolver in resolvers[0] { try resolver.validate() }
         self.resolvers = resolvers
-        dependencies = resolvers[0].map { resolver in resolver.list.specs.indices.map { resolver.dependencies(of: $0) } }
-        var queue: [RunItem] = []
+        // Each request is read once here (a long list parses it again when read).
+        var dependencies: [[Int: Set<String>]] = []
+        for resolver in resolvers[0] {
+            var listDependencies: [Int: Set<String>] = [:]
+            for (specIndex, spec) in resolver.list.specs.enumerated() {
+                let names = resolver.dependencies(of: specIndex, spec: spec)
+                if !names.isEmpty { listDependencies[specIndex] = names }
+            }
+            dependencies.append(listDependencies)
+        }
+        self.dependencies = dependencies
         var outstanding: [NameKey: Int] = [:]
         for iteration in 0..<options.repeatCount {
             for (listIndex, input) in inputs.enumerated() {
-                for (specIndex, spec) in input.list.specs.enumerated() {
-                    queue.append(RunItem(list: listIndex, iteration: iteration, spec: specIndex))
-                    if let name = spec.name { outstanding[NameKey(list: listIndex, iteration: iteration, name: name), default: 0] += 1 }
+                for name in input.list.specs.names.map(\.name) {
+                    outstanding[NameKey(list: listIndex, iteration: iteration, name: name), default: 0] += 1
                 }
             }
         }
+        let queue = RunQueue(specCounts: inputs.map(\.list.specs.count), rounds: options.repeatCount)
         var initial = RunnerState(queue: queue, outstanding: outstanding)
         initial.keepsResults = options.keepsResults
         state = Protected(initial)
@@ -121,9 +131,10 @@ package final class RequestListRunner: Sendable {
         finishIfDone()
     }
 
-    private func isReady(_ item: RunItem, _ state: RunnerState) -> Bool {
-        dependencies[item.list][item.spec].allSatisfy { name in
-            state.outstanding[NameKey(list: item.list, iteration: item.iteration, name: name), default: 0] == 0
+    /// Whether every request `item` uses the response of has finished (`outstanding`: per name, how many have not).
+    private func isReady(_ item: RunItem, _ outstanding: [NameKey: Int]) -> Bool {
+        (dependencies[item.list][item.spec] ?? []).allSatisfy { name in
+            outstanding[NameKey(list: item.list, iteration: item.iteration, name: name), default: 0] == 0
         }
     }
 
@@ -210,7 +221,7 @@ package final class RequestListRunner: Sendable {
             guard state.started, state.inFlightCount == 0 else { return nil }
             if !state.cancelled, !state.queue.isEmpty {
                 // Nothing in flight and nothing ready: only possible when a dependency can never finish.
-                guard !state.queue.contains(where: { isReady($0, state) }) else { return nil }
+                guard !state.queue.contains(where: { isReady($0, state.outstanding) }) else { return nil }
                 for item in state.queue {
                     let spec = inputs[item.list].list.specs[item.spec]
                     stranded.append(RunResult(item: item, task: nil, name: spec.name, method: spec.method, url: spec.url,

@@ -2,8 +2,8 @@ import ReqtopNetworking
 
 /// The runner's mutable state, always accessed under its lock.
 struct RunnerState {
-    /// Requests not yet submitted, in submission order (a slice: taking the first is O(1)).
-    var queue: ArraySlice<RunItem>
+    /// Requests not yet submitted, in submission order.
+    var queue: RunQueue
     /// How many requests of each name (per list and round) have not finished yet.
     var outstanding: [NameKey: Int]
     var inFlight: [TaskID: HTTPTask] = [:]
@@ -17,17 +17,18 @@ struct RunnerState {
     var started = false
     var completions: [@Sendable (RunOutcome) -> Void] = []
 
-    init(queue: [RunItem], outstanding: [NameKey: Int]) {
-        self.queue = queue[...]
+    init(queue: RunQueue, outstanding: [NameKey: Int]) {
+        self.queue = queue
         self.outstanding = outstanding
     }
 
     /// Removes and returns the first request whose dependencies have finished, when a slot is free.
-    mutating func takeNextReady(limit: Int, isReady: (RunItem, RunnerState) -> Bool) -> RunItem? {
+    mutating func takeNextReady(limit: Int, isReady: (RunItem, _ outstanding: [NameKey: Int]) -> Bool) -> RunItem? {
         guard !cancelled, inFlightCount < limit else { return nil }
-        guard let index = queue.firstIndex(where: { isReady($0, self) }) else { return nil }
+        let outstanding = outstanding
+        guard let item = queue.takeFirst(where: { isReady($0, outstanding) }) else { return nil }
         inFlightCount += 1
-        return index == queue.startIndex ? queue.popFirst() : queue.remove(at: index)
+        return item
     }
 
     /// Counts a result (and keeps it, when asked to).

@@ -1,0 +1,81 @@
+/// The requests of a list, in order.
+///
+/// A list from a long `.http` file (`HTTPFileParser.writtenRequestsThreshold`) keeps where each
+/// request is written rather than the parsed requests, and parses a request again each time it is
+/// read: a `RequestSpec` with its strings is about 250 bytes, and 100,000 of them were most of a
+/// long run's memory; where a request starts is 8 bytes.
+public struct RequestSpecs: RandomAccessCollection, Sendable, ExpressibleByArrayLiteral {
+    private enum Storage: Sendable {
+        case parsed([RequestSpec])
+        case written(WrittenRequests)
+    }
+
+    private let storage: Storage
+
+    public init(_ specs: [RequestSpec]) { storage = .parsed(specs) }
+    public init(arrayLiteral specs: RequestSpec...) { storage = .parsed(specs) }
+    init(written: WrittenRequests) { storage = .written(written) }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int {
+        switch storage {
+        case .parsed(let specs): specs.count
+        case .written(let written): written.blocks.count
+        }
+    }
+
+    public subscript(position: Int) -> RequestSpec {
+        switch storage {
+        case .parsed(let specs): specs[position]
+        case .written(let written): written.request(at: position)
+        }
+    }
+
+    /// The index and name of every named request, in order (a long list knows them without parsing its requests again).
+    public var names: [(index: Int, name: String)] {
+        switch storage {
+        case .parsed(let specs): specs.indices.compactMap { index in specs[index].name.map { (index, $0) } }
+        case .written(let written): written.names
+        }
+    }
+
+    /// Whether the requests are parsed again when read (a long `.http` list).
+    public var isReadFromText: Bool {
+        if case .written = storage { true } else { false }
+    }
+}
+
+/// Where the requests of a long `.http` text are written, to parse each again when it is read.
+struct WrittenRequests: Sendable {
+    /// Where a request's block starts: its byte offset in the text and its 0-based line.
+    struct Block: Sendable {
+        var byte: UInt32
+        var line: UInt32
+    }
+
+    let text: String
+    let path: String
+    let blocks: [Block]
+    /// Requests whose block's `### name` was not taken (another request had that name).
+    let droppedNames: Set<Int>
+    /// Each named request's index and name.
+    let names: [(index: Int, name: String)]
+
+    init(text: String, path: String, blocks: [Block], droppedNames: Set<Int>, names: [(index: Int, name: String)]) {
+        self.names = names
+        self.text = text
+        self.path = path
+        self.blocks = blocks
+        self.droppedNames = droppedNames
+    }
+
+    func request(at index: Int) -> RequestSpec {
+        var text = text
+        let spec = text.withUTF8 { buffer in
+            HTTPFileParser.request(in: buffer, block: blocks[index], dropsName: droppedNames.contains(index), path: path)
+        }
+        // The same bytes parsed without error the first time, so they do again.
+        guard let spec else { preconditionFailure("request #\(index + 1) of \(path) did not parse again") }
+        return spec
+    }
+}

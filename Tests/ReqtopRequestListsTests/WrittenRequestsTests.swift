@@ -1,0 +1,94 @@
+import Foundation
+@testable import ReqtopRequestLists
+import XCTest
+
+/// A long `.http` list keeps where each request is written and parses it again when read: every
+/// request read that way must be the one the whole-file parse gave, for every `.http` fixture
+/// (ours and the wild corpus) and for the cases only a block-by-block parse could get wrong.
+final class WrittenRequestsTests: XCTestCase {
+    private func assertSameList(_ text: String, path: String, file: StaticString = #filePath, line: UInt = #line) {
+        let kept = Result { () throws(RequestListError) in
+            try HTTPFileParser.parse(text: text, path: path, keepingRequests: true)
+        }
+        let written = Result { () throws(RequestListError) in
+            try HTTPFileParser.parse(text: text, path: path, keepingRequests: false)
+        }
+        switch (kept, written) {
+        case let (.success(kept), .success(written)):
+            XCTAssertFalse(kept.specs.isReadFromText, file: file, line: line)
+            XCTAssertTrue(written.specs.isReadFromText, file: file, line: line)
+            XCTAssertEqual(Array(written.specs), Array(kept.specs), "\(path): requests", file: file, line: line)
+            XCTAssertEqual(written.fileVariables, kept.fileVariables, "\(path): variables", file: file, line: line)
+            XCTAssertEqual(written.warnings, kept.warnings, "\(path): warnings", file: file, line: line)
+            XCTAssertEqual(written.fileScripts, kept.fileScripts, "\(path): scripts", file: file, line: line)
+        case let (.failure(kept), .failure(written)):
+            XCTAssertEqual(written, kept, "\(path): the same error", file: file, line: line)
+        default:
+            XCTFail("\(path): one parse failed, the other did not: \(kept) / \(written)", file: file, line: line)
+        }
+    }
+
+    func testEveryHTTPFixtureReadsBackTheSameRequests() throws {
+        let files = (FileManager.default.enumerator(atPath: Fixtures.directory)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".http") || $0.hasSuffix(".rest") }
+        XCTAssertGreaterThan(files.count, 50)
+        for relative in files.sorted() {
+            let path = Fixtures.path(relative)
+            let text = String(decoding: try XCTUnwrap(FileManager.default.contents(atPath: path)), as: UTF8.self)
+            assertSameList(text, path: path)
+        }
+    }
+
+    /// Names, line numbers, CRLF, separators in odd places, variables at a body's end, blocks
+    /// without requests, and errors past the first block.
+    func testBlocksParsedAgainKeepTheirNamesLinesAndBodies() {
+        let text = """
+        @host = http://x.example
+        ### first
+        GET {{host}}/a\r
+        X-A: 1\r
+        \r
+        body line\r
+        \r\r
+        ###
+        # @name second
+        POST {{host}}/b
+        Content-Type: application/x-www-form-urlencoded
+
+        a=1
+        &b=2
+
+        @later = 2
+        ### first
+        GET {{host}}/taken-name
+        ### only a comment block
+        # nothing here
+          ### an indented separator
+        GET {{host}}/c?x={{later}}
+        > {% client.global.set("t", 1) %}
+        ###
+        GET {{host}}/last
+        """
+        assertSameList(text, path: "/tmp/blocks.http")
+        let list = try? HTTPFileParser.parse(text: text, path: "/tmp/blocks.http", keepingRequests: false)
+        XCTAssertEqual(list?.specs.map(\.name), ["first", "second", nil, "an indented separator", nil], "the second '### first' is a comment")
+        XCTAssertEqual(list?.specs.map { $0.location?.line }, [3, 10, 18, 22, 25])
+        XCTAssertEqual(list?.specs[0].body, .text("body line"))
+        XCTAssertEqual(list?.specs[1].body, .text("a=1&b=2"))
+        assertSameList(text + "\n###\nGET /no-host\nX-Bad header\n", path: "/tmp/error.http")
+        assertSameList("", path: "/tmp/empty.http")
+        assertSameList("\n\n###\n", path: "/tmp/separators.http")
+    }
+
+    func testALongListIsReadFromItsText() throws {
+        let request = "GET http://127.0.0.1:8080/files/100b.bin\n\n###\n"
+        let text = String(repeating: request, count: HTTPFileParser.writtenRequestsThreshold / request.utf8.count + 1)
+        let list = try HTTPFileParser.parse(text: text, path: "/tmp/long.http")
+        XCTAssertTrue(list.specs.isReadFromText)
+        XCTAssertEqual(list.specs.count, HTTPFileParser.writtenRequestsThreshold / request.utf8.count + 1)
+        XCTAssertEqual(list.specs.last?.location?.line, 3 * (list.specs.count - 1) + 1)
+        let resolver = RequestResolver(list: list)
+        try resolver.validate()
+        XCTAssertEqual(try resolver.resolve(list.specs.count - 1).url.absoluteString, "http://127.0.0.1:8080/files/100b.bin")
+    }
+}
