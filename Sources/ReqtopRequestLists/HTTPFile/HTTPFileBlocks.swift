@@ -7,6 +7,7 @@ extension HTTPFileParseState {
     /// A file is parsed block by block, so only one block's lines are ever held.
     static func block(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (lines: [TextLine], next: Int?) {
         var lines: [TextLine] = []
+        lines.reserveCapacity(8) // most blocks: a separator, a request line, a few headers, a blank line, a body
         let next = block(in: bytes, from: start, into: &lines)
         return (lines, next)
     }

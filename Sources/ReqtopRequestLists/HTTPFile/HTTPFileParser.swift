@@ -62,7 +62,7 @@ public enum HTTPFileParser {
         } catch {
             return nil
         }
-        return state.lastRequest
+        return state.lastRequest.take()
     }
 }
 
