@@ -137,6 +137,22 @@ final class RunSummaryTests: XCTestCase {
         XCTAssertEqual(summary.lines[0], "23 requests: 20 completed, 2 failed (1 not sent), 1 cancelled; 1 with HTTP status >= 400")
     }
 
+    /// The runner's tally sorts its latencies in place; one read without that sorts a copy: the same figures.
+    func testPercentilesDoNotDependOnTheOrderLatenciesArrived() {
+        var tally = RunTally()
+        for ms in [70.0, 10, 200, 40, 150, 30, 90, 120, 20, 60, 180, 50, 110, 80, 100, 130, 190, 170, 140, 160] {
+            tally.add(result(.completed(status: 200), ms: ms))
+        }
+        let unsorted = tally.summary
+        let summarized = tally.summarize()
+        for summary in [unsorted, summarized] {
+            XCTAssertEqual(summary.p50, 100)
+            XCTAssertEqual(summary.p95, 190)
+            XCTAssertEqual(summary.max, 200)
+        }
+        XCTAssertEqual(tally.summary.p50, 100, "read again once sorted")
+    }
+
     func testExitCodeFollowsOutcomesStatusOptionAndInterrupt() {
         let ok = RunSummary(results: [result(.completed(status: 404))])
         XCTAssertEqual(ok.exitCode(failOnStatus: false, interrupted: false), 0)

@@ -175,6 +175,12 @@ struct HTTPFileParseState {
             firstLine += lines.count
             position = next
         }
+        if blocks.capacity > blocks.count + blocks.count / 8 { // kept for the whole run: without the room it grew into
+            var exact: [WrittenRequests.Block] = []
+            exact.reserveCapacity(blocks.count)
+            exact.append(contentsOf: blocks)
+            blocks = exact
+        }
     }
 
     /// Parses the block in `lines`: its separator line (which may name the request), then the request.

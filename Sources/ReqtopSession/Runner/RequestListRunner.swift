@@ -242,7 +242,7 @@ package final class RequestListRunner: Sendable {
             let completions = state.completions
             guard !completions.isEmpty else { return nil }
             state.completions.removeAll()
-            return (RunOutcome(results: state.results, summary: state.tally.summary, wasCancelled: state.cancelled), completions)
+            return (RunOutcome(results: state.results, summary: state.tally.summarize(), wasCancelled: state.cancelled), completions)
         }
         if let onNotSent = callbacks.withLock({ $0.onNotSent }) { stranded.forEach(onNotSent) }
         if let (outcome, completions) = done {
