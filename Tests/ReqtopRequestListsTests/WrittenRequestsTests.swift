@@ -80,6 +80,25 @@ final class WrittenRequestsTests: XCTestCase {
         assertSameList("\n\n###\n", path: "/tmp/separators.http")
     }
 
+    /// A long list notes which requests resolve as written and validation skips those; every other
+    /// request is still read and checked, and fails as it does in a list held parsed.
+    func testValidationStillChecksEveryRequestThatMightNotResolve() throws {
+        let simple = "GET http://127.0.0.1:8080/a\n\n###\n"
+        let half = HTTPFileParser.writtenRequestsThreshold / simple.utf8.count / 2 + 1
+        let text = String(repeating: simple, count: half) + "GET http://127.0.0.1:99999/port\n\n###\nGET /no-host\n\n###\n"
+            + String(repeating: simple, count: half)
+        var errors: [RequestListError] = []
+        for keeping in [true, false] {
+            let list = try HTTPFileParser.parse(text: text, path: "/tmp/bad.http", keepingRequests: keeping)
+            XCTAssertEqual(list.specs.isReadFromText, !keeping)
+            XCTAssertThrowsError(try RequestResolver(list: list).validate()) { errors.append(($0 as? RequestListError)!) }
+        }
+        XCTAssertEqual(errors.count, 2)
+        XCTAssertEqual(errors.first, errors.last)
+        XCTAssertEqual(errors.first?.line, 3 * half + 1, "the first request that does not resolve")
+        XCTAssertTrue(errors.first?.message.contains("99999") ?? false, errors.first?.message ?? "")
+    }
+
     func testALongListIsReadFromItsText() throws {
         let request = "GET http://127.0.0.1:8080/files/100b.bin\n\n###\n"
         let text = String(repeating: request, count: HTTPFileParser.writtenRequestsThreshold / request.utf8.count + 1)

@@ -40,7 +40,7 @@ public enum HTTPFileParser {
         let state = try parsed.get()
         let specs = keepingRequests ? RequestSpecs(state.specs)
             : RequestSpecs(written: WrittenRequests(text: text, path: path, blocks: state.blocks, droppedNames: state.droppedNames,
-                                                   names: state.requestNames))
+                                                   names: state.requestNames, resolvesAsWritten: state.resolvesAsWritten))
         var list = RequestList(
             specs: specs, fileVariables: state.variables, sourcePath: path, format: .http,
             warnings: state.warnings, sourceText: text)
@@ -92,6 +92,8 @@ struct HTTPFileParseState {
     var lastRequest: RequestSpec?
     /// Each named request's index and name, when `keepsRequests` is false.
     var requestNames: [(index: Int, name: String)] = []
+    /// Which requests resolve as written (`RequestResolver.resolvesAsWritten`), when `keepsRequests` is false.
+    var resolvesAsWritten = BitSet()
     var requestCount = 0
     var variables: [FileVariable] = []
     var warnings: [RequestListWarning] = []
@@ -104,6 +106,7 @@ struct HTTPFileParseState {
     struct Parsed {
         var specs: [RequestSpec]
         var requestNames: [(index: Int, name: String)]
+        var resolvesAsWritten: BitSet
         var blocks: [WrittenRequests.Block]
         var droppedNames: Set<Int>
         var variables: [FileVariable]
@@ -112,7 +115,7 @@ struct HTTPFileParseState {
     }
 
     var parsed: Parsed {
-        Parsed(specs: specs, requestNames: requestNames, blocks: blocks, droppedNames: droppedNames, variables: variables, warnings: warnings,
+        Parsed(specs: specs, requestNames: requestNames, resolvesAsWritten: resolvesAsWritten, blocks: blocks, droppedNames: droppedNames, variables: variables, warnings: warnings,
                fileScripts: fileScripts)
     }
 
@@ -248,6 +251,7 @@ struct HTTPFileParseState {
                 specs.append(consume spec)
             } else {
                 if let name = spec.name { requestNames.append((requestCount, name)) }
+                resolvesAsWritten.append(RequestResolver.resolvesAsWritten(spec))
                 lastRequest = consume spec
             }
             requestCount += 1

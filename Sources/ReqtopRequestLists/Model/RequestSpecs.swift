@@ -39,6 +39,12 @@ public struct RequestSpecs: RandomAccessCollection, Sendable, ExpressibleByArray
         }
     }
 
+    /// Whether the request at `index` is known to resolve as written without reading it
+    /// (`RequestResolver.resolvesAsWritten`, noted when a long list was first parsed).
+    func resolvesAsWritten(_ index: Int) -> Bool {
+        if case .written(let written) = storage { written.resolvesAsWritten[index] } else { false }
+    }
+
     /// Whether the requests are parsed again when read (a long `.http` list).
     public var isReadFromText: Bool {
         if case .written = storage { true } else { false }
@@ -60,9 +66,13 @@ struct WrittenRequests: Sendable {
     let droppedNames: Set<Int>
     /// Each named request's index and name.
     let names: [(index: Int, name: String)]
+    /// Requests that resolve as written: validation need not read them.
+    let resolvesAsWritten: BitSet
 
-    init(text: String, path: String, blocks: [Block], droppedNames: Set<Int>, names: [(index: Int, name: String)]) {
+    init(text: String, path: String, blocks: [Block], droppedNames: Set<Int>, names: [(index: Int, name: String)],
+         resolvesAsWritten: BitSet) {
         self.names = names
+        self.resolvesAsWritten = resolvesAsWritten
         self.text = text
         self.path = path
         self.blocks = blocks
@@ -77,5 +87,22 @@ struct WrittenRequests: Sendable {
         // The same bytes parsed without error the first time, so they do again.
         guard let spec else { preconditionFailure("request #\(index + 1) of \(path) did not parse again") }
         return spec
+    }
+}
+
+/// One bit per index, appended in order.
+struct BitSet: Sendable {
+    private var words: [UInt64] = []
+    private(set) var count = 0
+
+    mutating func append(_ bit: Bool) {
+        if count % 64 == 0 { words.append(0) }
+        if bit { words[count / 64] |= 1 << UInt64(count % 64) }
+        count += 1
+    }
+
+    /// False past the end.
+    subscript(index: Int) -> Bool {
+        index < count && words[index / 64] & (1 << UInt64(index % 64)) != 0
     }
 }

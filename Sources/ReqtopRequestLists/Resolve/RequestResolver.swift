@@ -54,11 +54,12 @@ public final class RequestResolver: Sendable {
         var needsScript: Set<Int> = []
         var templated: [Int] = []
         var literalError: (index: Int, error: RequestListError)?
-        for (index, spec) in list.specs.enumerated() {
+        for index in list.specs.indices where !list.specs.resolvesAsWritten(index) {
+            let spec = list.specs[index]
             if hasTemplates(spec) {
                 templated.append(index)
                 let checker = substitution(spec: index, outcomes: nil)
-                for text in templates(of: spec) {
+                for text in Self.templates(of: spec) {
                     // A request that needs what only a skipped script sets is reported when it comes up (not sent).
                     do { _ = try checker.substitute(text) } catch where error.needsSkippedScript { needsScript.insert(index) }
                 }
@@ -76,12 +77,24 @@ public final class RequestResolver: Sendable {
 
     /// Names of the requests whose responses the spec at `index` uses (through file variables too).
     public func dependencies(of index: Int) -> Set<String> {
-        guard list.specs.indices.contains(index) else { return [] }
+        guard list.specs.indices.contains(index), !list.specs.resolvesAsWritten(index) else { return [] }
         return dependencies(of: index, spec: list.specs[index])
     }
 
+    /// `dependencies(of:)` of every request that has some, by index (one read of the list; the
+    /// requests a long list knows resolve as written are not read at all).
+    public func requestsWithDependencies() -> [Int: Set<String>] {
+        guard substitutesVariables else { return [:] }
+        var found: [Int: Set<String>] = [:]
+        for index in list.specs.indices where !list.specs.resolvesAsWritten(index) {
+            let names = dependencies(of: index, spec: list.specs[index])
+            if !names.isEmpty { found[index] = names }
+        }
+        return found
+    }
+
     /// `dependencies(of:)` for the spec at `index` when it has been read already.
-    public func dependencies(of index: Int, spec: RequestSpec) -> Set<String> {
+    private func dependencies(of index: Int, spec: RequestSpec) -> Set<String> {
         guard substitutesVariables, hasTemplates(spec) else { return [] }
         if let cached = dependencyCache.withLock({ $0[index] }) { return cached }
         let found = findDependencies(of: index, spec: spec)
@@ -94,7 +107,7 @@ public final class RequestResolver: Sendable {
         var visited: Set<SourceLocation> = []
         // Each template with the line it is written on (file variables are positional).
         let specLine = spec.location?.line
-        var pending = templates(of: spec).map { (text: $0, line: specLine) }
+        var pending = Self.templates(of: spec).map { (text: $0, line: specLine) }
         while let (text, line) = pending.popLast() {
             guard let template = try? Template.parse(text) else { continue }
             for name in template.variableNames {
@@ -236,6 +249,21 @@ public final class RequestResolver: Sendable {
         return "Basic " + Data(credentials.utf8).base64EncodedString()
     }
 
+    /// Whether `spec` resolves to a request with nothing to substitute and nothing that can fail
+    /// later: no `{{`, a token method, an absolute http(s) URL, no body file, not GraphQL. A long
+    /// list notes this when it is first parsed (one bit a request), so validation need not parse the
+    /// request again.
+    static func resolvesAsWritten(_ spec: RequestSpec) -> Bool {
+        switch spec.body {
+        case nil, .text?, .bytes?, .form?: break
+        case .file?, .parts?: return false
+        }
+        guard !hasTemplates(spec), HTTPRequest.isValidMethod(spec.method), !spec.url.hasPrefix("/"),
+              spec.method.utf8.count != 7 || spec.method.uppercased() != "GRAPHQL", spec.header(named: "X-REQUEST-TYPE") == nil,
+              let url = makeURL(spec.url), url.scheme == "http" || url.scheme == "https" else { return false }
+        return true
+    }
+
     /// The URL as written; `http://` is assumed when it names no scheme (`localhost:8080/x`).
     static func makeURL(_ text: String) -> HTTPURL? {
         if let url = HTTPURL(string: text) { return url } // it trims the text itself
@@ -244,7 +272,7 @@ public final class RequestResolver: Sendable {
     }
 
     /// Whether any text of the spec has a `{{` (most requests of a long list have none).
-    private func hasTemplates(_ spec: RequestSpec) -> Bool {
+    private static func hasTemplates(_ spec: RequestSpec) -> Bool {
         if spec.url.containsTemplateOpening || spec.headers.contains(where: { $0.name.containsTemplateOpening || $0.value.containsTemplateOpening }) {
             return true
         }
@@ -254,13 +282,15 @@ public final class RequestResolver: Sendable {
         }
     }
 
+    private func hasTemplates(_ spec: RequestSpec) -> Bool { Self.hasTemplates(spec) }
+
     /// Whether the body has a `<@` file part, whose text is substituted when it is read.
     private func readsFileWithVariables(_ spec: RequestSpec) -> Bool {
         guard case let .parts(parts)? = spec.body else { return false }
         return parts.contains { if case .file(_, _, true) = $0 { true } else { false } }
     }
 
-    private func templates(of spec: RequestSpec) -> [String] {
+    private static func templates(of spec: RequestSpec) -> [String] {
         var texts = [spec.url]
         for header in spec.headers { texts += [header.name, header.value] }
         switch spec.body {

@@ -49,17 +49,7 @@ package final class RequestListRunner: Sendable {
         }
         for resolver in resolvers[0] { try resolver.validate() }
         self.resolvers = resolvers
-        // Each request is read once here (a long list parses it again when read).
-        var dependencies: [[Int: Set<String>]] = []
-        for resolver in resolvers[0] {
-            var listDependencies: [Int: Set<String>] = [:]
-            for (specIndex, spec) in resolver.list.specs.enumerated() {
-                let names = resolver.dependencies(of: specIndex, spec: spec)
-                if !names.isEmpty { listDependencies[specIndex] = names }
-            }
-            dependencies.append(listDependencies)
-        }
-        self.dependencies = dependencies
+        dependencies = resolvers[0].map { $0.requestsWithDependencies() }
         var outstanding: [NameKey: Int] = [:]
         for iteration in 0..<options.repeatCount {
             for (listIndex, input) in inputs.enumerated() {
