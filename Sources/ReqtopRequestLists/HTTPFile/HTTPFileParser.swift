@@ -115,8 +115,8 @@ struct HTTPFileParseState {
     }
 
     var parsed: Parsed {
-        Parsed(specs: specs, requestNames: requestNames, resolvesAsWritten: resolvesAsWritten, blocks: blocks, droppedNames: droppedNames, variables: variables, warnings: warnings,
-               fileScripts: fileScripts)
+        Parsed(specs: specs, requestNames: requestNames, resolvesAsWritten: resolvesAsWritten, blocks: blocks,
+               droppedNames: droppedNames, variables: variables, warnings: warnings, fileScripts: fileScripts)
     }
 
     init(path: String, checkBodyFiles: Bool) {
