@@ -15,22 +15,17 @@ extension HTTPFileParseState {
     /// `block(in:from:)` into `lines` (emptied first, its storage reused): returns `next`.
     static func block(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, into lines: inout [TextLine]) -> Int? {
         lines.removeAll(keepingCapacity: true)
-        guard let base = bytes.baseAddress else {
+        guard bytes.baseAddress != nil else {
             lines.append(TextLine(bytes: bytes))
             return nil
         }
-        var lineStart = start
-        while true {
-            let newline = memchr(base + lineStart, Int32(UInt8(ascii: "\n")), bytes.count - lineStart)
-                .map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
-            var end = newline ?? bytes.count
-            // A line loses the carriage returns before its line feed (two at most), or one at the end of the text.
-            for _ in 0..<(newline == nil ? 1 : 2) where end > lineStart && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-            let line = TextLine(bytes: UnsafeBufferPointer(start: base + lineStart, count: end - lineStart))
-            if !lines.isEmpty, isSeparator(line) { return lineStart }
-            lines.append(line)
-            guard let newline else { return nil }
-            lineStart = newline + 1
+        var position: Int? = start
+        while let lineStart = position {
+            let found = TextLines.line(in: bytes, from: lineStart)
+            if !lines.isEmpty, isSeparator(found.line) { return lineStart }
+            lines.append(found.line)
+            position = found.next
         }
+        return nil
     }
 }

@@ -29,7 +29,7 @@ public enum HTTPFileParser {
         var bytes = text
         let parsed = bytes.withUTF8 { buffer -> Result<HTTPFileParseState.Parsed, RequestListError> in
             var state = HTTPFileParseState(path: path, checkBodyFiles: checkBodyFiles)
-            state.keepsRequests = keepingRequests
+            state.keeps = keepingRequests ? .requests : .blockStarts
             do throws(RequestListError) {
                 try state.run(buffer)
             } catch {
@@ -53,7 +53,7 @@ public enum HTTPFileParser {
     /// separator's name (it was taken).
     static func request(in buffer: UnsafeBufferPointer<UInt8>, block: WrittenRequests.Block, dropsName: Bool, path: String) -> RequestSpec? {
         var state = HTTPFileParseState(path: path, checkBodyFiles: false)
-        state.keepsRequests = false
+        state.keeps = .lastRequest
         state.lines = HTTPFileParseState.block(in: buffer, from: Int(block.byte)).lines
         state.firstLine = Int(block.line)
         state.dropsBlockName = dropsName
@@ -79,20 +79,29 @@ struct HTTPFileParseState {
         return dir.isEmpty ? "." : dir
     }
     let checkBodyFiles: Bool
-    /// False: each request is dropped once parsed and only its block's start kept in `blocks`.
-    var keepsRequests = true
+    /// What the parse keeps of each request.
+    enum Keeping {
+        /// Every request, in `specs`.
+        case requests
+        /// Where each request's block starts (`blocks`), its name (`requestNames`) and whether it
+        /// resolves as written (`resolvesAsWritten`): a long list's first parse.
+        case blockStarts
+        /// The request, in `lastRequest`: one block parsed again.
+        case lastRequest
+    }
+    var keeps = Keeping.requests
+    /// The byte where the block being parsed starts (for `blocks`).
+    var blockStart = 0
     var specs: [RequestSpec] = []
-    /// Where each request's block starts (when `keepsRequests` is false).
     var blocks: [WrittenRequests.Block] = []
     /// Requests whose `### name` was not taken because another request had it.
     var droppedNames: Set<Int> = []
     /// Parsing one block again: its separator's name was dropped the first time.
     var dropsBlockName = false
-    /// The request parsed last, when `keepsRequests` is false.
     var lastRequest: RequestSpec?
-    /// Each named request's index and name, when `keepsRequests` is false.
+    /// Each named request's index and name.
     var requestNames: [(index: Int, name: String)] = []
-    /// Which requests resolve as written (`RequestResolver.resolvesAsWritten`), when `keepsRequests` is false.
+    /// Which requests resolve as written (`RequestResolver.resolvesAsWritten`).
     var resolvesAsWritten = BitSet()
     var requestCount = 0
     var variables: [FileVariable] = []
@@ -170,11 +179,8 @@ struct HTTPFileParseState {
         var position: Int? = 0
         while let start = position {
             let next = HTTPFileParseState.block(in: buffer, from: start, into: &lines)
-            let before = requestCount
+            blockStart = start
             try parseRegion()
-            if requestCount > before, !keepsRequests {
-                blocks.append(WrittenRequests.Block(byte: UInt32(start), line: UInt32(firstLine)))
-            }
             firstLine += lines.count
             position = next
         }
@@ -247,17 +253,25 @@ struct HTTPFileParseState {
                 }
                 namesSeen[name] = spec.location!.line
             }
-            if keepsRequests {
-                specs.append(consume spec)
-            } else {
-                if let name = spec.name { requestNames.append((requestCount, name)) }
-                resolvesAsWritten.append(RequestResolver.resolvesAsWritten(spec))
-                lastRequest = consume spec
-            }
-            requestCount += 1
+            keep(consume spec)
             return
         }
         fileScripts += spec.scripts // a block of scripts and variables only
+    }
+
+    /// Keeps what `keeps` says of a parsed request.
+    private mutating func keep(_ spec: consuming RequestSpec) {
+        switch keeps {
+        case .requests:
+            specs.append(spec)
+        case .blockStarts:
+            blocks.append(WrittenRequests.Block(byte: UInt32(blockStart), line: UInt32(firstLine)))
+            if let name = spec.name { requestNames.append((requestCount, name)) }
+            resolvesAsWritten.append(RequestResolver.resolvesAsWritten(spec))
+        case .lastRequest:
+            lastRequest = spec
+        }
+        requestCount += 1
     }
 
     /// A script at `index` (`< {% … %}`, `> {% … %}` over one or more lines, `> file.js`,

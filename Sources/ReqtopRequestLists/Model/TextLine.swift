@@ -77,25 +77,31 @@ struct TextLine {
     }
 }
 
-/// Splitting a text into `TextLine`s.
+/// Splitting a text into `TextLine`s: at `\n` and `\r\n`, without the line terminators (a line
+/// ending `\r\r\n` loses both carriage returns).
 enum TextLines {
-    /// The lines of `bytes`: split at `\n` and `\r\n`, without the line terminators (a line ending
-    /// `\r\r\n` loses both carriage returns).
+    /// The line that starts at byte `start` of `bytes` (whose base address is not nil), and where
+    /// the next one starts: nil when this one runs to the end of the text.
+    static func line(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (line: TextLine, next: Int?) {
+        let base = bytes.baseAddress!
+        let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
+            .map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
+        var end = newline ?? bytes.count
+        // The carriage returns before a line feed (two at most), or one at the end of the text.
+        for _ in 0..<(newline == nil ? 1 : 2) where end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return (TextLine(bytes: UnsafeBufferPointer(start: base + start, count: end - start)), newline.map { $0 + 1 })
+    }
+
+    /// Every line of `bytes` (a text ending with a line feed has an empty last line).
     static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> [TextLine] {
+        guard bytes.baseAddress != nil else { return [TextLine(bytes: bytes)] }
         var lines: [TextLine] = []
-        guard let base = bytes.baseAddress else { return [TextLine(bytes: bytes)] }
-        var start = 0
-        func add(_ end: Int, terminated: Bool) {
-            var end = end
-            for _ in 0..<(terminated ? 2 : 1) where end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-            lines.append(TextLine(bytes: UnsafeBufferPointer(start: base + start, count: end - start)))
+        var position: Int? = 0
+        while let start = position {
+            let found = line(in: bytes, from: start)
+            lines.append(found.line)
+            position = found.next
         }
-        while start <= bytes.count, let found = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start) {
-            let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            add(newline, terminated: true)
-            start = newline + 1
-        }
-        add(bytes.count, terminated: false)
         return lines
     }
 }

@@ -56,7 +56,7 @@ public final class RequestResolver: Sendable {
         var literalError: (index: Int, error: RequestListError)?
         for index in list.specs.indices where !list.specs.resolvesAsWritten(index) {
             let spec = list.specs[index]
-            if hasTemplates(spec) {
+            if Self.hasTemplates(spec) {
                 templated.append(index)
                 let checker = substitution(spec: index, outcomes: nil)
                 for text in Self.templates(of: spec) {
@@ -95,7 +95,7 @@ public final class RequestResolver: Sendable {
 
     /// `dependencies(of:)` for the spec at `index` when it has been read already.
     private func dependencies(of index: Int, spec: RequestSpec) -> Set<String> {
-        guard substitutesVariables, hasTemplates(spec) else { return [] }
+        guard substitutesVariables, Self.hasTemplates(spec) else { return [] }
         if let cached = dependencyCache.withLock({ $0[index] }) { return cached }
         let found = findDependencies(of: index, spec: spec)
         dependencyCache.withLock { $0[index] = found }
@@ -157,7 +157,7 @@ public final class RequestResolver: Sendable {
         var locator: VariableLocator { VariableLocator(list: list) } // made only for an error
         // Most requests of a long list have no `{{` (nor a `<@` file whose text may have some): they are
         // taken as written, without setting up a substitution.
-        let sub = substitutesVariables && (hasTemplates(spec) || readsFileWithVariables(spec))
+        let sub = substitutesVariables && (Self.hasTemplates(spec) || readsFileWithVariables(spec))
             ? substitution(spec: index, outcomes: outcomes.snapshot, keepingResponseReferences: keepingResponseReferences) : nil
         func apply(_ text: String) throws(RequestListError) -> String {
             try sub?.substitute(text) ?? text
@@ -281,8 +281,6 @@ public final class RequestResolver: Sendable {
         default: return templates(of: spec).contains { $0.containsTemplateOpening }
         }
     }
-
-    private func hasTemplates(_ spec: RequestSpec) -> Bool { Self.hasTemplates(spec) }
 
     /// Whether the body has a `<@` file part, whose text is substituted when it is read.
     private func readsFileWithVariables(_ spec: RequestSpec) -> Bool {
