@@ -170,6 +170,46 @@ final class EventStreamTests: EmbeddedServerTestCase {
         XCTAssertEqual(store.allRecords.map(\.url.requestTarget), ["/get?run=1", "/get?run=2"])
     }
 
+    /// An app stopping just as a following reader connects closes that connection before its hello:
+    /// that is no connection of its own (no disconnect reported, no id span used up).
+    func testAStreamEndingBeforeItsHelloIsNotAConnection() throws {
+        // Stands in for an app that is stopping: it takes one connection and closes it unanswered.
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        _ = withUnsafeMutableBytes(of: &address.sun_path) { raw in path.utf8CString.withUnsafeBytes { raw.copyMemory(from: $0) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        XCTAssertEqual(bound, 0)
+        XCTAssertEqual(listen(listener, 4), 0)
+        let statuses = Protected<[String]>([])
+        let store = TaskStore()
+        let client = EventStreamClient(path: path, follow: true, onStatus: { status in
+            switch status {
+            case .connected: statuses.withLock { $0.append("connected") }
+            case .disconnected: statuses.withLock { $0.append("disconnected") }
+            case .connecting: break
+            }
+        }) { line in if case .event(let event) = line { store.apply([event]) } }
+        client.start()
+        defer { client.stop() }
+        let accepted = accept(listener, nil, nil)
+        XCTAssertGreaterThanOrEqual(accepted, 0)
+        close(accepted)
+        close(listener)
+        unlink(path)
+
+        let manager = SessionManager()
+        let publisher = try manager.publishEvents(at: path)
+        defer { publisher.stop() }
+        eventually("the connection to the real app") { statuses.snapshot.contains("connected") }
+        try manager.dataTask(with: HTTPRequest(url: url("/get"))).resume()
+        eventually("its task") { store.allRecords.contains { $0.state == .completed } }
+        XCTAssertEqual(statuses.snapshot, ["connected"], "the unanswered connection reported nothing")
+        XCTAssertEqual(store.allRecords.map(\.id.rawValue), [1], "and used no id span")
+    }
+
     func testALiveSocketIsNotTakenOverAndAStaleOneIs() throws {
         let manager = SessionManager()
         let first = try manager.publishEvents(at: path)

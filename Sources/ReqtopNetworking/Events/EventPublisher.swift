@@ -165,14 +165,16 @@ public final class EventPublisher: Sendable {
                 if entry.revents & Int16(POLLOUT) != 0 { flush(entry.fd) }
             }
         }
-        for fd in readers.withLock({ Array($0.keys) }) { drop(fd) }
+        // No new reader first: a following reader that sees its stream end reconnects at once, and
+        // would otherwise land in the backlog of a socket nobody accepts on any more.
         close(listenFD)
+        unlink(path)
+        for fd in readers.withLock({ Array($0.keys) }) { drop(fd) }
         wakeClosed.withLock { closed in
             closed = true
             close(wakeRead)
             close(wakeWrite)
         }
-        unlink(path)
         finished.signal()
     }
 

@@ -100,10 +100,16 @@ package final class EventStreamClient: Sendable {
             }
             offset.withLock { $0 = generation * Self.idSpan }
             fd.withLock { $0 = socket }
-            let reason = read(socket, decoder: EventStreamDecoder(idOffset: generation * Self.idSpan))
+            let (reason, greeted) = read(socket, decoder: EventStreamDecoder(idOffset: generation * Self.idSpan))
             fd.withLock { current in
                 close(current)
                 current = -1
+            }
+            // A stream that ended before its hello (an app stopping as we connected) carried no
+            // task: following, it is not a connection of its own; wait for the app to come back.
+            if follow, !greeted, !stopped.snapshot {
+                usleep(300_000)
+                continue
             }
             set(.disconnected(reason: reason))
             generation += 1
@@ -111,27 +117,31 @@ package final class EventStreamClient: Sendable {
         }
     }
 
-    /// Reads lines until the stream ends; returns why it ended.
-    private func read(_ socket: Int32, decoder: EventStreamDecoder) -> String {
+    /// Reads lines until the stream ends; returns why it ended and whether the app said hello.
+    private func read(_ socket: Int32, decoder: EventStreamDecoder) -> (reason: String, greeted: Bool) {
         var decoder = decoder
+        var greeted = false
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         var pending = Data()
         while !stopped.snapshot {
             let n = Glibc.read(socket, &buffer, buffer.count)
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return stopped.snapshot ? "detached" : "the app closed the stream (it exited?)" }
+            if n <= 0 { return (stopped.snapshot ? "detached" : "the app closed the stream (it exited?)", greeted) }
             pending.append(contentsOf: buffer[..<n])
             while let newline = pending.firstIndex(of: 0x0A) {
                 let line = pending[pending.startIndex..<newline]
                 pending.removeSubrange(pending.startIndex...newline)
                 let decoded = decoder.decode(Data(line))
-                if case .hello(let hello) = decoded { set(.connected(hello)) }
+                if case .hello(let hello) = decoded {
+                    greeted = true
+                    set(.connected(hello))
+                }
                 if case .reply(let task, let outcome) = decoded, outcome != "done" { reply.withLock { $0 = "the app, about task \(task): \(outcome)" } }
                 onLine(decoded)
-                if case .overflow(let why) = decoded { return "the app dropped this reader: \(why)" }
+                if case .overflow(let why) = decoded { return ("the app dropped this reader: \(why)", greeted) }
             }
         }
-        return "detached"
+        return ("detached", greeted)
     }
 
     private static func connect(to path: String) -> Int32 {
