@@ -76,6 +76,75 @@ final class RealWorldHTTPTests: XCTestCase {
         XCTAssertEqual(origin.header(named: "X-Long"), "first part second part")
     }
 
+    func testHttpyacBlockCommentsAreCommentsBeforeARequestAndAmongItsHeaders() throws {
+        let (list, resolver) = try load("""
+            /*
+            # Docs in Markdown
+            GET https://not.a.request/
+            */
+            /* one line */
+            POST https://api.example.org/items
+            /* among the headers
+               over two lines */
+            Content-Type: text/plain
+
+            /* a body line, sent as written */
+            """)
+        XCTAssertEqual(list.specs.count, 1)
+        let request = try resolver.resolve(0)
+        XCTAssertEqual(request.url.absoluteString, "https://api.example.org/items")
+        XCTAssertEqual(request.headers.map(\.name), ["Content-Type"])
+        XCTAssertEqual(request.body.data.map { String(decoding: $0, as: UTF8.self) }, "/* a body line, sent as written */")
+    }
+
+    func testABlockCommentThatIsNotClosedOrHasTextAfterItsEndIsAnError() throws {
+        XCTAssertThrowsError(try load("GET https://a.test/1\n\n###\n  /* open\nGET https://a.test/2\n\n###\nGET https://a.test/3\n")) { error in
+            let error = error as? RequestListError
+            XCTAssertEqual(error?.line, 4)
+            XCTAssertEqual(error?.column, 3)
+            XCTAssertTrue(error?.message.contains("not closed with '*/'") == true, error?.message ?? "")
+        }
+        XCTAssertThrowsError(try load("/* note\n*/ GET https://a.test/\n")) { error in
+            let error = error as? RequestListError
+            XCTAssertEqual(error?.line, 2)
+            XCTAssertEqual(error?.column, 4)
+            XCTAssertTrue(error?.message.contains("text after '*/'") == true, error?.message ?? "")
+        }
+    }
+
+    func testAnHttpyacRecordedResponseIsSkippedWithAWarningNamingItsLines() throws {
+        let (list, resolver) = try load("""
+            POST https://api.example.org/items
+            Content-Type: application/json
+
+            {"name": "a"}
+
+            HTTP/1.1 201 - Created
+            content-type: application/json
+
+            {"id": 1}
+
+            ###
+            GET https://api.example.org/items/1
+            HTTP/2 200
+            x: y
+            ###
+            POST https://api.example.org/echo
+            Content-Type: text/plain
+
+            HTTP/1.1 is what this line talks about
+            """)
+        XCTAssertEqual(list.specs.count, 3)
+        XCTAssertEqual(try resolver.resolve(0).body.data.map { String(decoding: $0, as: UTF8.self) }, #"{"name": "a"}"#)
+        let second = try resolver.resolve(1)
+        XCTAssertEqual(second.headers.count, 0)
+        XCTAssertNil(second.body.data)
+        XCTAssertEqual(try resolver.resolve(2).body.data.map { String(decoding: $0, as: UTF8.self) }, "HTTP/1.1 is what this line talks about")
+        XCTAssertEqual(list.warnings.map(\.location?.line), [6, 13])
+        XCTAssertTrue(list.warnings[0].message.contains("recorded response (lines 6–9) skipped"), list.warnings[0].message)
+        XCTAssertTrue(list.warnings[1].message.contains("recorded response (lines 13–14) skipped"), list.warnings[1].message)
+    }
+
     func testOriginFormWithoutAHostSaysWhatToDo() throws {
         XCTAssertThrowsError(try load("@host = http://x.test\n\nGET /api\n")) { error in
             let message = (error as? RequestListError)?.message ?? ""

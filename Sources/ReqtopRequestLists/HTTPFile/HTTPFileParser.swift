@@ -9,7 +9,9 @@ import Foundation
 /// blank line, then the body until the next separator (form lines starting with `&` join the line
 /// before; `@name = value` lines after a blank line at its end are file variables; `< ./file` for a file body, `<@ ./file` with
 /// variables substituted). Scripts — `< {% … %}` before the request, `> {% … %}` or `> file.js`
-/// after it, `>> file` — are skipped with a warning and kept in the spec's `scripts`.
+/// after it, `>> file` — are skipped with a warning and kept in the spec's `scripts`. httpyac's
+/// `/* … */` comments (before a request and among its headers) are comments; its recorded responses
+/// (a line `HTTP/1.1 200 …` after the request, to the next separator) are skipped with a warning.
 public enum HTTPFileParser {
     /// A `.http` text of at least this many bytes gives a list that keeps where each request is
     /// written, not the parsed requests (see `RequestSpecs`): about 20,000 short requests.
@@ -222,6 +224,7 @@ struct HTTPFileParseState {
             let trimmed = line.trimmed
             let indent = line.leadingWhitespaceCount
             if trimmed.isEmpty { index += 1; continue }
+            if trimmed.hasPrefix("/*") { try blockComment(); continue }
             if Self.isComment(trimmed) {
                 try directive(in: trimmed.string, column: indent, spec: &spec)
                 index += 1
@@ -330,6 +333,60 @@ struct HTTPFileParseState {
         index = end + 1
     }
 
+    /// An httpyac block comment, `/*` … `*/` over one or more lines: skipped like any comment, `index`
+    /// moved past it. It ends within its request block; text after `*/` is an error, not dropped.
+    mutating func blockComment() throws(RequestListError) {
+        let start = index
+        let column = lines[start].leadingWhitespaceCount
+        var line = lines[start].trimmed.dropFirst(2)
+        var end = start
+        while true {
+            if let close = line.firstIndex(ofPair: UInt8(ascii: "*"), UInt8(ascii: "/")) {
+                let rest = line.dropFirst(close + 2)
+                if !rest.trimmed.isEmpty {
+                    let full = lines[end]
+                    let offset = full.bytes.count - rest.bytes.count + rest.leadingWhitespaceCount
+                    throw error("text after '*/' on the line that closes a block comment: put it on a line of its own",
+                                line: end, column: full.characterColumn(ofByte: offset))
+                }
+                index = end + 1
+                return
+            }
+            end += 1
+            guard end < lines.count, !Self.isSeparator(lines[end]) else {
+                throw error("block comment '/*' is not closed with '*/' before the next request", line: start, column: column)
+            }
+            line = lines[end]
+        }
+    }
+
+    /// `HTTP/1.1 200 - OK` at the start of a line after a request: httpyac's recorded response, for
+    /// reading only (the status line's shape: `HTTP/` version, a space, three digits).
+    static func isRecordedResponse(_ line: TextLine) -> Bool {
+        guard line.hasPrefix("HTTP/") else { return false }
+        let rest = line.dropFirst(5)
+        guard let space = rest.firstIndex(of: UInt8(ascii: " ")), space > 0,
+              rest[0..<space].bytes.allSatisfy({ $0 == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return false
+        }
+        let status = rest.dropFirst(space + 1)
+        return status.bytes.count >= 3 && status.bytes.prefix(3).allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            && (status.bytes.count == 3 || status.bytes[3] == UInt8(ascii: " "))
+    }
+
+    /// Skips a recorded response (from its status line to the next separator) with a warning that
+    /// says which lines were not sent.
+    mutating func recordedResponse() {
+        let start = index
+        let stop = lines[(start + 1)...].firstIndex(where: Self.isSeparator) ?? lines.count
+        var last = stop - 1
+        while last > start, lines[last].trimmed.isEmpty { last -= 1 }
+        let range = last > start ? "lines \(firstLine + start + 1)–\(firstLine + last + 1)" : "line \(firstLine + start + 1)"
+        warnings.append(RequestListWarning(location: location(line: start, column: 0),
+                                           message: "recorded response (\(range)) skipped: httpyac keeps it for reading; it is not sent nor compared"))
+        index = stop
+    }
+
     /// Response handlers and output redirections after the body, up to the next separator.
     mutating func handlers(spec: inout RequestSpec) throws(RequestListError) {
         while index < lines.count, !Self.isSeparator(lines[index]) {
@@ -392,8 +449,10 @@ struct HTTPFileParseState {
             let trimmed = line.trimmed
             if trimmed.isEmpty { index += 1; return }
             if trimmed.first == UInt8(ascii: "<") || Self.isHandler(trimmed) { return }
+            if Self.isRecordedResponse(line) { return } // no blank line before it: the body step skips it
             let column = line.leadingWhitespaceCount
             if Self.isComment(trimmed) { index += 1; continue }
+            if trimmed.hasPrefix("/*") { try blockComment(); continue }
             if line.isIndented, let last = spec.headers.indices.last {
                 // An indented line continues the previous header's value.
                 let text = trimmed.string
@@ -435,6 +494,7 @@ struct HTTPFileParseState {
                 continue
             }
             if Self.isHandler(trimmed) || trimmed == "{{" { break } // response handlers (or an httpyac script) follow the body
+            if Self.isRecordedResponse(line) { recordedResponse(); break }
             if Self.isComment(trimmed) { index += 1; continue } // comments in bodies, as the JetBrains spec says
             let text = line.string
             try checkTemplate(text, line: index, column: 0)

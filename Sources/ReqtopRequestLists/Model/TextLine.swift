@@ -60,14 +60,17 @@ struct TextLine {
     /// The offset of the first `byte`, or nil.
     func firstIndex(of byte: UInt8) -> Int? { bytes.firstIndex(of: byte) }
 
-    /// Whether `needle` (two bytes, e.g. `": "`) occurs in the line.
-    func contains(_ first: UInt8, _ second: UInt8) -> Bool {
+    /// Whether the two bytes `first` `second` (e.g. `": "`) occur in the line.
+    func contains(_ first: UInt8, _ second: UInt8) -> Bool { firstIndex(ofPair: first, second) != nil }
+
+    /// The offset of the first occurrence of `first` followed by `second`, or nil.
+    func firstIndex(ofPair first: UInt8, _ second: UInt8) -> Int? {
         var index = 0
         while index + 1 < bytes.count {
-            if bytes[index] == first, bytes[index + 1] == second { return true }
+            if bytes[index] == first, bytes[index + 1] == second { return index }
             index += 1
         }
-        return false
+        return nil
     }
 
     /// The character column of a byte offset (equal to it on ASCII lines).
