@@ -45,10 +45,12 @@ final class RedactionTests: XCTestCase {
     }
 
     func testWhatIsASecretName() {
-        for name in ["Authorization", "Cookie", "Set-Cookie", "X-API-Key", "X-Amz-Security-Token", "X-CSRF-Token", "Api-Key"] {
+        for name in ["Authorization", "Cookie", "Set-Cookie", "X-API-Key", "X-Amz-Security-Token", "X-CSRF-Token", "Api-Key",
+                     "PROXY-AUTHORIZATION", "set-cookie2", "X-Session-Id", "x-to\u{212A}en" /* Kelvin sign: "token" lowercased */] {
             XCTAssertTrue(Redaction.isSecretHeader(name), name)
         }
-        for name in ["Content-Type", "Accept", "X-Request-Id", "Host", "Content-MD5", "Cache-Control"] {
+        for name in ["Content-Type", "Accept", "X-Request-Id", "Host", "Content-MD5", "Cache-Control", "Content-Token", "Accept-Secret",
+                     "Authorization-Hint", "Cookie2", "Étag"] {
             XCTAssertFalse(Redaction.isSecretHeader(name), name)
         }
         for name in ["token", "access_token", "key", "client_secret", "password", "sig", "X-Amz-Signature"] {

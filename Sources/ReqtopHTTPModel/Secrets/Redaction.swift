@@ -107,7 +107,7 @@ public struct Redaction: Sendable {
 
     // MARK: What is secret
 
-    /// Names seen on most responses and requests that never hold a credential: answered without a search.
+    /// Names seen on most responses and requests that never hold a credential: `header(_:)` passes them through.
     private static let commonPlainHeaders: Set<String> = [
         "host", "user-agent", "accept", "accept-encoding", "accept-language", "content-type", "content-length", "content-encoding",
         "transfer-encoding", "connection", "date", "server", "cache-control", "etag", "last-modified", "expires", "vary", "location",
@@ -117,15 +117,33 @@ public struct Redaction: Sendable {
 
     /// Header fields whose value is a credential.
     public static func isSecretHeader(_ name: String) -> Bool {
-        let name = name.asciiLowercased()
-        if commonPlainHeaders.contains(name) { return false }
-        if credentialHeaders.contains(name) { return true }
-        return secretHeaderWords.contains { name.containsBytes($0) } && !name.hasBytePrefix("content-") && !name.hasBytePrefix("accept-")
+        // An ASCII name (every name on the wire) is looked at in place: this runs for every header of
+        // every JSON Lines line, and lowercasing a copy of each name was most of the printer's redaction.
+        let ascii = name.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } ? isSecretHeader(bytes: $0) : nil }
+        if let ascii, let answer = ascii { return answer }
+        // Otherwise Unicode's lowercasing first (the Kelvin sign lowercases to "k").
+        return Array(name.lowercased().utf8).withUnsafeBufferPointer(isSecretHeader(bytes:))
     }
 
-    private static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie", "set-cookie2"]
-    private static let secretHeaderWords = ["api-key", "apikey", "api_key", "token", "secret", "password", "passwd", "session-id", "sessionid",
-                                            "auth-key", "access-key", "private-key", "signature"]
+    /// `isSecretHeader` on a name's bytes, ignoring ASCII case.
+    private static func isSecretHeader(bytes name: UnsafeBufferPointer<UInt8>) -> Bool {
+        func lower(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte }
+        func matches(_ word: [UInt8], at offset: Int) -> Bool {
+            guard offset + word.count <= name.count else { return false }
+            for index in word.indices where lower(name[offset + index]) != word[index] { return false }
+            return true
+        }
+        if credentialHeaders.contains(where: { $0.count == name.count && matches($0, at: 0) }) { return true }
+        if plainPrefixes.contains(where: { matches($0, at: 0) }) { return false }
+        return secretHeaderWords.contains { word in (0..<max(0, name.count - word.count + 1)).contains { matches(word, at: $0) } }
+    }
+
+    /// Lowercase, as bytes.
+    private static let credentialHeaders: [[UInt8]] = ["authorization", "proxy-authorization", "cookie", "set-cookie", "set-cookie2"].map { Array($0.utf8) }
+    private static let secretHeaderWords: [[UInt8]] = ["api-key", "apikey", "api_key", "token", "secret", "password", "passwd", "session-id",
+                                                       "sessionid", "auth-key", "access-key", "private-key", "signature"].map { Array($0.utf8) }
+    /// Names that start so describe the content or what is accepted, even with a word above in them.
+    private static let plainPrefixes: [[UInt8]] = [Array("content-".utf8), Array("accept-".utf8)]
 
     /// Query parameter (and form field) names whose value is a credential.
     public static func isSecretParameter(_ name: String) -> Bool {

@@ -9,7 +9,8 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
     let bus: EventBus
     private let serializationQueue = DispatchQueue(label: "reqtop.serialization", attributes: .concurrent)
     private var pending = CoalescingEventQueue()
-    private var completions: [@Sendable () -> Void] = []
+    /// Tasks that finished in this pass, with what their transfers produced.
+    private var finishedTasks: [(delegate: TaskDelegate, finished: FinishedTransfer)] = []
 
     init(registry: TaskDelegateRegistry, bus: EventBus) {
         self.registry = registry
@@ -100,25 +101,48 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
 
     private func schedule(_ finished: FinishedTransfer, of delegate: TaskDelegate) {
         delegate.stream?.consumer.didFinish(finished.error)
+        finishedTasks.append((delegate, finished))
+    }
+
+    /// End of one engine pass: hand the batch of events to the bus, then the tasks that finished to
+    /// serialization and their completion queues — one block per queue and pass, not one per task.
+    func endOfPass() {
+        EngineThread.check()
+        if !pending.isEmpty { bus.post(pending.takeAll()) }
+        guard !finishedTasks.isEmpty else { return }
         let bus = self.bus
-        let queue = delegate.completionQueue
-        let id = delegate.task.id
-        completions.append {
-            let (handler, event) = delegate.respond(finished)
-            queue.async {
-                handler()
-                bus.post(TaskEvent(task: id, kind: event))
+        let reading = finishedTasks.filter { !$0.delegate.serializesOnCompletionQueue }
+        let passing = finishedTasks.filter { $0.delegate.serializesOnCompletionQueue }
+        finishedTasks.removeAll(keepingCapacity: true)
+        // Serializers that do not read the body run on the completion queue, right before their handlers.
+        Self.deliver(passing.map { task in { task.delegate.respond(task.finished) } }, of: passing.map(\.delegate), bus: bus)
+        if !reading.isEmpty {
+            serializationQueue.async {
+                let responses = reading.map { $0.delegate.respond($0.finished) }
+                Self.deliver(responses.map { response in { response } }, of: reading.map(\.delegate), bus: bus)
             }
         }
     }
 
-    /// End of one engine pass: hand the batch to the bus, then start serialization of what finished.
-    func endOfPass() {
-        EngineThread.check()
-        if !pending.isEmpty { bus.post(pending.takeAll()) }
-        if !completions.isEmpty {
-            for completion in completions { serializationQueue.async(execute: completion) }
-            completions.removeAll(keepingCapacity: true)
+    /// On each task's completion queue, in order: its response (`respond`), its completion handler, then
+    /// its terminal event on the bus.
+    private static func deliver(_ respond: [@Sendable () -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)],
+                                of delegates: [TaskDelegate], bus: EventBus) {
+        var start = 0
+        while start < delegates.count {
+            // A run of tasks with the same completion queue goes in one block (usually the whole batch).
+            let queue = delegates[start].completionQueue
+            var end = start + 1
+            while end < delegates.count, delegates[end].completionQueue === queue { end += 1 }
+            let run = Array(zip(delegates[start..<end].map(\.task.id), respond[start..<end]))
+            queue.async {
+                for (id, respond) in run {
+                    let (handler, event) = respond()
+                    handler()
+                    bus.post(TaskEvent(task: id, kind: event))
+                }
+            }
+            start = end
         }
     }
 }

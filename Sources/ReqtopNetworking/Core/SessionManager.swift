@@ -154,7 +154,7 @@ public final class SessionManager: Sendable {
                                     completionQueue: configuration.completionQueue,
                                     previewLimit: configuration.liveBodyPreviewBytes,
                                     spillCap: configuration.maxSpilledBodyBytes, maxDecodedRatio: configuration.maxDecodedRatio,
-                                    stream: stream, respond: respond)
+                                    stream: stream, serializesOnCompletionQueue: !serializer.readsBody, respond: respond)
         registry.register(delegate)
         bus.post(TaskEvent(task: id, kind: .created(TaskDescription(kind: kind, name: options.name, request: request,
                                                                     destination: destination))))
@@ -249,5 +249,6 @@ public final class SessionManager: Sendable {
 private struct DestinationSerializer: ResponseSerializer {
     let destination: URL
     var name: String { "file" }
+    var readsBody: Bool { false }
     func serialize(head: HTTPResponseHead, body: ResponseBody?) throws -> URL { destination }
 }

@@ -41,12 +41,15 @@ final class TaskDelegate: Sendable {
     let preview: BodyPreview?
     /// A streaming task's consumer and options; nil for a task that collects its body.
     let stream: TaskStream?
+    /// The serializer does not read the body: `respond` runs on the completion queue, not the serialization queue.
+    let serializesOnCompletionQueue: Bool
     /// Serializes a finished transfer and returns the completion handler call and the terminal event.
     let respond: @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)
 
     init(task: HTTPTask, request: TransferRequest, destination: URL?, memoryCap: Int, validation: ResponseValidation,
          uploadProgress: ProgressHandler?, downloadProgress: ProgressHandler?, completionQueue: DispatchQueue,
-         previewLimit: Int = 0, spillCap: Int64 = .max, maxDecodedRatio: Double? = nil, stream: TaskStream? = nil, respond: @escaping @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)) {
+         previewLimit: Int = 0, spillCap: Int64 = .max, maxDecodedRatio: Double? = nil, stream: TaskStream? = nil,
+         serializesOnCompletionQueue: Bool = false, respond: @escaping @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)) {
         self.task = task
         self.request = request
         self.destination = destination
@@ -59,6 +62,7 @@ final class TaskDelegate: Sendable {
         self.completionQueue = completionQueue
         preview = previewLimit > 0 ? BodyPreview(limit: previewLimit) : nil
         self.stream = stream
+        self.serializesOnCompletionQueue = serializesOnCompletionQueue
         self.respond = respond
     }
 

@@ -55,15 +55,30 @@ final class TransferState {
         EngineThread.check()
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
-        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
+        let lineBytes = UnsafeRawBufferPointer(rebasing: bytes[..<end])
+        let isStatusLine = lineBytes.starts(with: "HTTP/".utf8)
+        if pendingHead != nil, !isStatusLine, let colon = lineBytes.firstIndex(of: UInt8(ascii: ":")) {
+            // A header field, cut on the bytes (no string for the whole line). Optional whitespace around a
+            // value is SP or HTAB (RFC 9110 §5.6.3); Foundation's bridged trimming was a third of the engine.
+            func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+            var start = colon + 1, stop = end
+            while start < stop, isBlank(lineBytes[start]) { start += 1 }
+            while stop > start, isBlank(lineBytes[stop - 1]) { stop -= 1 }
+            let name = String(decoding: UnsafeRawBufferPointer(rebasing: lineBytes[..<colon]), as: UTF8.self)
+            let value = String(decoding: UnsafeRawBufferPointer(rebasing: lineBytes[start..<stop]), as: UTF8.self)
+            pendingHead?.headers.append(HTTPHeader(name: name, value: value))
+            pendingHead?.size += bytes.count
+            return true
+        }
+        if isStatusLine {
+            let line = String(decoding: lineBytes, as: UTF8.self)
             let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
             let version = parts.first.map { String($0.dropFirst("HTTP/".count)) } ?? ""
             let status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
             let reason = parts.count > 2 ? String(parts[2]) : ""
             pendingHead = HTTPResponseHead(url: current.url, httpVersion: version, status: status, reason: reason, headers: [],
                                            size: bytes.count)
-        } else if line.isEmpty {
+        } else if end == 0 {
             guard var complete = pendingHead else { return true }
             pendingHead = nil
             complete.size += bytes.count
@@ -75,16 +90,6 @@ final class TransferState {
                 return false
             }
             headDidEnd(complete, emit: emit)
-        } else if pendingHead != nil, let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) {
-            let name = String(line[..<colon])
-            // Bytes, not Characters: optional whitespace around a value is SP or HTAB (RFC 9110 §5.6.3). Foundation's
-            // bridged `trimmingCharacters` and grapheme-wise `firstIndex(of:)` were a third of the engine's instructions.
-            let rest = line.utf8[line.utf8.index(after: colon)...]
-            let start = rest.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? rest.endIndex
-            let end = rest[start...].lastIndex { $0 != 0x20 && $0 != 0x09 }.map { rest.index(after: $0) } ?? start
-            let value = String(decoding: rest[start..<end], as: UTF8.self)
-            pendingHead?.headers.append(HTTPHeader(name: name, value: value))
-            pendingHead?.size += bytes.count
         }
         return true
     }

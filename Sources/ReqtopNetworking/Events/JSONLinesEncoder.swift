@@ -23,10 +23,24 @@ public enum JSONLinesEncoder {
     /// each written where it sorts among the plain ones.
     /// Secrets are redacted (`Redaction`) unless `Redaction.isEnabled` is off (`--include-secrets`).
     static func line(for event: TaskEvent, streamBodyLimit: Int?) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1024) // a response line with a dozen headers fits
+        append(event, streamBodyLimit: streamBodyLimit, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the line of `event` (without the newline) to `bytes`: a batch of lines is written
+    /// into one buffer, with no string per line.
+    public static func append(_ event: TaskEvent, to bytes: inout [UInt8]) {
+        append(event, streamBodyLimit: nil, to: &bytes)
+    }
+
+    static func append(_ event: TaskEvent, streamBodyLimit: Int?, to bytes: inout [UInt8]) {
         let event = Redaction.current?.event(event) ?? event
         let stream = streamBodyLimit != nil
         let limit = streamBodyLimit ?? 0
-        var json = JSONObjectWriter(capacity: 1024) // a response line with a dozen headers fits
+        var json = JSONObjectWriter(appendingTo: &bytes)
+        defer { json.finish(into: &bytes) }
         switch event.kind {
         case .created(let description):
             if stream, case .data(let data) = description.request.body { json.body(data, limit: limit) }
@@ -96,15 +110,13 @@ public enum JSONLinesEncoder {
                 if let body = failure.partialBody { json.body(body, limit: limit) }
                 json.number("bytes", failure.bytes)
             }
-            json.key("error")
-            var error = JSONObjectWriter()
-            error.string("code", failure.error.code.rawValue)
-            error.string("message", failure.error.message)
-            json.raw(error.finished())
+            json.object("error") { error in
+                error.string("code", failure.error.code.rawValue)
+                error.string("message", failure.error.message)
+            }
             json.common(event)
             if stream, let timings = failure.timings { json.timings("timings", timings) }
         }
-        return json.finished()
     }
 }
 
@@ -117,6 +129,29 @@ struct JSONObjectWriter {
         bytes = []
         bytes.reserveCapacity(capacity)
         bytes.append(UInt8(ascii: "{"))
+    }
+
+    /// Writes the object after what `buffer` holds; `finish(into:)` hands the buffer back.
+    init(appendingTo buffer: inout [UInt8]) {
+        bytes = []
+        swap(&bytes, &buffer)
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    /// Closes the object and gives the buffer back to `buffer` (see `init(appendingTo:)`).
+    mutating func finish(into buffer: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "}"))
+        swap(&bytes, &buffer)
+    }
+
+    /// A nested object as the value of `name`, its fields written by `fields` (in sorted order).
+    mutating func object(_ name: String, _ fields: (inout JSONObjectWriter) -> Void) {
+        key(name)
+        bytes.append(UInt8(ascii: "{"))
+        first = true
+        fields(&self)
+        first = false
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// `event`, `task` and `time`, the fields every line has.
@@ -169,17 +204,16 @@ struct JSONObjectWriter {
 
     mutating func timings(_ name: String, _ t: PhaseTimings) {
         func round(_ value: Double) -> Double { value < 0 ? -1 : (value * 1000).rounded() / 1000 }
-        key(name)
-        var inner = JSONObjectWriter()
-        inner.number("connect", round(t.connect))
-        inner.number("dns", round(t.dns))
-        inner.number("receive", round(t.receive))
-        inner.number("redirect", round(t.redirect))
-        inner.number("send", round(t.send))
-        inner.number("tls", round(t.tls))
-        inner.number("total", round(t.total))
-        inner.number("wait", round(t.wait))
-        raw(inner.finished())
+        object(name) { inner in
+            inner.number("connect", round(t.connect))
+            inner.number("dns", round(t.dns))
+            inner.number("receive", round(t.receive))
+            inner.number("redirect", round(t.redirect))
+            inner.number("send", round(t.send))
+            inner.number("tls", round(t.tls))
+            inner.number("total", round(t.total))
+            inner.number("wait", round(t.wait))
+        }
     }
 
     /// A body as `body` (base64) when it is within `limit`, else `bodyOmitted` saying why.
@@ -190,9 +224,6 @@ struct JSONObjectWriter {
     }
 
     mutating func body(_ data: Data, limit: Int) { body(.data(data), limit: limit) }
-
-    /// Appends already-encoded JSON as the value of the last key.
-    mutating func raw(_ json: String) { bytes.append(contentsOf: json.utf8) }
 
     func finished() -> String {
         var bytes = self.bytes

@@ -6,6 +6,13 @@ public protocol ResponseSerializer: Sendable {
     /// A short name for events and logs (`raw`, `text`, `json`, …).
     var name: String { get }
     func serialize(head: HTTPResponseHead, body: ResponseBody?) throws -> Value
+    /// False when `serialize` does not read the body's bytes (it passes on what the task kept, or
+    /// nothing): it then runs on the completion queue, without a hop through the serialization queue.
+    var readsBody: Bool { get }
+}
+
+extension ResponseSerializer {
+    public var readsBody: Bool { true }
 }
 
 /// Why a serializer could not produce its value.
@@ -20,6 +27,7 @@ public struct SerializationError: Error, Sendable, CustomStringConvertible {
 public struct ResponseBodySerializer: ResponseSerializer {
     public init() {}
     public var name: String { "body" }
+    public var readsBody: Bool { false }
     public func serialize(head: HTTPResponseHead, body: ResponseBody?) throws -> ResponseBody? { body }
 }
 

@@ -19,13 +19,13 @@ package final class JSONLinesPrinter: Sendable {
     package func start() {
         let sink = self.sink
         let sub = bus.subscribeBatches(queue: queue, gathering: headlessGathering) { events in
-            var text = ""
-            text.reserveCapacity(events.count * 400)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(events.count * 400)
             for event in events {
-                text += JSONLinesEncoder.line(for: event)
-                text += "\n"
+                JSONLinesEncoder.append(event, to: &bytes)
+                bytes.append(UInt8(ascii: "\n"))
             }
-            sink.write(text) // one write(2) per batch
+            sink.write(String(decoding: bytes, as: UTF8.self)) // one write(2) per batch
         }
         subscription.withLock { $0 = sub }
     }

@@ -260,6 +260,7 @@ struct ChainedBody: Sendable {
 struct ChainedBodySerializer: ResponseSerializer {
     let limit: Int?
     var name: String { limit == nil ? "body" : "chained" }
+    var readsBody: Bool { limit != nil }
 
     func serialize(head: HTTPResponseHead, body: ResponseBody?) throws -> ChainedBody {
         guard let limit, let body else { return ChainedBody() }
