@@ -43,6 +43,29 @@ final class RequestListRunnerTests: RunnerTestCase {
         XCTAssertEqual(createdURLs, (1...8).map { "n=\($0)" })
     }
 
+    func testWithALookaheadTheEngineHoldsTheNextRequestsButRunsOnlyConcurrencyAtOnce() throws {
+        let requests = (1...8).map { "GET {{base}}/delay/0.2?n=\($0)" }.joined(separator: "\n\n###\n")
+        let start = Date()
+        let (outcome, events) = try run(requests, options: RunnerOptions(concurrency: 2, lookahead: 2), configuration: .limited(to: 2))
+        XCTAssertEqual(outcome.results.compactMap(\.httpStatus), Array(repeating: 200, count: 8))
+        // Four rounds of two: the limit held (a lower bound, so a slow machine cannot fail it).
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.75)
+        var created = 0, maxCreated = 0
+        for event in events {
+            if event.name == .created { created += 1 }
+            if event.isTerminal { created -= 1 }
+            maxCreated = max(maxCreated, created)
+        }
+        XCTAssertEqual(maxCreated, 4, "two more handed over ahead of their turn")
+        XCTAssertEqual(events.compactMap(\.createdDescription).map(\.url.query), (1...8).map { "n=\($0)" })
+        let resumed = events.filter { $0.name == .resumed }
+        XCTAssertEqual(resumed.map(\.task.rawValue), Array(1...8), "started in list order")
+        // The third, handed over at once, starts only when one of the first two finished: a delay after them.
+        XCTAssertGreaterThanOrEqual(resumed[2].time - resumed[0].time, 0.19)
+        let sent = server.requestLog.filter { $0.path.hasPrefix("/delay") }.map(\.target)
+        XCTAssertEqual(Set(sent.suffix(2)), ["/delay/0.2?n=7", "/delay/0.2?n=8"], "sent in list order, two at a time")
+    }
+
     func testRepeatReplaysTheWholeListThatManyTimes() throws {
         let (outcome, _) = try run("""
             GET {{base}}/get?r=a
@@ -100,6 +123,33 @@ final class RequestListRunnerTests: RunnerTestCase {
         XCTAssertEqual(summary.cancelled, 3)
         XCTAssertEqual(summary.interrupted, 9)
         XCTAssertTrue(summary.lines[0].hasPrefix("12 requests: 0 completed, 0 failed, 3 cancelled, 9 not sent (interrupted)"), summary.lines[0])
+    }
+
+    func testAnInterruptedRunCountsRequestsHandedOverAheadButNotStartedAsNotSent() throws {
+        let requests = (1...12).map { "GET {{base}}/drip?numbytes=2&duration=30&n=\($0)" }.joined(separator: "\n\n###\n")
+        let manager = SessionManager(configuration: .limited(to: 3))
+        defer { manager.invalidate() }
+        let runner = try RequestListRunner(manager: manager, inputs: [input(requests)], options: RunnerOptions(concurrency: 3, lookahead: 3))
+        let started = DispatchSemaphore(value: 0)
+        let responses = Protected(0)
+        let subscription = manager.bus.subscribe { event in
+            if event.name == .response, responses.withLock({ $0 += 1; return $0 }) == 3 { started.signal() }
+        }
+        defer { subscription.cancel() }
+        let result = Protected<RunOutcome?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        runner.start { outcome in
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        XCTAssertEqual(started.wait(timeout: .now() + 10), .success, "three requests in flight")
+        runner.cancelAll()
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        let summary = RunSummary(results: try XCTUnwrap(result.snapshot).results)
+        XCTAssertEqual(summary.total, 12)
+        XCTAssertEqual(summary.cancelled, 3, "only the three that had started")
+        XCTAssertEqual(summary.interrupted, 9, "the three held ahead and the six not handed over were never sent")
+        XCTAssertEqual(server.requestCount(path: "/drip"), 3)
     }
 
     func testDependentOfFailedRequestIsNotSentAndSaysWhy() throws {

@@ -29,6 +29,30 @@ final class RunQueueTests: XCTestCase {
         XCTAssertNil(queue.takeFirst { _ in true })
     }
 
+    func testTakingTheFirstIfReadyPassesNothingOver() {
+        var queue = RunQueue(specCounts: [3], rounds: 1)
+        XCTAssertNil(queue.takeFirstIfReady { $0.spec != 0 }, "the first is not ready: nothing is taken")
+        XCTAssertEqual(Array(queue), [item(0, 0, 0), item(0, 0, 1), item(0, 0, 2)])
+        XCTAssertEqual(queue.takeFirst { $0.spec == 1 }, item(0, 0, 1))
+        XCTAssertNil(queue.takeFirstIfReady { $0.spec != 0 }, "a passed-over item is still first")
+        XCTAssertEqual(queue.takeFirstIfReady { _ in true }, item(0, 0, 0))
+        XCTAssertEqual(queue.takeFirstIfReady { _ in true }, item(0, 0, 2))
+        XCTAssertNil(queue.takeFirstIfReady { _ in true })
+    }
+
+    func testBeyondTheConcurrencyOnlyTheNextRequestInOrderIsTakenUpToTheLookahead() {
+        var state = RunnerState(queue: RunQueue(specCounts: [5], rounds: 1), outstanding: [:])
+        var blocked: Set<Int> = [2]
+        let ready: (RunItem, [NameKey: Int]) -> Bool = { item, _ in !blocked.contains(item.spec) }
+        XCTAssertEqual(state.takeNextReady(limit: 1, lookahead: 2, isReady: ready), item(0, 0, 0))
+        XCTAssertEqual(state.takeNextReady(limit: 1, lookahead: 2, isReady: ready), item(0, 0, 1), "ahead of its turn")
+        XCTAssertNil(state.takeNextReady(limit: 1, lookahead: 2, isReady: ready), "the next waits for a response: nothing passes it")
+        blocked = []
+        XCTAssertEqual(state.takeNextReady(limit: 1, lookahead: 2, isReady: ready), item(0, 0, 2))
+        XCTAssertNil(state.takeNextReady(limit: 1, lookahead: 2, isReady: ready), "one running and two ahead")
+        XCTAssertEqual(state.inFlightCount, 3)
+    }
+
     func testRemoveAllEmptiesWaitingAndPlan() {
         var queue = RunQueue(specCounts: [3], rounds: 2)
         _ = queue.takeFirst { $0.spec == 1 }

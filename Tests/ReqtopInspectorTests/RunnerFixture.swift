@@ -18,9 +18,9 @@ class RunnerTestCase: EmbeddedServerTestCase {
     }
 
     /// Runs `text` to the end and returns the outcome and every bus event.
-    func run(_ text: String, options: RunnerOptions = RunnerOptions(),
+    func run(_ text: String, options: RunnerOptions = RunnerOptions(), configuration: SessionConfiguration = SessionConfiguration(),
              configure: (RequestListRunner) -> Void = { _ in }) throws -> (RunOutcome, [TaskEvent]) {
-        let manager = SessionManager()
+        let manager = SessionManager(configuration: configuration)
         defer { manager.invalidate() }
         let recorder = EventRecorder(bus: manager.bus)
         let runner = try RequestListRunner(manager: manager, inputs: [input(text)], options: options)
@@ -43,6 +43,16 @@ class RunnerTestCase: EmbeddedServerTestCase {
             return nil
         }
         return result.snapshot
+    }
+}
+
+extension SessionConfiguration {
+    /// An engine that runs at most `concurrency` tasks (at once and per host), as a headless run's does.
+    static func limited(to concurrency: Int) -> SessionConfiguration {
+        var configuration = SessionConfiguration()
+        configuration.maxConcurrentTasks = concurrency
+        configuration.maxConcurrentTasksPerHost = concurrency
+        return configuration
     }
 }
 

@@ -84,6 +84,25 @@ final class LifecycleTests: EmbeddedServerTestCase {
         XCTAssertEqual(manager.registeredTaskCount, 0)
     }
 
+    func testATaskWaitingForAFreeSlotIsResumedWhenItStarts() throws {
+        var configuration = SessionConfiguration()
+        configuration.maxConcurrentTasks = 1
+        let manager = SessionManager(configuration: configuration)
+        let recorder = EventRecorder(bus: manager.bus)
+        let first = manager.dataTask(with: HTTPRequest(server.url("/delay/0.2")))
+        let second = manager.dataTask(with: HTTPRequest(server.url("/get")))
+        try first.resume()
+        try second.resume()
+        XCTAssertEqual(second.state, .running, "resumed by its caller")
+        try recorder.waitForEnd(of: [first.id, second.id])
+        let events = recorder.events
+        let firstResumed = try XCTUnwrap(events.first { $0.task == first.id && $0.name == .resumed })
+        let secondResumed = try XCTUnwrap(events.first { $0.task == second.id && $0.name == .resumed })
+        // The first holds the only slot for the server's 0.2 s delay (a lower bound: a slow machine cannot fail it).
+        XCTAssertGreaterThanOrEqual(secondResumed.time - firstResumed.time, 0.19, "posted when its transfer starts, not while it waits")
+        XCTAssertEqual(events.filter { $0.task == second.id }.map(\.name).prefix(3), [.created, .resumed, .request])
+    }
+
     func testThousandConcurrentTasksAllCompleteAndRegistryEmpties() throws {
         var configuration = SessionConfiguration()
         configuration.maxConcurrentTasks = 64

@@ -37,6 +37,9 @@ final class TransferState {
     private var failure: TransferError?
     /// The live preview has all it keeps (or there is none to fill).
     private var previewFull = false
+    /// The last of `resumed` / `suspended` posted for the task was `resumed`: posted when a transfer
+    /// enters the multi handle (not while it waits for a slot), once for all its redirect hops.
+    var announcedRunning = false
 
     init(delegate: TaskDelegate) {
         EngineThread.check()

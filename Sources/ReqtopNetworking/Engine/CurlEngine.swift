@@ -163,23 +163,21 @@ final class EngineLoop {
         switch command {
         case .start(let id, let request):
             guard let state = delegate.makeState(for: id) else { return } // ended before it started
-            enqueueWaiting(Transfer(id: id, request: request, state: state, delegate: delegate))
-            delegate.transferDidResume(id)
+            enqueueWaiting(Transfer(id: id, request: request, state: state, delegate: delegate)) // `resumed` when it starts
         case .suspend(let id):
             if let transfer = active[id] {
                 ccurl_easy_pause_all(transfer.easy)
-                delegate.transferDidSuspend(id)
+                announce(transfer, running: false)
             } else if let transfer = waiting.removeValue(forKey: id) {
                 parked[id] = transfer
-                delegate.transferDidSuspend(id)
+                announce(transfer, running: false)
             }
         case .resume(let id):
             if let transfer = active[id] {
                 ccurl_easy_pause_continue(transfer.easy)
-                delegate.transferDidResume(id)
+                announce(transfer, running: true)
             } else if let transfer = parked.removeValue(forKey: id) {
                 enqueueWaiting(transfer)
-                delegate.transferDidResume(id)
             }
         case .cancel(let id):
             if let transfer = active.removeValue(forKey: id) {
@@ -240,6 +238,13 @@ final class EngineLoop {
         transfer.configure(easy: spareHandles.popLast() ?? curl_easy_init()!, share: share)
         active[transfer.id] = transfer
         curl_multi_add_handle(multi, transfer.easy)
+        if !transfer.state.announcedRunning { announce(transfer, running: true) }
+    }
+
+    /// Posts `resumed` (the transfer is in the multi handle, or continues after a pause) or `suspended`.
+    private func announce(_ transfer: Transfer, running: Bool) {
+        transfer.state.announcedRunning = running
+        if running { delegate.transferDidResume(transfer.id) } else { delegate.transferDidSuspend(transfer.id) }
     }
 
     private func collectFinished() {

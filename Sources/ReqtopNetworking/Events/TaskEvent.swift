@@ -15,7 +15,10 @@ public struct TaskEvent: Sendable {
 
     public enum Kind: Sendable {
         case created(TaskDescription)
+        /// The transfer started — it entered the engine's multi handle; a task resumed while the
+        /// engine is at `maxConcurrentTasks` gets it when a slot frees — or continues after a pause.
         case resumed
+        /// The task was suspended (paused in place, or taken out of the queue for a slot).
         case suspended
         /// The task was cancelled; the payload keeps what had happened by then (response head,
         /// partial body, timings), nil when the task was cancelled before anything was sent.

@@ -114,7 +114,7 @@ package final class RequestListRunner: Sendable {
 
     private func pump() {
         pumpLock.withLock {
-            while let item = state.withLock({ $0.takeNextReady(limit: options.concurrency, isReady: isReady) }) {
+            while let item = state.withLock({ $0.takeNextReady(limit: options.concurrency, lookahead: options.lookahead, isReady: isReady) }) {
                 submit(item)
             }
         }
@@ -175,7 +175,9 @@ package final class RequestListRunner: Sendable {
         case .success:
             status = .completed(status: response.head?.status ?? 0)
         case .failure(let error) where error.code == .cancelled:
-            status = .cancelled
+            // Handed over ahead of its turn (`lookahead`) and cancelled before it started: never sent.
+            let neverStarted = response.timings == nil && state.withLock { $0.cancelled }
+            status = neverStarted ? .interrupted : .cancelled
         case .failure(let error):
             // A response that failed validation or serialization still counts as a response when one arrived.
             status = .failed(error)

@@ -34,6 +34,14 @@ struct RunQueue: Sequence {
         return nil
     }
 
+    /// Removes and returns the first item in plan order when it `isReady`; nil otherwise (nothing is passed over).
+    mutating func takeFirstIfReady(_ isReady: (RunItem) -> Bool) -> RunItem? {
+        if let first = waiting.first { return isReady(first) ? waiting.removeFirst() : nil }
+        guard let item = cursor, isReady(item) else { return nil }
+        advance()
+        return item
+    }
+
     mutating func removeAll() {
         waiting.removeAll()
         cursor = nil

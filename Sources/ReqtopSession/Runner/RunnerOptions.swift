@@ -12,12 +12,21 @@ package struct RunnerOptions: Sendable, Hashable {
     /// The outcome lists every request's `RunResult`; false keeps only the counts (`RunOutcome.summary`),
     /// so a long headless run does not grow with its length.
     package var keepsResults: Bool
+    /// How many requests, beyond `concurrency`, are handed to the manager ahead of their turn, in list
+    /// order, so that the engine starts the next one as soon as one ends — without waiting for the
+    /// runner's thread to hear of it. Only for a manager whose `maxConcurrentTasks` (and per host) is
+    /// `concurrency`: they wait in its engine, `created` but not `resumed` until they start.
+    package var lookahead: Int
 
-    package init(concurrency: Int = 1, repeatCount: Int = 1, keepsBodies: Bool = true, keepsResults: Bool = true) {
+    /// The lookahead of a headless `reqtop run` (at most its concurrency).
+    package static let headlessLookahead = 4
+
+    package init(concurrency: Int = 1, repeatCount: Int = 1, keepsBodies: Bool = true, keepsResults: Bool = true, lookahead: Int = 0) {
         self.concurrency = max(1, concurrency)
         self.repeatCount = max(1, repeatCount)
         self.keepsBodies = keepsBodies
         self.keepsResults = keepsResults
+        self.lookahead = max(0, lookahead)
     }
 }
 

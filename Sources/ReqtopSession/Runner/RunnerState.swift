@@ -22,11 +22,14 @@ struct RunnerState {
         self.outstanding = outstanding
     }
 
-    /// Removes and returns the first request whose dependencies have finished, when a slot is free.
-    mutating func takeNextReady(limit: Int, isReady: (RunItem, _ outstanding: [NameKey: Int]) -> Bool) -> RunItem? {
-        guard !cancelled, inFlightCount < limit else { return nil }
+    /// Removes and returns the first request whose dependencies have finished, when a slot is free;
+    /// with all `limit` slots taken, up to `lookahead` more in strict list order (the next request, if ready).
+    mutating func takeNextReady(limit: Int, lookahead: Int = 0, isReady: (RunItem, _ outstanding: [NameKey: Int]) -> Bool) -> RunItem? {
+        guard !cancelled, inFlightCount < limit + lookahead else { return nil }
         let outstanding = outstanding
-        guard let item = queue.takeFirst(where: { isReady($0, outstanding) }) else { return nil }
+        let item = inFlightCount < limit ? queue.takeFirst(where: { isReady($0, outstanding) })
+            : queue.takeFirstIfReady { isReady($0, outstanding) }
+        guard let item else { return nil }
         inFlightCount += 1
         return item
     }

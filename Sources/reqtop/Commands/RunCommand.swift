@@ -195,6 +195,13 @@ func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
     let interactive = !options.headless && isatty(0) == 1 && isatty(1) == 1
     var configuration = sessionConfiguration(options)
     if interactive { configuration.liveBodyPreviewBytes = InspectorApp.liveBodyPreviewBytes }
+    // Headless, the list is all that runs: the engine holds the next few requests and starts each as
+    // soon as a slot frees (in the UI, replays and new requests share the engine, so it keeps room).
+    let lookahead = interactive ? 0 : min(options.concurrency, RunnerOptions.headlessLookahead)
+    if !interactive {
+        configuration.maxConcurrentTasks = options.concurrency
+        configuration.maxConcurrentTasksPerHost = options.concurrency
+    }
     // A run's requests are planned up front: a repeat count that would plan more than this is refused.
     let perRepeat = inputs.reduce(0) { $0 + $1.list.specs.count }
     let (planned, overflow) = perRepeat.multipliedReportingOverflow(by: options.repeatCount)
@@ -210,7 +217,7 @@ func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
         runner = try RequestListRunner(manager: manager, inputs: inputs,
                                        options: RunnerOptions(concurrency: options.concurrency, repeatCount: options.repeatCount,
                                                               keepsBodies: interactive || options.settings.harPath != nil,
-                                                              keepsResults: false))
+                                                              keepsResults: false, lookahead: lookahead))
     } catch {
         printToStandardError(error.description)
         return 2
