@@ -19,6 +19,8 @@ let package = Package(
         .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw")]),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "CTextWidth"),
+        // glibc's malloc tuning (malloc.h), for the executable's process-wide settings.
+        .target(name: "CMemory"),
         // OpenSSL (Debian: libssl-dev) for the proxy's --intercept: a local CA, per-host certificates, TLS server sessions.
         .target(name: "CTLS", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
 
@@ -53,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "reqtop",
             dependencies: ["ReqtopSession", "ReqtopInspector", "ReqtopNcurses", "ReqtopTestServer", "ReqtopNetworking", "ReqtopRequestLists", "ReqtopProxy",
-                           "ReqtopTerminalText"]
+                           "ReqtopTerminalText", "CMemory"]
         ),
 
         // A small screen of the terminal kit, driven by the tmux end-to-end tests.

@@ -175,6 +175,17 @@ final class EmbeddedServerTests: EmbeddedServerTestCase {
         XCTAssertEqual(echo["cookies"]?["flavour"]?.stringValue, "oat")
     }
 
+    func testCookiesAreSentByEveryLaterRequestOnReusedHandles() async throws {
+        let manager = SessionManager()
+        _ = await manager.data(for: HTTPRequest(server.url("/cookies/set?flavour=oat")))
+        // One at a time: each request takes the handle the one before gave back (its cookie engine is set once).
+        for round in 1...5 {
+            let response = await manager.data(for: HTTPRequest(server.url("/cookies?round=\(round)")))
+            let echo = try JSONValue(parsing: try XCTUnwrap(response.value))
+            XCTAssertEqual(echo["cookies"]?["flavour"]?.stringValue, "oat", "round \(round)")
+        }
+    }
+
     func testPerHostLimitQueuesTheRestInOrder() throws {
         var configuration = SessionConfiguration()
         configuration.maxConcurrentTasksPerHost = 2

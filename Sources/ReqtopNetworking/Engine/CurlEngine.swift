@@ -235,7 +235,8 @@ final class EngineLoop {
 
     private func start(_ transfer: Transfer) {
         perHost[transfer.request.hostKey, default: 0] += 1
-        transfer.configure(easy: spareHandles.popLast() ?? curl_easy_init()!, share: share)
+        let spare = spareHandles.popLast()
+        transfer.configure(easy: spare ?? curl_easy_init()!, share: share, reused: spare != nil)
         active[transfer.id] = transfer
         curl_multi_add_handle(multi, transfer.easy)
         if !transfer.state.announcedRunning { announce(transfer, running: true) }
