@@ -98,38 +98,10 @@ final class RequestListRunnerTests: RunnerTestCase {
         XCTAssertTrue(reason.contains("over the 16 MB"), reason)
     }
 
-    func testAnInterruptedRunCountsEveryPlannedRequest() throws {
+    /// Runs 12 slow requests, interrupts the run (what SIGINT does) once three responses arrived, and sums it up.
+    private func interruptedRun(_ manager: SessionManager, options: RunnerOptions) throws -> RunSummary {
         let requests = (1...12).map { "GET {{base}}/drip?numbytes=2&duration=30&n=\($0)" }.joined(separator: "\n\n###\n")
-        let manager = SessionManager()
-        defer { manager.invalidate() }
-        let runner = try RequestListRunner(manager: manager, inputs: [input(requests)], options: RunnerOptions(concurrency: 3))
-        let started = DispatchSemaphore(value: 0)
-        let createdCount = Protected(0)
-        let subscription = manager.bus.subscribe { event in
-            if event.name == .response, createdCount.withLock({ $0 += 1; return $0 }) == 3 { started.signal() }
-        }
-        defer { subscription.cancel() }
-        let result = Protected<RunOutcome?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        runner.start { outcome in
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
-        XCTAssertEqual(started.wait(timeout: .now() + 10), .success, "three requests in flight")
-        runner.cancelAll() // what SIGINT does
-        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
-        let summary = RunSummary(results: try XCTUnwrap(result.snapshot).results)
-        XCTAssertEqual(summary.total, 12, "every planned request is counted (68 of 112 were before)")
-        XCTAssertEqual(summary.cancelled, 3)
-        XCTAssertEqual(summary.interrupted, 9)
-        XCTAssertTrue(summary.lines[0].hasPrefix("12 requests: 0 completed, 0 failed, 3 cancelled, 9 not sent (interrupted)"), summary.lines[0])
-    }
-
-    func testAnInterruptedRunCountsRequestsHandedOverAheadButNotStartedAsNotSent() throws {
-        let requests = (1...12).map { "GET {{base}}/drip?numbytes=2&duration=30&n=\($0)" }.joined(separator: "\n\n###\n")
-        let manager = SessionManager(configuration: .limited(to: 3))
-        defer { manager.invalidate() }
-        let runner = try RequestListRunner(manager: manager, inputs: [input(requests)], options: RunnerOptions(concurrency: 3, lookahead: 3))
+        let runner = try RequestListRunner(manager: manager, inputs: [input(requests)], options: options)
         let started = DispatchSemaphore(value: 0)
         let responses = Protected(0)
         let subscription = manager.bus.subscribe { event in
@@ -145,7 +117,23 @@ final class RequestListRunnerTests: RunnerTestCase {
         XCTAssertEqual(started.wait(timeout: .now() + 10), .success, "three requests in flight")
         runner.cancelAll()
         XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
-        let summary = RunSummary(results: try XCTUnwrap(result.snapshot).results)
+        return RunSummary(results: try XCTUnwrap(result.snapshot).results)
+    }
+
+    func testAnInterruptedRunCountsEveryPlannedRequest() throws {
+        let manager = SessionManager()
+        defer { manager.invalidate() }
+        let summary = try interruptedRun(manager, options: RunnerOptions(concurrency: 3))
+        XCTAssertEqual(summary.total, 12, "every planned request is counted (68 of 112 were before)")
+        XCTAssertEqual(summary.cancelled, 3)
+        XCTAssertEqual(summary.interrupted, 9)
+        XCTAssertTrue(summary.lines[0].hasPrefix("12 requests: 0 completed, 0 failed, 3 cancelled, 9 not sent (interrupted)"), summary.lines[0])
+    }
+
+    func testAnInterruptedRunCountsRequestsHandedOverAheadButNotStartedAsNotSent() throws {
+        let manager = SessionManager(configuration: .limited(to: 3))
+        defer { manager.invalidate() }
+        let summary = try interruptedRun(manager, options: RunnerOptions(concurrency: 3, lookahead: 3))
         XCTAssertEqual(summary.total, 12)
         XCTAssertEqual(summary.cancelled, 3, "only the three that had started")
         XCTAssertEqual(summary.interrupted, 9, "the three held ahead and the six not handed over were never sent")
