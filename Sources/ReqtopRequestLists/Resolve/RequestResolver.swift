@@ -63,7 +63,7 @@ public final class RequestResolver: Sendable {
                     // A request that needs what only a skipped script sets is reported when it comes up (not sent).
                     do { _ = try checker.substitute(text) } catch where error.needsSkippedScript { needsScript.insert(index) }
                 }
-            } else if literalError == nil {
+            } else if literalError == nil, !Self.resolvesAsWritten(spec) { // (a long list noted this bit when parsed)
                 do { _ = try resolve(index, spec: spec, keepingResponseReferences: false) } catch { literalError = (index, error) }
             }
         }
