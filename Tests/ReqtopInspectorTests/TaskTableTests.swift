@@ -53,6 +53,20 @@ final class TaskTableTests: XCTestCase {
         XCTAssertTrue(wide[3].contains("completed") && wide[3].contains("██████████ 100%"), wide[3])
     }
 
+    func testATaskWaitingForASlotSaysSoAndOneSuspendedBeforeItStartedSaysSuspended() {
+        let (app, store) = app()
+        store.apply([Events.created(4, "GET", "http://api.internal.example.com:8443/v1/next", at: 100.5)])
+        store.apply([Events.created(5, "GET", "http://api.internal.example.com:8443/v1/later", at: 100.6),
+                     Events.simple(5, .suspended, at: 100.7)])
+        let narrow = draw(app, width: 80, height: 24).lines
+        XCTAssertTrue(narrow[6].contains("wait "), "created, not started: \(narrow[6])")
+        XCTAssertTrue(narrow[7].contains("susp "), "suspended by someone: \(narrow[7])")
+        let wide = draw(app, width: 200, height: 24).lines
+        XCTAssertTrue(wide[6].contains("waiting"), wide[6])
+        store.apply([Events.simple(4, .resumed, at: 101)])
+        XCTAssertTrue(draw(app, width: 80, height: 24).lines[6].contains("run "), "started")
+    }
+
     func testANameColumnAppearsWhenATaskHasANameAndThereIsRoom() {
         let (app, _) = app(named: true)
         let wide = draw(app, width: 140, height: 10).lines

@@ -97,6 +97,18 @@ final class RealWorldHTTPTests: XCTestCase {
         XCTAssertEqual(request.body.data.map { String(decoding: $0, as: UTF8.self) }, "/* a body line, sent as written */")
     }
 
+    func testABlockCommentAfterTheRequestLineIsNotPartOfTheURLAndAnIndentedOneInHeadersContinuesAValue() throws {
+        let (_, resolver) = try load("""
+            GET https://api.example.org/items
+              /* not a path segment */
+            Accept: text/plain,
+              /*-ish
+            """)
+        let request = try resolver.resolve(0)
+        XCTAssertEqual(request.url.absoluteString, "https://api.example.org/items")
+        XCTAssertEqual(request.header(named: "Accept"), "text/plain, /*-ish")
+    }
+
     func testABlockCommentThatIsNotClosedOrHasTextAfterItsEndIsAnError() throws {
         XCTAssertThrowsError(try load("GET https://a.test/1\n\n###\n  /* open\nGET https://a.test/2\n\n###\nGET https://a.test/3\n")) { error in
             let error = error as? RequestListError
@@ -109,6 +121,12 @@ final class RealWorldHTTPTests: XCTestCase {
             XCTAssertEqual(error?.line, 2)
             XCTAssertEqual(error?.column, 4)
             XCTAssertTrue(error?.message.contains("text after '*/'") == true, error?.message ?? "")
+        }
+        XCTAssertThrowsError(try load("  /* note */ GET https://a.test/   \n")) { error in
+            XCTAssertEqual((error as? RequestListError)?.column, 14, "the column of the text, whatever trails the line")
+        }
+        XCTAssertThrowsError(try load("/* open\nGET https://a.test/\n")) { error in
+            XCTAssertTrue((error as? RequestListError)?.message.contains("or the end of the file") == true)
         }
     }
 

@@ -26,8 +26,11 @@ struct TaskColumn: Sendable {
         (marked ? markGlyph : "") + String(record.id.rawValue)
     }
     static let state = TaskColumn(name: .state, header: "STATE", width: 9, compactWidth: 5, alignment: .left, sort: nil,
-                                  cell: { record, _, _, width in width >= 9 ? record.state.rawValue : shortState(record.state) },
-                                  style: { stateStyle($0.state) })
+                                  cell: { record, _, _, width in
+                                      if record.isWaitingToStart { return width >= 9 ? "waiting" : "wait" }
+                                      return width >= 9 ? record.state.rawValue : shortState(record.state)
+                                  },
+                                  style: { $0.isWaitingToStart ? Style().dim : stateStyle($0.state) })
     static let method = TaskColumn(name: .method, header: "METHOD", width: 6, compactWidth: 4, alignment: .left, sort: .method) { record, _, _, _ in
         record.method
     }

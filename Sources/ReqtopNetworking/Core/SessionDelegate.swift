@@ -105,7 +105,8 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
     }
 
     /// End of one engine pass: hand the batch of events to the bus, then the tasks that finished to
-    /// serialization and their completion queues — one block per queue and pass, not one per task.
+    /// serialization (one block each, so they run side by side) and to their completion queues (one
+    /// block per queue and pass for the serializers that do not read the body).
     func endOfPass() {
         EngineThread.check()
         if !pending.isEmpty { bus.post(pending.takeAll()) }
@@ -116,10 +117,10 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
         finishedTasks.removeAll(keepingCapacity: true)
         // Serializers that do not read the body run on the completion queue, right before their handlers.
         Self.deliver(passing.map { task in { task.delegate.respond(task.finished) } }, of: passing.map(\.delegate), bus: bus)
-        if !reading.isEmpty {
+        for task in reading {
             serializationQueue.async {
-                let responses = reading.map { $0.delegate.respond($0.finished) }
-                Self.deliver(responses.map { response in { response } }, of: reading.map(\.delegate), bus: bus)
+                let response = task.delegate.respond(task.finished)
+                Self.deliver([{ response }], of: [task.delegate], bus: bus)
             }
         }
     }

@@ -338,7 +338,7 @@ struct HTTPFileParseState {
     mutating func blockComment() throws(RequestListError) {
         let start = index
         let column = lines[start].leadingWhitespaceCount
-        var line = lines[start].trimmed.dropFirst(2)
+        var line = lines[start].dropFirst(column + 2) // a suffix of the line: offsets count from its end
         var end = start
         while true {
             if let close = line.firstIndex(ofPair: UInt8(ascii: "*"), UInt8(ascii: "/")) {
@@ -354,7 +354,7 @@ struct HTTPFileParseState {
             }
             end += 1
             guard end < lines.count, !Self.isSeparator(lines[end]) else {
-                throw error("block comment '/*' is not closed with '*/' before the next request", line: start, column: column)
+                throw error("block comment '/*' is not closed with '*/' before the next request or the end of the file", line: start, column: column)
             }
             line = lines[end]
         }
@@ -432,7 +432,7 @@ struct HTTPFileParseState {
             guard !trimmedLine.isEmpty,
                   trimmedLine.first == UInt8(ascii: "?") || trimmedLine.first == UInt8(ascii: "&")
                     || (line.isIndented && !trimmedLine.contains(UInt8(ascii: ":"), UInt8(ascii: " "))),
-                  !Self.isComment(trimmedLine) else { return }
+                  !Self.isComment(trimmedLine), !trimmedLine.hasPrefix("/*") else { return }
             let trimmed = trimmedLine.string
             let column = line.leadingWhitespaceCount
             try checkTemplate(trimmed, line: index, column: column)
@@ -452,7 +452,6 @@ struct HTTPFileParseState {
             if Self.isRecordedResponse(line) { return } // no blank line before it: the body step skips it
             let column = line.leadingWhitespaceCount
             if Self.isComment(trimmed) { index += 1; continue }
-            if trimmed.hasPrefix("/*") { try blockComment(); continue }
             if line.isIndented, let last = spec.headers.indices.last {
                 // An indented line continues the previous header's value.
                 let text = trimmed.string
@@ -461,6 +460,7 @@ struct HTTPFileParseState {
                 index += 1
                 continue
             }
+            if trimmed.hasPrefix("/*") { try blockComment(); continue }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
                 throw error("expected a header 'Name: value' (or a blank line before the body)", line: index, column: column)
             }

@@ -55,6 +55,12 @@ package struct TaskRecord: Sendable {
 
     package var status: Int? { response?.status }
 
+    /// Created and not started yet — its transfer waits for a free slot (`resumed` comes when it
+    /// starts) — and not suspended by anyone.
+    package var isWaitingToStart: Bool {
+        state == .suspended && startedAt == nil && !timeline.contains { $0.event == .suspended }
+    }
+
     /// Seconds from start to end (or to `now` while running).
     package func duration(now: Double) -> Double? {
         guard let startedAt else { return nil }

@@ -175,9 +175,9 @@ package final class RequestListRunner: Sendable {
         case .success:
             status = .completed(status: response.head?.status ?? 0)
         case .failure(let error) where error.code == .cancelled:
-            // Handed over ahead of its turn (`lookahead`) and cancelled before it started: never sent.
-            let neverStarted = response.timings == nil && state.withLock { $0.cancelled }
-            status = neverStarted ? .interrupted : .cancelled
+            // Interrupted before anything went out (handed over ahead of its turn, still waiting): never sent.
+            let neverSent = response.sentHeads.isEmpty && response.head == nil && state.withLock { $0.cancelled }
+            status = neverSent ? .interrupted : .cancelled
         case .failure(let error):
             // A response that failed validation or serialization still counts as a response when one arrived.
             status = .failed(error)
