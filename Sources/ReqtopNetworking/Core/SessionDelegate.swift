@@ -10,7 +10,8 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
     private let serializationQueue = DispatchQueue(label: "reqtop.serialization", attributes: .concurrent)
     private var pending = CoalescingEventQueue()
     /// Tasks that finished in this pass, with what their transfers produced.
-    private var finishedTasks: [(delegate: TaskDelegate, finished: FinishedTransfer)] = []
+    private var finishedTasks: [FinishedTask] = []
+    private typealias FinishedTask = (delegate: TaskDelegate, finished: FinishedTransfer)
 
     init(registry: TaskDelegateRegistry, bus: EventBus) {
         self.registry = registry
@@ -105,45 +106,43 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
     }
 
     /// End of one engine pass: hand the batch of events to the bus, then the tasks that finished to
-    /// serialization (one block each, so they run side by side) and to their completion queues (one
-    /// block per queue and pass for the serializers that do not read the body).
+    /// serialization (one block each, so they run side by side) — or, when the serializer does not
+    /// read the body, straight to the completion queue, one block for a run of tasks sharing it.
     func endOfPass() {
         EngineThread.check()
         if !pending.isEmpty { bus.post(pending.takeAll()) }
         guard !finishedTasks.isEmpty else { return }
         let bus = self.bus
-        let reading = finishedTasks.filter { !$0.delegate.serializesOnCompletionQueue }
-        let passing = finishedTasks.filter { $0.delegate.serializesOnCompletionQueue }
-        finishedTasks.removeAll(keepingCapacity: true)
-        // Serializers that do not read the body run on the completion queue, right before their handlers.
-        Self.deliver(passing.map { task in { task.delegate.respond(task.finished) } }, of: passing.map(\.delegate), bus: bus)
-        for task in reading {
-            serializationQueue.async {
-                let response = task.delegate.respond(task.finished)
-                Self.deliver([{ response }], of: [task.delegate], bus: bus)
-            }
-        }
-    }
-
-    /// On each task's completion queue, in order: its response (`respond`), its completion handler, then
-    /// its terminal event on the bus.
-    private static func deliver(_ respond: [@Sendable () -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)],
-                                of delegates: [TaskDelegate], bus: EventBus) {
-        var start = 0
-        while start < delegates.count {
-            // A run of tasks with the same completion queue goes in one block (usually the whole batch).
-            let queue = delegates[start].completionQueue
-            var end = start + 1
-            while end < delegates.count, delegates[end].completionQueue === queue { end += 1 }
-            let run = Array(zip(delegates[start..<end].map(\.task.id), respond[start..<end]))
-            queue.async {
-                for (id, respond) in run {
-                    let (handler, event) = respond()
-                    handler()
-                    bus.post(TaskEvent(task: id, kind: event))
+        var sameQueue: [FinishedTask] = []
+        for task in finishedTasks {
+            if task.delegate.serializesOnCompletionQueue {
+                if let queue = sameQueue.first?.delegate.completionQueue, queue !== task.delegate.completionQueue {
+                    Self.complete(sameQueue, bus: bus)
+                    sameQueue.removeAll()
+                }
+                sameQueue.append(task)
+            } else {
+                serializationQueue.async {
+                    let (handler, event) = task.delegate.respond(task.finished)
+                    task.delegate.completionQueue.async {
+                        handler()
+                        bus.post(TaskEvent(task: task.delegate.task.id, kind: event))
+                    }
                 }
             }
-            start = end
+        }
+        if !sameQueue.isEmpty { Self.complete(sameQueue, bus: bus) }
+        finishedTasks.removeAll(keepingCapacity: true)
+    }
+
+    /// On the completion queue the tasks share, in order: each one's response, handler, terminal event.
+    private static func complete(_ tasks: [FinishedTask], bus: EventBus) {
+        tasks[0].delegate.completionQueue.async {
+            for task in tasks {
+                let (handler, event) = task.delegate.respond(task.finished)
+                handler()
+                bus.post(TaskEvent(task: task.delegate.task.id, kind: event))
+            }
         }
     }
 }
