@@ -101,7 +101,8 @@ package final class RequestListRunner: Sendable {
     package func cancelAll() {
         let tasks = state.withLock { state -> [HTTPTask] in
             state.cancelled = true
-            return Array(state.inFlight.values)
+            // Newest first: those still waiting for a slot go before a running one frees its slot for them.
+            return state.inFlight.values.sorted { $0.id.rawValue > $1.id.rawValue }
         }
         for task in tasks { try? task.cancel() }
         finishIfDone()
@@ -175,9 +176,10 @@ package final class RequestListRunner: Sendable {
         case .success:
             status = .completed(status: response.head?.status ?? 0)
         case .failure(let error) where error.code == .cancelled:
-            // Interrupted before anything went out (handed over ahead of its turn, still waiting): never sent.
-            let neverSent = response.sentHeads.isEmpty && response.head == nil && state.withLock { $0.cancelled }
-            status = neverSent ? .interrupted : .cancelled
+            // Interrupted while it waited in the engine for its turn (handed over ahead): never started,
+            // nothing went out. One that had started (it has timings) or sent a hop is cancelled.
+            let neverStarted = response.timings == nil && response.sentHeads.isEmpty && response.head == nil
+            status = neverStarted && state.withLock({ $0.cancelled }) ? .interrupted : .cancelled
         case .failure(let error):
             // A response that failed validation or serialization still counts as a response when one arrived.
             status = .failed(error)
