@@ -1,4 +1,17 @@
-#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
 #include "CMemory.h"
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
-int cmemory_limit_arenas(int count) { return mallopt(M_ARENA_MAX, count); }
+int cmemory_limit_arenas(int count) {
+#ifdef __GLIBC__
+    const char *tunables = getenv("GLIBC_TUNABLES");
+    if (getenv("MALLOC_ARENA_MAX") || (tunables && strstr(tunables, "glibc.malloc.arena_max"))) return 0;
+    return mallopt(M_ARENA_MAX, count);
+#else
+    (void)count;
+    return 0;
+#endif
+}

@@ -6,8 +6,8 @@ import ReqtopSession
 
 // Two malloc arenas, not one per thread that ever allocated: reqtop's threads hand what they allocate to
 // each other (engine → completion queue → printer), and each arena kept what it freed — 100,000 requests
-// at --concurrency 64 peaked 1–3 MB higher (glibc's default allows 8 per core; MALLOC_ARENA_MAX still wins).
-if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil { _ = cmemory_limit_arenas(2) }
+// at --concurrency 64 peaked 1–3 MB higher (glibc's default allows 8 per core; the environment's setting wins).
+_ = cmemory_limit_arenas(2)
 
 // Wiring only: pick the subcommand, run it, exit with its code.
 let commands: [any Command.Type] = [RunCommand.self, ConvertCommand.self, SessionsCommand.self, OpenCommand.self, AttachCommand.self, ProxyCommand.self, DemoCommand.self, ServeCommand.self]

@@ -363,15 +363,13 @@ struct HTTPFileParseState {
     /// `HTTP/1.1 200 - OK` at the start of a line after a request: httpyac's recorded response, for
     /// reading only (the status line's shape: `HTTP/` version, a space, three digits).
     static func isRecordedResponse(_ line: TextLine) -> Bool {
+        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
         guard line.hasPrefix("HTTP/") else { return false }
         let rest = line.dropFirst(5)
         guard let space = rest.firstIndex(of: UInt8(ascii: " ")), space > 0,
-              rest[0..<space].bytes.allSatisfy({ $0 == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
-            return false
-        }
-        let status = rest.dropFirst(space + 1)
-        return status.bytes.count >= 3 && status.bytes.prefix(3).allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-            && (status.bytes.count == 3 || status.bytes[3] == UInt8(ascii: " "))
+              rest[0..<space].bytes.allSatisfy({ $0 == UInt8(ascii: ".") || isDigit($0) }) else { return false }
+        let status = rest.dropFirst(space + 1).bytes
+        return status.count >= 3 && status.prefix(3).allSatisfy(isDigit) && (status.count == 3 || status[3] == UInt8(ascii: " "))
     }
 
     /// Skips a recorded response (from its status line to the next separator) with a warning that
