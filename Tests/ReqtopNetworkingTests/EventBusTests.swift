@@ -36,6 +36,36 @@ final class EventBusTests: XCTestCase {
         XCTAssertEqual(values, [10_000, 20_000], "latest progress wins, never reordered across lifecycle events")
     }
 
+    /// Coalescing keeps one progress event per task and direction, in the place of the first one;
+    /// a lifecycle event ends only its own task's run.
+    func testProgressCoalescesPerTaskAndDirection() {
+        let bus = EventBus()
+        let received = Protected([String]())
+        let queue = DispatchQueue(label: "stalled-observer")
+        queue.suspend()
+        let subscription = bus.subscribe(queue: queue) { event in
+            let text: String = switch event.kind {
+            case .progress(let p): "\(event.task.rawValue) \(p.direction == .upload ? "up" : "down") \(p.completed)"
+            default: "\(event.task.rawValue) \(event.name.rawValue)"
+            }
+            received.withLock { $0.append(text) }
+        }
+        func progress(_ task: Int, _ direction: TransferProgress.Direction, _ completed: Int64) {
+            bus.post(TaskEvent(task: TaskID(rawValue: task), kind: .progress(TransferProgress(direction: direction, completed: completed, total: 100))))
+        }
+        progress(1, .upload, 1)
+        progress(2, .download, 1)
+        progress(1, .download, 1)
+        progress(1, .upload, 2)
+        bus.post(TaskEvent(task: TaskID(rawValue: 2), kind: .resumed))
+        progress(2, .download, 2)
+        progress(1, .download, 2)
+        progress(2, .download, 3)
+        queue.resume()
+        subscription.flush()
+        XCTAssertEqual(received.snapshot, ["1 up 2", "2 down 1", "1 down 2", "2 resumed", "2 down 3"])
+    }
+
     /// A gathering subscription delivers posts made close together as one batch, and `flush()` does
     /// not wait out the gathering time: it delivers what is pending at once.
     func testGatheringBatchesCloseEventsAndFlushDeliversAtOnce() {
@@ -206,14 +236,30 @@ final class SpillFolderTests: XCTestCase {
         child.waitUntilExit()
         let temporary = FileManager.default.temporaryDirectory
         let dead = temporary.appendingPathComponent("reqtop-\(child.processIdentifier)-bodies")
+        let deadHAR = temporary.appendingPathComponent("reqtop-\(child.processIdentifier)-har-entries")
         let alive = temporary.appendingPathComponent("reqtop-1-bodies") // pid 1 always runs
-        for folder in [dead, alive] {
+        let other = temporary.appendingPathComponent("reqtop-\(child.processIdentifier)-notes") // not ours to delete
+        for folder in [dead, deadHAR, alive, other] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data("x".utf8).write(to: folder.appendingPathComponent("body-1"))
         }
-        defer { try? FileManager.default.removeItem(at: alive) }
+        defer { [alive, other].forEach { try? FileManager.default.removeItem(at: $0) } }
         FileSink.removeFoldersOfDeadProcesses()
         XCTAssertFalse(FileManager.default.fileExists(atPath: dead.path), "the killed process's bodies are gone")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: deadHAR.path), "and its HAR spill")
         XCTAssertTrue(FileManager.default.fileExists(atPath: alive.path), "a running process's are kept")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: other.path), "a folder of another name is left alone")
+    }
+
+    func testOnlyReqtopSpillFolderNamesGiveAnOwner() {
+        func owner(_ name: String) -> pid_t? {
+            Array(name.utf8).withUnsafeBytes { FileSink.ownerPID(ofFolderNamed: $0)?.pid }
+        }
+        XCTAssertEqual(owner("reqtop-4242-bodies"), 4242)
+        XCTAssertEqual(owner("reqtop-7-har-entries"), 7)
+        for name in ["reqtop--bodies", "reqtop-bodies", "reqtop-12x-bodies", "reqtop-12-bodies2", "Reqtop-12-bodies",
+                     "reqtop-1234567890-bodies", "reqtop-12-notes", "TemporaryDirectory.ab12", ""] {
+            XCTAssertNil(owner(name), name)
+        }
     }
 }

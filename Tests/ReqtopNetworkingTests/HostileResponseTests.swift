@@ -27,6 +27,30 @@ final class HostileResponseTests: XCTestCase {
         Array(try Data(contentsOf: Self.fixtures.appendingPathComponent(name)))
     }
 
+    /// The status line as the server wrote it: version, code, and a reason phrase with its inner
+    /// spaces (or none at all).
+    func testStatusLinesAreReadAsWritten() throws {
+        let cases: [(line: String, version: String, status: Int, reason: String)] = [
+            ("HTTP/1.1 200 OK", "1.1", 200, "OK"),
+            ("HTTP/1.1 299 Moved  Somewhere else", "1.1", 299, "Moved  Somewhere else"),
+            ("HTTP/1.1 204", "1.1", 204, ""),
+            ("HTTP/1.0 418 I'm a teapot", "1.0", 418, "I'm a teapot"),
+        ]
+        for expected in cases {
+            let server = try CannedResponseServer(response: Array("\(expected.line)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+            defer { server.stop() }
+            let manager = SessionManager()
+            defer { manager.invalidate() }
+            let head = try awaitCompletion { done in
+                try? manager.dataTask(with: HTTPRequest(url: HTTPURL(string: server.url)!)) { done($0.head) }.resume()
+            }
+            XCTAssertEqual(head?.httpVersion, expected.version, expected.line)
+            XCTAssertEqual(head?.status, expected.status, expected.line)
+            XCTAssertEqual(head?.reason, expected.reason, expected.line)
+            XCTAssertEqual(head?.headers.first, HTTPHeader(name: "Content-Length", value: "0"), expected.line)
+        }
+    }
+
     func testANonHTTPBannerIsABadServerResponseNotABadURL() throws {
         let error = try XCTUnwrap(try fail(with: fixture("non-http-banner.response")))
         XCTAssertEqual(error.code, .badServerResponse, error.description)

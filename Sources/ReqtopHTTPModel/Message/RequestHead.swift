@@ -28,39 +28,51 @@ public struct RequestHead: Sendable, Hashable {
     /// Parses a head as libcurl reports it (`CURLINFO_HEADER_OUT`): the request line, header lines,
     /// a blank line, separated by CRLF. Nil if the first line is not `METHOD TARGET VERSION`.
     public init?(wireText text: String, url: HTTPURL, hop: Int = 0) {
+        var text = text
+        guard let head = text.withUTF8({ RequestHead(wireBytes: UnsafeRawBufferPointer($0), url: url, hop: hop) }) else { return nil }
+        self = head
+    }
+
+    /// `init(wireText:url:hop:)` on the bytes libcurl hands over, without a string for the whole head
+    /// or for each line: the engine thread parses every head it sends.
+    public init?(wireBytes bytes: UnsafeRawBufferPointer, url: HTTPURL, hop: Int = 0) {
         // Lines end in CRLF (LF accepted); a header value may hold other Unicode line separators.
-        // Split on bytes ("\r\n" is one Character), as slices of `text`: no string per line.
-        let bytes = text.utf8
-        var lines: [Substring] = []
-        var start = bytes.startIndex
-        func addLine(upTo end: String.Index) {
-            var end = end
-            if end > start, bytes[bytes.index(before: end)] == 0x0D { end = bytes.index(before: end) }
-            lines.append(text[start..<end])
+        func string(_ range: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        var lineStart = 0
+        /// The next line without its line ending, or nil at the end of the bytes.
+        func nextLine() -> Range<Int>? {
+            guard lineStart < bytes.count else { return nil }
+            var end = lineStart
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            let next = end + 1
+            if end > lineStart, bytes[end - 1] == 0x0D { end -= 1 }
+            defer { lineStart = next }
+            return lineStart..<end
         }
-        var index = start
-        while index < bytes.endIndex {
-            if bytes[index] == 0x0A {
-                addLine(upTo: index)
-                start = bytes.index(after: index)
-            }
-            index = bytes.index(after: index)
+        guard let requestLine = nextLine() else { return nil }
+        // METHOD SP TARGET SP VERSION: three words separated by runs of spaces.
+        var words: [Range<Int>] = []
+        var index = requestLine.lowerBound
+        while index < requestLine.upperBound {
+            while index < requestLine.upperBound, bytes[index] == 0x20 { index += 1 }
+            guard index < requestLine.upperBound else { break }
+            let wordStart = index
+            while index < requestLine.upperBound, bytes[index] != 0x20 { index += 1 }
+            words.append(wordStart..<index)
+            guard words.count <= 3 else { return nil }
         }
-        addLine(upTo: bytes.endIndex)
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        guard let first = lines.first else { return nil }
-        let parts = first.split(separator: " ", omittingEmptySubsequences: true)
-        guard parts.count == 3 else { return nil }
+        guard words.count == 3 else { return nil }
         var headers: [HTTPHeader] = []
-        headers.reserveCapacity(lines.count - 1)
-        for line in lines.dropFirst() {
-            guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let rest = line.utf8[line.utf8.index(after: colon)...]
-            let valueStart = rest.firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? rest.endIndex
-            headers.append(HTTPHeader(name: String(line[..<colon]), value: String(line[valueStart...])))
+        headers.reserveCapacity(8)
+        while let line = nextLine() {
+            guard let colon = bytes[line].firstIndex(of: UInt8(ascii: ":")) else { continue }
+            var valueStart = colon + 1
+            while valueStart < line.upperBound, isBlank(bytes[valueStart]) { valueStart += 1 }
+            headers.append(HTTPHeader(name: string(line.lowerBound..<colon), value: string(valueStart..<line.upperBound)))
         }
-        self.init(url: url, method: String(parts[0]), target: String(parts[1]), httpVersion: String(parts[2]),
-                  headers: headers, size: text.utf8.count, hop: hop)
+        self.init(url: url, method: string(words[0]), target: string(words[1]), httpVersion: string(words[2]),
+                  headers: headers, size: bytes.count, hop: hop)
     }
 
     /// The request line: `GET /path HTTP/1.1`.

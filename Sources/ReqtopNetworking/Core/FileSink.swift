@@ -20,9 +20,11 @@ final class FileSink {
         }
     }
 
-    /// Where this process keeps spilled bodies: one folder, so they can all go at exit. (Folders
-    /// left by reqtop processes that no longer exist — killed with -9 — go at start: `cleanUpOnce`.)
+    /// Where this process keeps spilled bodies: one folder, so they can all go at exit. Making it
+    /// also removes the folders left by reqtop processes that no longer exist (killed with -9):
+    /// `cleanUpOnce`, so a run that spills nothing never lists the temp directory.
     static let temporaryFolder: URL = {
+        cleanUpOnce
         folderMade.withLock { $0 = true }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(getpid())-bodies")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -30,7 +32,7 @@ final class FileSink {
     }()
 
     /// Folders of dead processes go once per process, in the background (a big temp directory takes
-    /// milliseconds to list: not on the way to the first request, nor at exit).
+    /// milliseconds to list: not on the way to the body being spilled, nor at exit).
     static let cleanUpOnce: Void = {
         DispatchQueue.global(qos: .utility).async { removeFoldersOfDeadProcesses() }
     }()
@@ -39,18 +41,41 @@ final class FileSink {
     /// nothing does not scan the temp directory only to delete a folder it never had.
     static let folderMade = Protected(false)
 
-    /// Removes `reqtop-PID-bodies` folders (of this user) whose process is gone.
+    /// Removes `reqtop-PID-bodies` and `reqtop-PID-har-entries` folders (of this user) whose process
+    /// is gone. Names are matched on the bytes `readdir` returns: a temp directory of thousands of
+    /// entries costs the listing, not a string per entry.
     static func removeFoldersOfDeadProcesses() {
-        let temporary = FileManager.default.temporaryDirectory
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] {
-            // `reqtop-<pid>-bodies` (this folder) and `reqtop-<pid>-har-entries` (a HAR recorder's spill).
-            guard name.hasPrefix("reqtop-"), let suffix = ["-bodies", "-har-entries"].first(where: { name.hasSuffix($0) }),
-                  let pid = Int32(name.dropFirst("reqtop-".count).dropLast(suffix.count)), pid != getpid() else { continue }
-            let path = temporary.appendingPathComponent(name).path
+        let temporary = FileManager.default.temporaryDirectory.path
+        guard let directory = opendir(temporary) else { return }
+        var dead: [String] = []
+        while let entry = readdir(directory) {
+            guard let name = withUnsafeBytes(of: &entry.pointee.d_name, { bytes in
+                ownerPID(ofFolderNamed: UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)]))
+            }), name.pid != getpid(), kill(name.pid, 0) == -1, errno == ESRCH else { continue }
+            dead.append(name.folder)
+        }
+        closedir(directory)
+        for folder in dead {
+            let path = temporary + "/" + folder
             var info = stat()
             guard lstat(path, &info) == 0, info.st_uid == getuid() else { continue }
-            if kill(pid, 0) == -1 && errno == ESRCH { try? FileManager.default.removeItem(atPath: path) }
+            try? FileManager.default.removeItem(atPath: path)
         }
+    }
+
+    /// `reqtop-<pid>-bodies` (a process's spilled bodies) or `reqtop-<pid>-har-entries` (a HAR
+    /// recorder's spill): the pid and the name; nil for any other name.
+    static func ownerPID(ofFolderNamed name: UnsafeRawBufferPointer) -> (pid: pid_t, folder: String)? {
+        let prefix = "reqtop-".utf8
+        guard name.starts(with: prefix) else { return nil }
+        for suffix in ["-bodies", "-har-entries"] where name.count > prefix.count + suffix.utf8.count
+            && name.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) {
+            let digits = name.dropFirst(prefix.count).dropLast(suffix.utf8.count)
+            guard digits.count <= 9, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            let pid = digits.reduce(0) { $0 * 10 + pid_t($1 - 0x30) }
+            return (pid, String(decoding: name, as: UTF8.self))
+        }
+        return nil
     }
 
     /// A new temporary file for a body that outgrew the memory cap.

@@ -57,7 +57,7 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
     }
 
     func progress(transfer: Transfer, downloaded: Int64, downloadTotal: Int64, uploaded: Int64, uploadTotal: Int64) {
-        guard isRegistered(transfer) else { return }
+        guard transfer.state.hasProgress(uploaded: uploaded), isRegistered(transfer) else { return }
         transfer.state.progress(downloaded: downloaded, downloadTotal: downloadTotal, uploaded: uploaded,
                                 uploadTotal: uploadTotal) { emit($0, for: transfer.id) }
     }

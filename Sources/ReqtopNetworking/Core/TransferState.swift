@@ -74,13 +74,7 @@ final class TransferState {
             return true
         }
         if isStatusLine {
-            let line = String(decoding: lineBytes, as: UTF8.self)
-            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-            let version = parts.first.map { String($0.dropFirst("HTTP/".count)) } ?? ""
-            let status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-            let reason = parts.count > 2 ? String(parts[2]) : ""
-            pendingHead = HTTPResponseHead(url: current.url, httpVersion: version, status: status, reason: reason, headers: [],
-                                           size: bytes.count)
+            pendingHead = Self.statusLine(lineBytes, url: current.url, size: bytes.count)
         } else if end == 0 {
             guard var complete = pendingHead else { return true }
             pendingHead = nil
@@ -97,10 +91,33 @@ final class TransferState {
         return true
     }
 
+    /// A response head begun by its status line, `HTTP/1.1 200 OK`: version, status (0 when not a
+    /// number) and reason phrase, words separated by runs of spaces; the reason keeps its inner spaces.
+    static func statusLine(_ line: UnsafeRawBufferPointer, url: HTTPURL, size: Int) -> HTTPResponseHead {
+        var index = 0
+        func word() -> Range<Int> {
+            while index < line.count, line[index] == 0x20 { index += 1 }
+            let start = index
+            while index < line.count, line[index] != 0x20 { index += 1 }
+            return start..<index
+        }
+        let version = word(), status = word()
+        while index < line.count, line[index] == 0x20 { index += 1 }
+        func string(_ range: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self) }
+        var code = 0
+        if (1...9).contains(status.count), line[status].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            code = line[status].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        var head = HTTPResponseHead(url: url, httpVersion: string(version.lowerBound + min(version.count, "HTTP/".count)..<version.upperBound),
+                                    status: code, reason: string(index..<line.count), headers: [], size: size)
+        head.headers.reserveCapacity(12)
+        return head
+    }
+
     /// The request head of the current hop exactly as libcurl wrote it to the connection.
     func didSendHead(_ bytes: UnsafeRawBufferPointer, emit: (TaskEvent.Kind) -> Void) {
         EngineThread.check()
-        guard let head = RequestHead(wireText: String(decoding: bytes, as: UTF8.self), url: current.url, hop: hops.count) else {
+        guard let head = RequestHead(wireBytes: bytes, url: current.url, hop: hops.count) else {
             return
         }
         sentHeads.append(head)
@@ -143,10 +160,9 @@ final class TransferState {
             break
         }
         head = complete
-        watchesDecodedRatio = delegate.maxDecodedRatio != nil && complete.headers.value(for: "Content-Encoding") != nil
-        if complete.headers.value(for: "Content-Encoding") == nil {
-            declaredLength = complete.headers.value(for: "Content-Length").flatMap(Int64.init)
-        }
+        let isEncoded = complete.headers.value(for: "Content-Encoding") != nil
+        watchesDecodedRatio = delegate.maxDecodedRatio != nil && isEncoded
+        if !isEncoded { declaredLength = complete.headers.value(for: "Content-Length").flatMap(Int64.init) }
         emit(.response(complete))
         if failure == nil { delegate.stream?.consumer.didReceiveResponse(complete) }
     }
@@ -303,6 +319,12 @@ final class TransferState {
     static let bombCheckStart: Int64 = 64 << 20
     /// libcurl's receive buffer (`CURLOPT_BUFFERSIZE` in `Transfer`): the most one read adds.
     static let readSize: Int64 = 102_400
+
+    /// Whether `progress` would report anything: libcurl calls back on every pass of every transfer,
+    /// mostly with nothing new.
+    func hasProgress(uploaded: Int64) -> Bool {
+        (uploaded > reportedUpload && current.bodySize != nil) || (received > reportedDownload && head != nil)
+    }
 
     func progress(downloaded: Int64, downloadTotal: Int64, uploaded: Int64, uploadTotal: Int64,
                   emit: (TaskEvent.Kind) -> Void) {

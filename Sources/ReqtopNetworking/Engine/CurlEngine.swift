@@ -216,8 +216,7 @@ final class EngineLoop {
             let id = waitingOrder[waitingHead]
             waitingHead += 1
             guard let transfer = waiting[id] else { continue } // cancelled or suspended meanwhile
-            let key = transfer.request.hostKey
-            if perHost[key, default: 0] >= maxPerHost {
+            if perHost[transfer.hostKey, default: 0] >= maxPerHost {
                 skipped.append(id)
                 continue
             }
@@ -234,7 +233,7 @@ final class EngineLoop {
     }
 
     private func start(_ transfer: Transfer) {
-        perHost[transfer.request.hostKey, default: 0] += 1
+        perHost[transfer.hostKey, default: 0] += 1
         let spare = spareHandles.popLast()
         transfer.configure(easy: spare ?? curl_easy_init()!, share: share, reused: spare != nil)
         active[transfer.id] = transfer
@@ -271,7 +270,7 @@ final class EngineLoop {
 
     private func release(_ transfer: Transfer) {
         curl_multi_remove_handle(multi, transfer.easy)
-        perHost[transfer.request.hostKey, default: 1] -= 1
+        perHost[transfer.hostKey, default: 1] -= 1
         // The handle goes back for the next transfer: `curl_easy_reset` keeps its allocations
         // (a new handle per request was a large calloc and libcurl's set-up each time).
         guard let easy = transfer.detachHandle() else { return }

@@ -8,6 +8,8 @@ final class Transfer {
     /// The task's state, shared by the transfers of its redirect hops.
     let state: TransferState
     let delegate: SessionDelegate
+    /// `request.hostKey`, made once: the engine reads it when the transfer starts and when it ends.
+    let hostKey: String
     private(set) var easy: OpaquePointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var errorBuffer: UnsafeMutablePointer<CChar>?
@@ -17,6 +19,7 @@ final class Transfer {
         self.request = request
         self.state = state
         self.delegate = delegate
+        hostKey = request.hostKey
     }
 
     /// Takes `easy` (new, or `reused`: reset by `curl_easy_reset`) and sets every option from the request.

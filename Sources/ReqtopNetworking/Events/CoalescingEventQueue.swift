@@ -3,26 +3,35 @@
 /// Lifecycle events are never dropped, so the queue holds at most a few events per task.
 struct CoalescingEventQueue {
     private(set) var events: [TaskEvent] = []
-    private var progressSlot: [ProgressKey: Int] = [:]
+    /// Where each task's undelivered progress events sit in `events` (-1: none): one hash per event.
+    private var progressSlots: [TaskID: Slots] = [:]
 
-    private struct ProgressKey: Hashable {
-        let task: TaskID
-        let direction: TransferProgress.Direction
+    private struct Slots {
+        var upload = -1
+        var download = -1
+
+        /// Where the direction's undelivered progress event is; when there is none (-1), `position`
+        /// becomes its place.
+        mutating func claim(_ direction: TransferProgress.Direction, at position: Int) -> Int {
+            let slot = direction == .upload ? upload : download
+            if slot < 0 {
+                if direction == .upload { upload = position } else { download = position }
+            }
+            return slot
+        }
     }
 
     var isEmpty: Bool { events.isEmpty }
 
     mutating func append(_ event: TaskEvent) {
         if case .progress(let progress) = event.kind {
-            let key = ProgressKey(task: event.task, direction: progress.direction)
-            if let slot = progressSlot[key] {
+            let slot = progressSlots[event.task, default: Slots()].claim(progress.direction, at: events.count)
+            if slot >= 0 {
                 events[slot] = event
                 return
             }
-            progressSlot[key] = events.count
-        } else {
-            progressSlot[ProgressKey(task: event.task, direction: .upload)] = nil
-            progressSlot[ProgressKey(task: event.task, direction: .download)] = nil
+        } else if !progressSlots.isEmpty {
+            progressSlots[event.task] = nil
         }
         events.append(event)
     }
@@ -31,7 +40,7 @@ struct CoalescingEventQueue {
     mutating func takeAll() -> [TaskEvent] {
         defer {
             events.removeAll(keepingCapacity: true)
-            progressSlot.removeAll(keepingCapacity: true)
+            progressSlots.removeAll(keepingCapacity: true)
         }
         return events
     }

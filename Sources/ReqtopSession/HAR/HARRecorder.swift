@@ -94,6 +94,7 @@ final class EntrySpill: Sendable {
     private static func append(_ entries: [HARExportEntry], to state: inout State) {
         if state.handle == nil, state.path == nil, state.failure == nil {
             do {
+                SessionManager.removeSpillFoldersOfDeadProcesses()
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 let path = folder.appendingPathComponent("\(UUID().uuidString).entries").path
                 guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
