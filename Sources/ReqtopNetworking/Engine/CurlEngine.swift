@@ -50,8 +50,13 @@ final class CurlEngine: Sendable {
             if inbox.stopped { return false }
             if case .shutdown = command { inbox.stopped = true }
             inbox.commands.append(command)
+            // One wake-up until the engine takes the commands (a write to libcurl's socket pair each: one
+            // per request was as many system calls as the requests themselves, and as many extra passes).
             // Inside the lock: the multi handle cannot be cleaned up before this wake-up.
-            wakeup.wake()
+            if !inbox.wakePending {
+                inbox.wakePending = true
+                wakeup.wake()
+            }
             return true
         }
     }
@@ -66,6 +71,8 @@ final class CurlEngine: Sendable {
 struct EngineInbox: Sendable {
     var commands: [CurlEngine.Command] = []
     var stopped = false
+    /// The engine was woken for commands it has not taken yet: later commands need no wake-up of their own.
+    var wakePending = false
 }
 
 /// The multi handle as other threads may use it: only to wake the loop.
@@ -140,7 +147,10 @@ final class EngineLoop {
         var stillRunning: Int32 = 0
         while true {
             let commands = inbox.withLock { inbox in
-                defer { inbox.commands.removeAll(keepingCapacity: true) }
+                defer {
+                    inbox.commands.removeAll(keepingCapacity: true)
+                    inbox.wakePending = false
+                }
                 return inbox.commands
             }
             for command in commands {
