@@ -34,7 +34,7 @@ struct BenchSettings: Codable {
             replayConcurrencies: (env["BENCH_CONCURRENCY"] ?? "1,8,64").split(separator: ",").compactMap { Int($0) },
             replayRuns: int("BENCH_RUNS", 5, 1),
             longRunRequests: int("BENCH_LONG_REQUESTS", 100_000, 500),
-            singleRuns: int("BENCH_SINGLE_RUNS", 20, 3),
+            singleRuns: int("BENCH_SINGLE_RUNS", 60, 3), // a median of 60: one process start is milliseconds, and noisy
             downloadRuns: int("BENCH_DOWNLOAD_RUNS", 3, 1),
             largeFileMB: int("REQTOP_LARGE_FILE_MB", 256, 256), // what with-test-servers.sh serves unless told
             tuiTasks: int("BENCH_TUI_TASKS", 100_000, 2000),
