@@ -83,6 +83,21 @@ final class MessageTests: XCTestCase {
         XCTAssertNil(RequestHead(wireText: "garbage\r\n\r\n", url: url))
     }
 
+    /// libcurl's bytes as they are: LF-only lines, a bare CR kept inside a value, no final line
+    /// ending, bytes that are not UTF-8 (replaced in the text, counted as they were in the size).
+    func testAWireHeadFromBytes() throws {
+        let url = try XCTUnwrap(HTTPURL(string: "http://h.test/x"))
+        let bytes = Array("GET  /x  HTTP/1.1\nHost: h.test\nX-Odd: a\rb \nX-Bin: ".utf8) + [0xFF] + Array("\nno colon here\nX-Last:\tv".utf8)
+        let head = try XCTUnwrap(bytes.withUnsafeBytes { RequestHead(wireBytes: $0, url: url) })
+        XCTAssertEqual(head.requestLine, "GET /x HTTP/1.1")
+        XCTAssertEqual(head.headers, [HTTPHeader(name: "Host", value: "h.test"), HTTPHeader(name: "X-Odd", value: "a\rb "),
+                                      HTTPHeader(name: "X-Bin", value: "\u{FFFD}"), HTTPHeader(name: "X-Last", value: "v")])
+        XCTAssertEqual(head.size, bytes.count)
+        for bad in ["GET /x", "GET\t/x HTTP/1.1", "GET /x HTTP/1.1 extra", "", "\r\nGET /x HTTP/1.1"] {
+            XCTAssertNil(Array(bad.utf8).withUnsafeBytes { RequestHead(wireBytes: $0, url: url) }, bad)
+        }
+    }
+
     func testMethodsAreAnyToken() {
         XCTAssertTrue(HTTPRequest.isValidMethod("PROPFIND"))
         XCTAssertTrue(HTTPRequest.isValidMethod("wHat"))

@@ -27,6 +27,7 @@ public final class SessionManager: Sendable {
         nextID = Protected(max(1, configuration.firstTaskID))
         engine = CurlEngine(registry: registry, bus: bus, maxConcurrent: configuration.maxConcurrentTasks,
                             maxPerHost: configuration.maxConcurrentTasksPerHost)
+        SpillFolders.removeFoldersOfDeadProcessesOnce
         publishIfAsked()
     }
 
@@ -59,11 +60,6 @@ public final class SessionManager: Sendable {
         guard FileSink.folderMade.snapshot else { return } // nothing was spilled: nothing to scan or delete
         try? FileManager.default.removeItem(at: FileSink.temporaryFolder)
     }
-
-    /// Removes, in the background and once per process, the spill folders that reqtop processes
-    /// which no longer exist (killed with -9) left in the temp directory. Called by whatever makes
-    /// this process's own spill folder, so a run that spills nothing never lists the temp directory.
-    public static func removeSpillFoldersOfDeadProcesses() { FileSink.cleanUpOnce }
 
     /// The first body bytes of a running task (up to `liveBodyPreviewBytes`), nil once it has ended
     /// or when the configuration keeps no preview.

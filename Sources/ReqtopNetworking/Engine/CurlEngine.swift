@@ -53,10 +53,7 @@ final class CurlEngine: Sendable {
             // One wake-up until the engine takes the commands (a write to libcurl's socket pair each: one
             // per request was as many system calls as the requests themselves, and as many extra passes).
             // Inside the lock: the multi handle cannot be cleaned up before this wake-up.
-            if !inbox.wakePending {
-                inbox.wakePending = true
-                wakeup.wake()
-            }
+            if !inbox.wakePending { inbox.wakePending = wakeup.wake() } // a failed wake-up is tried again by the next command
             return true
         }
     }
@@ -79,7 +76,8 @@ struct EngineInbox: Sendable {
 struct MultiWakeup: @unchecked Sendable { // curl_multi_wakeup is the one multi call libcurl allows from any thread
     let multi: OpaquePointer
 
-    func wake() { curl_multi_wakeup(multi) }
+    /// True when the loop will see the wake-up.
+    func wake() -> Bool { curl_multi_wakeup(multi) == CURLM_OK }
 }
 
 /// Asserts (in debug builds) that engine-only state is touched on an engine thread, which

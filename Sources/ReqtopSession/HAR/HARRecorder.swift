@@ -51,8 +51,8 @@ package final class HARRecorder: Sendable {
     }
 }
 
-/// The HAR entries of ended tasks, oldest first, kept on disk (`EntrySpillCodec` records in a
-/// per-process folder of the temp directory, which later runs remove if this process dies), with
+/// The HAR entries of ended tasks, oldest first, kept on disk (`EntrySpillCodec` records in
+/// this process's `SpillFolders` folder, which later runs remove if this process dies), with
 /// the secret values they carry kept in memory to redact the HAR when it is written. Thread-safe.
 final class EntrySpill: Sendable {
     private struct State {
@@ -68,7 +68,7 @@ final class EntrySpill: Sendable {
 
     private let state = Protected(State())
 
-    private static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(getpid())-har-entries")
+    private static let folder = SpillFolders.url(for: .harEntries)
 
     /// Spills the entries of `records` (ended ones; others have none).
     func add(_ records: [TaskRecord]) {
@@ -94,9 +94,7 @@ final class EntrySpill: Sendable {
     private static func append(_ entries: [HARExportEntry], to state: inout State) {
         if state.handle == nil, state.path == nil, state.failure == nil {
             do {
-                SessionManager.removeSpillFoldersOfDeadProcesses()
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                let path = folder.appendingPathComponent("\(UUID().uuidString).entries").path
+                let path = try SpillFolders.make(.harEntries).appendingPathComponent("\(UUID().uuidString).entries").path
                 guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
                     throw CocoaError(.fileWriteNoPermission)
                 }
