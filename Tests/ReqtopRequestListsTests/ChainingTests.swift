@@ -26,6 +26,51 @@ final class ChainingTests: XCTestCase {
         XCTAssertEqual(try resolver.resolve(2).url.path, "/items/b")
     }
 
+    /// REST Client's JSONPath library reads a path without `$` from the root (DEFRA's and other
+    /// authors' lists write `{{token.response.body.access_token}}`).
+    func testABodyPathWithoutTheDollarIsReadFromTheRoot() throws {
+        let list = try HTTPFileParser.parse(text: """
+            # @name token
+            POST http://127.0.0.1:9/token
+
+            ###
+            # @name list
+            GET http://127.0.0.1:9/items/{{token.response.body.items[1].id}}
+            Authorization: Bearer {{token.response.body.access_token}}
+            X-Same: {{token.response.body.$.access_token}}
+
+            ###
+            GET http://127.0.0.1:9/second/{{list.response.body.[1]}}
+            """, path: "chain.http")
+        let resolver = RequestResolver(list: list)
+        try resolver.validate()
+        XCTAssertEqual(resolver.dependencies(of: 1), ["token"])
+        resolver.record(response: jsonResponse(#"{"access_token": "t-9", "items": [{"id": "a"}, {"id": "b"}]}"#), forRequestNamed: "token")
+        let request = try resolver.resolve(1)
+        XCTAssertEqual(request.url.path, "/items/b")
+        XCTAssertEqual(request.header(named: "Authorization"), "Bearer t-9")
+        XCTAssertEqual(request.header(named: "X-Same"), "t-9")
+        resolver.record(response: jsonResponse(#"["x", "y"]"#), forRequestNamed: "list")
+        XCTAssertEqual(try resolver.resolve(2).url.path, "/second/y")
+    }
+
+    /// httpyac's `{{hunt.id}}` (the response of request `hunt`) is not reqtop's syntax: the error says
+    /// what to write instead, not "define a variable".
+    func testHttpyacResponseShorthandGetsAnErrorThatSaysWhatToWrite() throws {
+        let list = try HTTPFileParser.parse(text: """
+            # @name hunt
+            POST http://127.0.0.1:9/hunts
+
+            ###
+            GET http://127.0.0.1:9/hunts/{{hunt.id}}
+            """, path: "short.http")
+        XCTAssertThrowsError(try RequestResolver(list: list).validate()) { error in
+            let e = error as? RequestListError
+            XCTAssertEqual(e?.line, 5)
+            XCTAssertTrue(e?.message.contains("{{hunt.response.body.$.id}}") == true, "\(error)")
+        }
+    }
+
     func testDependentOfAFailedRequestFailsWithTheReason() throws {
         let resolver = RequestResolver(list: try Fixtures.load("http/chaining.http"))
         resolver.recordFailure(ofRequestNamed: "login", reason: "connection refused")

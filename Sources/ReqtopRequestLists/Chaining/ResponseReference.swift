@@ -1,5 +1,6 @@
-/// A reference to part of an earlier request's response: `name.response.body.$.a[0]`,
-/// `name.response.headers.Location`, `name.response.status`.
+/// A reference to part of an earlier request's response: `name.response.body.$.a[0]` (also
+/// `name.response.body.a[0]`, as REST Client reads it), `name.response.headers.Location`,
+/// `name.response.status`.
 public struct ResponseReference: Sendable, Hashable {
     public enum Part: Sendable, Hashable {
         /// The body, or a JSONPath into it.
@@ -30,7 +31,10 @@ public struct ResponseReference: Sendable, Hashable {
         }
         if rest == ".body" || rest == ".body.*" { return ResponseReference(requestName: name, part: .body(nil)) }
         if rest.hasPrefix(".body.") {
-            let pathText = String(rest.dropFirst(".body.".count))
+            var pathText = String(rest.dropFirst(".body.".count))
+            // VS Code REST Client hands the path to jsonpath-plus, which reads one without `$` from the
+            // root: `login.response.body.access_token` is `$.access_token`.
+            if !pathText.hasPrefix("$") { pathText = (pathText.hasPrefix("[") ? "$" : "$.") + pathText }
             do {
                 return ResponseReference(requestName: name, part: .body(try JSONPath(pathText)))
             } catch {

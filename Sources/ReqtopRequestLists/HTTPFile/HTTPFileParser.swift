@@ -252,7 +252,9 @@ struct HTTPFileParseState {
             try handlers(spec: &spec)
             if let name = spec.name {
                 if let first = namesSeen[name] {
-                    throw error("duplicate request name '\(name)' (first used on line \(first))", line: spec.location!.line - 1 - firstLine, column: 0)
+                    throw error("duplicate request name '\(name)' (first used on line \(first)): a reference to a response names one request, "
+                                + "so each name is used once here — rename one (JetBrains' client numbers duplicates; httpyac and "
+                                + "VS Code REST Client read the latest response of the name)", line: spec.location!.line - 1 - firstLine, column: 0)
                 }
                 namesSeen[name] = spec.location!.line
             }
@@ -415,6 +417,9 @@ struct HTTPFileParseState {
             throw self.error(error.message, line: index, column: error.column)
         }
         try checkTemplate(parsed.url, line: index, column: parsed.urlColumn)
+        if let warning = parsed.warning {
+            warnings.append(RequestListWarning(location: location(line: index, column: warning.column), message: warning.message))
+        }
         spec.method = parsed.method
         spec.url = parsed.url
         let methodColumn = line.leadingWhitespaceCount

@@ -7,6 +7,8 @@ struct RequestLine {
     var url: String
     /// 0-based character column where the URL starts.
     var urlColumn: Int
+    /// Why the line was read more leniently than written, and where: a URL with spaces in it.
+    var warning: (message: String, column: Int)?
 
     static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
 
@@ -46,14 +48,31 @@ struct RequestLine {
         guard looksLikeURL(url) else { throw Invalid(message: "'\(url.string)' is not a URL (\(usage))", column: column(index)) }
         if words.count > index + 1 {
             guard word(index + 1).hasPrefix("HTTP/") else {
-                throw Invalid(message: "unexpected '\(word(index + 1).string)' after the URL (encode spaces in URLs as %20)",
-                              column: column(index + 1))
+                return withSpaces(line, method: method, urlStart: words[index].lowerBound, continuesAt: column(index + 1))
             }
             if words.count > index + 2 {
                 throw Invalid(message: "unexpected '\(word(index + 2).string)' after the HTTP version", column: column(index + 2))
             }
         }
         return RequestLine(method: method, url: url.string, urlColumn: column(index))
+    }
+
+    /// A URL with spaces in it, up to the end of the line or to a last word `HTTP/…`: VS Code REST
+    /// Client and httpyac read it so (JetBrains' client flags it), and the spaces go out as `%20`
+    /// (`HTTPURL` encodes them), with a warning.
+    private static func withSpaces(_ line: TextLine, method: String, urlStart: Int, continuesAt column: Int) -> RequestLine {
+        let bytes = line.bytes
+        func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        var end = bytes.count
+        while end > urlStart, isBlank(bytes[end - 1]) { end -= 1 }
+        var lastWord = end
+        while lastWord > urlStart, !isBlank(bytes[lastWord - 1]) { lastWord -= 1 }
+        if line[lastWord..<end].hasPrefix("HTTP/") {
+            end = lastWord
+            while end > urlStart, isBlank(bytes[end - 1]) { end -= 1 }
+        }
+        return RequestLine(method: method, url: line[urlStart..<end].string, urlColumn: line.characterColumn(ofByte: urlStart),
+                           warning: ("the URL goes on after a space: the spaces are sent as %20", column))
     }
 
     static func looksLikeURL(_ word: TextLine) -> Bool {

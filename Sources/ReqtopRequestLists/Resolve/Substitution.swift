@@ -93,7 +93,7 @@ struct Substitution {
             // The request's own pre-request script sets a variable after everything else is read.
             if let specIndex, let script = list.specs[specIndex].scripts.first(where: { $0.kind == .preRequest && $0.setVariables.contains(key) }) {
                 var error = locator.error("needs {{\(key)}}, which its own pre-request script skipped at \(script.location) sets "
-                                          + "(reqtop does not run scripts): not sent", name: name, spec: specIndex, variable: variable)
+                                          + "(reqtop does not run scripts)", name: name, spec: specIndex, variable: variable)
                 error.needsSkippedScript = true
                 throw error
             }
@@ -108,17 +108,24 @@ struct Substitution {
             }
             if let script = list.allScripts.first(where: { $0.setVariables.contains(key) }) {
                 var error = locator.error("needs {{\(key)}}, which only the script skipped at \(script.location) sets "
-                                          + "(reqtop does not run scripts): not sent", name: name, spec: specIndex, variable: variable)
+                                          + "(reqtop does not run scripts)", name: name, spec: specIndex, variable: variable)
                 error.needsSkippedScript = true
                 throw error
             }
             if let script = list.allScripts.first(where: { ($0.kind == .preRequest || $0.kind == .responseHandler) && !$0.source.contains("\n") && !$0.source.contains("(") }) {
                 // A script in a file reqtop does not read may be what sets it.
                 var error = locator.error("needs {{\(key)}}, which is defined nowhere reqtop reads; the script file "
-                                          + "'\(script.source)' skipped at \(script.location) may set it: not sent",
+                                          + "'\(script.source)' skipped at \(script.location) may set it",
                                           name: name, spec: specIndex, variable: variable)
                 error.needsSkippedScript = true
                 throw error
+            }
+            if let dot = key.firstIndex(of: "."), case let request = String(key[..<dot]), requestNames.contains(request) {
+                // httpyac's shorthand for a response: `{{login.token}}`.
+                let path = key[key.index(after: dot)...]
+                throw locator.error("'\(key)' reads the response of '\(request)' in httpyac's shorthand; reqtop reads "
+                                    + "{{\(request).response.body.$.\(path)}} (VS Code REST Client and JetBrains syntax)",
+                                    name: name, spec: specIndex, variable: variable)
             }
             var message = "unknown variable '\(key)': define it with '@\(key) = …', in \(Environments.publicFileName)"
             if let env = variables.environmentName { message += " (environment '\(env)')" }
