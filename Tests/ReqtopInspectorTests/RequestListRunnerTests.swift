@@ -27,6 +27,31 @@ final class RequestListRunnerTests: RunnerTestCase {
         XCTAssertEqual(String(decoding: body, as: UTF8.self), "{\"previous\": \"\(expected)\"}")
     }
 
+    /// A repeated name: the dependent waits for and reads the nearest request of that name before it,
+    /// not the other one (still running here).
+    func testAChainedRequestReadsTheNearestEarlierRequestOfARepeatedName() throws {
+        let (outcome, events) = try run("""
+            # @name step
+            GET {{base}}/delay/0.3?n=1
+
+            ###
+            # @name step
+            GET {{base}}/anything/two
+
+            ###
+            POST {{base}}/anything/after
+            Content-Type: application/json
+
+            {"previous": "{{step.response.body.$.url}}"}
+            """, options: RunnerOptions(concurrency: 4))
+        XCTAssertEqual(outcome.results.compactMap(\.httpStatus), [200, 200, 200])
+        let secondEnd = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 2 && $0.isTerminal })
+        let thirdCreated = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 3 && $0.name == .created })
+        XCTAssertLessThan(secondEnd, thirdCreated, "the dependent is created only after the request it reads finished")
+        let body = try XCTUnwrap(events[thirdCreated].createdDescription?.request.body.data)
+        XCTAssertEqual(String(decoding: body, as: UTF8.self), "{\"previous\": \"\(server.baseURL.absoluteString)/anything/two\"}")
+    }
+
     func testAtMostConcurrencyTasksAreInFlightAndSubmittedInListOrder() throws {
         let requests = (1...8).map { "GET {{base}}/delay/0.2?n=\($0)" }.joined(separator: "\n\n###\n")
         let (outcome, events) = try run(requests, options: RunnerOptions(concurrency: 3))

@@ -41,9 +41,9 @@ final class RunQueueTests: XCTestCase {
     }
 
     func testBeyondTheConcurrencyOnlyTheNextRequestInOrderIsTakenUpToTheLookahead() {
-        var state = RunnerState(queue: RunQueue(specCounts: [5], rounds: 1), outstanding: [:])
+        var state = RunnerState(queue: RunQueue(specCounts: [5], rounds: 1), outstanding: [])
         var blocked: Set<Int> = [2]
-        let ready: (RunItem, [NameKey: Int]) -> Bool = { item, _ in !blocked.contains(item.spec) }
+        let ready: (RunItem, Set<SpecKey>) -> Bool = { item, _ in !blocked.contains(item.spec) }
         XCTAssertEqual(state.takeNextReady(limit: 1, lookahead: 2, isReady: ready), item(0, 0, 0))
         XCTAssertEqual(state.takeNextReady(limit: 1, lookahead: 2, isReady: ready), item(0, 0, 1), "ahead of its turn")
         XCTAssertNil(state.takeNextReady(limit: 1, lookahead: 2, isReady: ready), "the next waits for a response: nothing passes it")

@@ -71,6 +71,42 @@ final class ChainingTests: XCTestCase {
         }
     }
 
+    /// A name used twice (jarrettv/ValHelp's list repeats `# @name huntplayer`): a reference reads the
+    /// nearest request of that name before it, as httpyac and VS Code REST Client read the latest
+    /// response of the name; a reference before every request of the name reads the first.
+    func testAReferenceReadsTheNearestEarlierRequestOfARepeatedName() throws {
+        let list = try HTTPFileParser.parse(text: """
+            GET http://127.0.0.1:9/early/{{player.response.body.$.id}}
+
+            ###
+            # @name player
+            POST http://127.0.0.1:9/players
+
+            ###
+            GET http://127.0.0.1:9/first/{{player.response.body.$.id}}
+
+            ###
+            # @name player
+            POST http://127.0.0.1:9/players/{{player.response.body.$.id}}
+
+            ###
+            GET http://127.0.0.1:9/second/{{player.response.body.$.id}}
+            """, path: "repeat.http")
+        let resolver = RequestResolver(list: list)
+        try resolver.validate()
+        XCTAssertEqual((0..<5).map { resolver.producers(of: $0) }, [[1], [], [1], [1], [3]])
+        resolver.record(response: jsonResponse(#"{"id": "p1"}"#), forRequestAt: 1)
+        XCTAssertEqual(try resolver.resolve(0).url.path, "/early/p1")
+        XCTAssertEqual(try resolver.resolve(2).url.path, "/first/p1")
+        XCTAssertEqual(try resolver.resolve(3).url.path, "/players/p1", "the second 'player' reads the first")
+        XCTAssertThrowsError(try resolver.resolve(4), "the second 'player' has not completed") { error in
+            XCTAssertTrue((error as? RequestListError)?.message.contains("has not completed") == true, "\(error)")
+        }
+        resolver.record(response: jsonResponse(#"{"id": "p2"}"#), forRequestAt: 3)
+        XCTAssertEqual(try resolver.resolve(4).url.path, "/second/p2")
+        XCTAssertEqual(try resolver.resolve(2).url.path, "/first/p1", "a later response of the name does not change an earlier reference")
+    }
+
     func testDependentOfAFailedRequestFailsWithTheReason() throws {
         let resolver = RequestResolver(list: try Fixtures.load("http/chaining.http"))
         resolver.recordFailure(ofRequestNamed: "login", reason: "connection refused")

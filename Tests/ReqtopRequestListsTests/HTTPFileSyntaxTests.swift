@@ -85,11 +85,12 @@ final class HTTPFileSyntaxTests: XCTestCase {
         XCTAssertTrue(list.warnings.first?.message.contains("'>>' skipped") == true, "\(list.warnings)")
     }
 
-    func testDuplicateRequestNamesAreRejected() {
+    func testADuplicateRequestNameIsAWarning() throws {
         let text = "# @name a\nGET http://x.example/1\n\n###\n# @name a\nGET http://x.example/2\n"
-        XCTAssertThrowsError(try HTTPFileParser.parse(text: text, path: "dup.http")) { error in
-            XCTAssertEqual((error as? RequestListError)?.line, 6)
-        }
+        let list = try HTTPFileParser.parse(text: text, path: "dup.http")
+        XCTAssertEqual(list.specs.map(\.name), ["a", "a"])
+        XCTAssertEqual(list.warnings.map { $0.location?.line }, [6])
+        XCTAssertTrue(list.warnings.first?.message.contains("also used on line 2") == true, "\(list.warnings)")
     }
 
     func testUnknownDirectiveIsAWarning() throws {

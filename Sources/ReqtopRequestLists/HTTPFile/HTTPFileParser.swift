@@ -252,11 +252,14 @@ struct HTTPFileParseState {
             try handlers(spec: &spec)
             if let name = spec.name {
                 if let first = namesSeen[name] {
-                    throw error("duplicate request name '\(name)' (first used on line \(first)): a reference to a response names one request, "
-                                + "so each name is used once here — rename one (JetBrains' client numbers duplicates; httpyac and "
-                                + "VS Code REST Client read the latest response of the name)", line: spec.location!.line - 1 - firstLine, column: 0)
+                    // httpyac and VS Code REST Client read the latest response of a name; JetBrains' client numbers duplicates.
+                    warnings.append(RequestListWarning(
+                        location: location(line: spec.location!.line - 1 - firstLine, column: 0),
+                        message: "the request name '\(name)' is also used on line \(first): a reference to it reads the nearest "
+                            + "request of that name before the reference"))
+                } else {
+                    namesSeen[name] = spec.location!.line
                 }
-                namesSeen[name] = spec.location!.line
             }
             keep(consume spec)
             return

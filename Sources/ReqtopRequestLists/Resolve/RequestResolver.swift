@@ -9,10 +9,11 @@ public final class RequestResolver: Sendable {
     public let list: RequestList
     public let variables: VariableContext
     private let fileVariables: FileVariableScope
-    private let requestNames: Set<String>
-    /// The index of each named request (the first one with a name).
-    private let indexByName: [String: Int]
-    private let outcomes = Protected<[String: RecordedOutcome]>([:])
+    /// The indices of the requests of each name, in list order: a name may be used more than once
+    /// (a reference reads the nearest request of that name before it — `producer(_:before:)`).
+    private let indicesByName: [String: [Int]]
+    /// Outcomes of finished requests, by index.
+    private let outcomes = Protected<[Int: RecordedOutcome]>([:])
     /// `dependencies(of:)` per spec: parsed once, asked for by validation, cycle checks and the runner.
     private let dependencyCache = Protected<[Int: Set<String>]>([:])
 
@@ -20,19 +21,28 @@ public final class RequestResolver: Sendable {
         self.list = list
         self.variables = variables
         fileVariables = FileVariableScope(list.fileVariables)
-        var indexByName: [String: Int] = [:]
-        for (index, name) in list.specs.names where indexByName[name] == nil { indexByName[name] = index }
-        self.indexByName = indexByName
-        requestNames = Set(indexByName.keys)
+        var indicesByName: [String: [Int]] = [:]
+        for (index, name) in list.specs.names.sorted(by: { $0.index < $1.index }) { indicesByName[name, default: []].append(index) }
+        self.indicesByName = indicesByName
+    }
+
+    /// Which of the requests at `indices` (one name's, in order) a reference written in the request
+    /// at `index` reads: the nearest one before it, as httpyac and VS Code REST Client read the latest
+    /// response of a name; when none is before it, the first one after it (never the request itself).
+    /// Without an index (a file variable checked on its own), the first.
+    static func producer(_ indices: [Int], before index: Int?) -> Int? {
+        guard let index else { return indices.first }
+        if let earlier = indices.last(where: { $0 < index }) { return earlier }
+        return indices.first { $0 > index }
     }
 
     private var substitutesVariables: Bool { list.format == .http }
 
-    private func substitution(spec index: Int?, outcomes: [String: RecordedOutcome]?,
+    private func substitution(spec index: Int?, outcomes: [Int: RecordedOutcome]?,
                               keepingResponseReferences: Bool = false) -> Substitution {
         var substitution = Substitution(list: list, variables: variables, fileVariables: fileVariables,
                                         locator: VariableLocator(list: list), outcomes: outcomes, specIndex: index,
-                                        requestNames: requestNames)
+                                        indicesByName: indicesByName)
         substitution.keepsResponseReferences = keepingResponseReferences
         return substitution
     }
@@ -81,14 +91,24 @@ public final class RequestResolver: Sendable {
         return dependencies(of: index, spec: list.specs[index])
     }
 
-    /// `dependencies(of:)` of every request that has some, by index (one read of the list; the
-    /// requests a long list knows resolve as written are not read at all).
-    public func requestsWithDependencies() -> [Int: Set<String>] {
+    /// The indices of the requests whose responses the spec at `index` reads: for each name it
+    /// references, the nearest request of that name before it (see `producer(_:before:)`).
+    public func producers(of index: Int) -> Set<Int> {
+        producers(of: index, names: dependencies(of: index))
+    }
+
+    private func producers(of index: Int, names: Set<String>) -> Set<Int> {
+        Set(names.compactMap { name in indicesByName[name].flatMap { Self.producer($0, before: index) } })
+    }
+
+    /// `producers(of:)` of every request that reads some response, by index (one read of the list;
+    /// the requests a long list knows resolve as written are not read at all).
+    public func requestsWithProducers() -> [Int: Set<Int>] {
         guard substitutesVariables else { return [:] }
-        var found: [Int: Set<String>] = [:]
+        var found: [Int: Set<Int>] = [:]
         for index in list.specs.indices where !list.specs.resolvesAsWritten(index) {
             let names = dependencies(of: index, spec: list.specs[index])
-            if !names.isEmpty { found[index] = names }
+            if !names.isEmpty { found[index] = producers(of: index, names: names) }
         }
         return found
     }
@@ -126,14 +146,24 @@ public final class RequestResolver: Sendable {
         return names
     }
 
-    /// Records the response of a completed named request, for the requests that reference it.
-    public func record(response: RecordedResponse, forRequestNamed name: String) {
-        outcomes.withLock { $0[name] = .response(response) }
+    /// Records the response of the completed request at `index`, for the requests that reference it.
+    public func record(response: RecordedResponse, forRequestAt index: Int) {
+        outcomes.withLock { $0[index] = .response(response) }
     }
 
-    /// Records that a named request failed, so the requests that reference it fail with `reason`.
+    /// Records that the request at `index` failed, so the requests that reference it fail with `reason`.
+    public func recordFailure(ofRequestAt index: Int, reason: String) {
+        outcomes.withLock { $0[index] = .failed(reason) }
+    }
+
+    /// `record(response:forRequestAt:)` for every request named `name`.
+    public func record(response: RecordedResponse, forRequestNamed name: String) {
+        for index in indicesByName[name] ?? [] { record(response: response, forRequestAt: index) }
+    }
+
+    /// `recordFailure(ofRequestAt:reason:)` for every request named `name`.
     public func recordFailure(ofRequestNamed name: String, reason: String) {
-        outcomes.withLock { $0[name] = .failed(reason) }
+        for index in indicesByName[name] ?? [] { recordFailure(ofRequestAt: index, reason: reason) }
     }
 
     /// Resolves the spec at `index` with the responses recorded so far: the request exactly as it
@@ -311,8 +341,8 @@ public final class RequestResolver: Sendable {
     /// reference back to a request still on the walk's path closes a cycle, reported from there.
     /// (A walk from every request, carrying copies of its path, took 61 s for a chain of 8000.)
     private func checkCycles() throws(RequestListError) {
-        guard !indexByName.isEmpty else { return } // references name requests: without names there are no edges
-        func edges(_ index: Int) -> [Int] { dependencies(of: index).compactMap { indexByName[$0] }.sorted() }
+        guard !indicesByName.isEmpty else { return } // references name requests: without names there are no edges
+        func edges(_ index: Int) -> [Int] { producers(of: index).sorted() }
         enum Mark { case unvisited, onPath, done }
         var mark = [Mark](repeating: .unvisited, count: list.specs.count)
         for start in list.specs.indices where mark[start] == .unvisited {

@@ -12,10 +12,11 @@ struct Substitution {
     let variables: VariableContext
     let fileVariables: FileVariableScope
     let locator: VariableLocator
-    /// Outcomes of named requests; nil while validating (references are only checked).
-    let outcomes: [String: RecordedOutcome]?
+    /// Outcomes of finished requests, by index; nil while validating (references are only checked).
+    let outcomes: [Int: RecordedOutcome]?
     let specIndex: Int?
-    let requestNames: Set<String>
+    /// The indices of the requests of each name, in list order.
+    let indicesByName: [String: [Int]]
     /// Leave `{{name.response…}}` references as they are (for writing a list that cannot run them).
     var keepsResponseReferences = false
 
@@ -120,7 +121,7 @@ struct Substitution {
                 error.needsSkippedScript = true
                 throw error
             }
-            if let dot = key.firstIndex(of: "."), case let request = String(key[..<dot]), requestNames.contains(request) {
+            if let dot = key.firstIndex(of: "."), case let request = String(key[..<dot]), indicesByName[request] != nil {
                 // httpyac's shorthand for a response: `{{login.token}}`.
                 let path = key[key.index(after: dot)...]
                 throw locator.error("'\(key)' reads the response of '\(request)' in httpyac's shorthand; reqtop reads "
@@ -141,14 +142,14 @@ struct Substitution {
     }
 
     private func responseValue(_ ref: ResponseReference, name: String, variable: FileVariable?) throws(RequestListError) -> String {
-        let ownName = specIndex.flatMap { list.specs[$0].name }
-        guard requestNames.contains(ref.requestName), ref.requestName != ownName else {
-            let why = ref.requestName == ownName ? "a request cannot use its own response" : "there is no request named '\(ref.requestName)' (name one with '# @name \(ref.requestName)')"
+        guard let indices = indicesByName[ref.requestName], let producer = RequestResolver.producer(indices, before: specIndex) else {
+            let why = indicesByName[ref.requestName] != nil ? "a request cannot use its own response"
+                : "there is no request named '\(ref.requestName)' (name one with '# @name \(ref.requestName)')"
             throw locator.error("invalid reference {{\(name)}}: \(why)", name: name, spec: specIndex, variable: variable)
         }
         guard let outcomes else { return "" }
         let who = specIndex.flatMap { list.specs[$0].name }.map { "'\($0)'" } ?? "this request"
-        switch outcomes[ref.requestName] {
+        switch outcomes[producer] {
         case nil:
             throw locator.error("\(who) uses the response of '\(ref.requestName)', which has not completed yet; run '\(ref.requestName)' first",
                                 name: name, spec: specIndex, variable: variable)

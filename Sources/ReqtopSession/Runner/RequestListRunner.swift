@@ -25,8 +25,8 @@ package final class RequestListRunner: Sendable {
     package let inputs: [RunnerInput]
     /// `resolvers[iteration][list]`: each round resolves (and chains) on its own.
     private let resolvers: [[RequestResolver]]
-    /// `dependencies[list][spec]`: the requests whose responses it uses (only requests that use some).
-    private let dependencies: [[Int: Set<String>]]
+    /// `dependencies[list][spec]`: the indices of the requests whose responses it uses (only requests that use some).
+    private let dependencies: [[Int: Set<Int>]]
     private let state: Protected<RunnerState>
     private let callbacks = Protected(Callbacks())
     /// Serializes submission so tasks are created in list order.
@@ -49,13 +49,11 @@ package final class RequestListRunner: Sendable {
         }
         for resolver in resolvers[0] { try resolver.validate() }
         self.resolvers = resolvers
-        dependencies = resolvers[0].map { $0.requestsWithDependencies() }
-        var outstanding: [NameKey: Int] = [:]
+        dependencies = resolvers[0].map { $0.requestsWithProducers() }
+        var outstanding: Set<SpecKey> = []
         for iteration in 0..<options.repeatCount {
-            for (listIndex, input) in inputs.enumerated() {
-                for name in input.list.specs.names.map(\.name) {
-                    outstanding[NameKey(list: listIndex, iteration: iteration, name: name), default: 0] += 1
-                }
+            for (listIndex, producers) in dependencies.enumerated() {
+                for producer in producers.values.joined() { outstanding.insert(SpecKey(list: listIndex, iteration: iteration, spec: producer)) }
             }
         }
         let queue = RunQueue(specCounts: inputs.map(\.list.specs.count), rounds: options.repeatCount)
@@ -122,10 +120,10 @@ package final class RequestListRunner: Sendable {
         finishIfDone()
     }
 
-    /// Whether every request `item` uses the response of has finished (`outstanding`: per name, how many have not).
-    private func isReady(_ item: RunItem, _ outstanding: [NameKey: Int]) -> Bool {
-        (dependencies[item.list][item.spec] ?? []).allSatisfy { name in
-            outstanding[NameKey(list: item.list, iteration: item.iteration, name: name), default: 0] == 0
+    /// Whether every request `item` uses the response of has finished (`outstanding`: those that have not).
+    private func isReady(_ item: RunItem, _ outstanding: Set<SpecKey>) -> Bool {
+        (dependencies[item.list][item.spec] ?? []).allSatisfy { producer in
+            !outstanding.contains(SpecKey(list: item.list, iteration: item.iteration, spec: producer))
         }
     }
 
@@ -138,8 +136,8 @@ package final class RequestListRunner: Sendable {
         } catch {
             let result = RunResult(item: item, task: nil, name: spec.name, method: spec.method, url: spec.url,
                                    status: .notSent(reason: error.message))
-            if let name = spec.name { resolver.recordFailure(ofRequestNamed: name, reason: "not sent: \(error.message)") }
-            state.withLock { $0.finish(item: item, name: spec.name, result: result, task: nil) }
+            if spec.name != nil { resolver.recordFailure(ofRequestAt: item.spec, reason: "not sent: \(error.message)") }
+            state.withLock { $0.finish(item: item, result: result, task: nil) }
             callbacks.withLock { $0.onNotSent }?(result)
             return
         }
@@ -184,26 +182,26 @@ package final class RequestListRunner: Sendable {
             // A response that failed validation or serialization still counts as a response when one arrived.
             status = .failed(error)
         }
-        if let name {
+        if name != nil {
             switch status {
             case .completed(let code):
                 resolver.record(response: RecordedResponse(status: code, headers: response.head?.headers ?? [],
                                                            body: response.value?.data ?? Data(), bodyOmitted: response.value?.omitted),
-                                forRequestNamed: name)
+                                forRequestAt: item.spec)
             case .failed(let error):
-                resolver.recordFailure(ofRequestNamed: name, reason: error.description)
+                resolver.recordFailure(ofRequestAt: item.spec, reason: error.description)
             case .cancelled:
-                resolver.recordFailure(ofRequestNamed: name, reason: "cancelled")
+                resolver.recordFailure(ofRequestAt: item.spec, reason: "cancelled")
             case .notSent(let reason):
-                resolver.recordFailure(ofRequestNamed: name, reason: reason)
+                resolver.recordFailure(ofRequestAt: item.spec, reason: reason)
             case .interrupted:
-                resolver.recordFailure(ofRequestNamed: name, reason: "interrupted")
+                resolver.recordFailure(ofRequestAt: item.spec, reason: "interrupted")
             }
         }
         let result = RunResult(item: item, task: response.task, name: name, method: response.request.method,
                                url: response.request.url.absoluteString, status: status, bytes: response.bytes,
                                durationMilliseconds: response.timings.flatMap { $0.total >= 0 ? $0.total : nil })
-        state.withLock { $0.finish(item: item, name: name, result: result, task: response.task) }
+        state.withLock { $0.finish(item: item, result: result, task: response.task) }
         // The handler runs just before the manager posts this task's terminal event on the same serial
         // completion queue: hop once so the next task's `created` is posted after it.
         manager.configuration.completionQueue.async { self.pump() }
@@ -245,11 +243,11 @@ package final class RequestListRunner: Sendable {
     }
 }
 
-/// A request name within one list and one round.
-struct NameKey: Hashable {
+/// A request within one list and one round.
+struct SpecKey: Hashable {
     var list: Int
     var iteration: Int
-    var name: String
+    var spec: Int
 }
 
 /// What a finished request leaves for later requests of the list to read.

@@ -4,8 +4,8 @@ import ReqtopNetworking
 struct RunnerState {
     /// Requests not yet submitted, in submission order.
     var queue: RunQueue
-    /// How many requests of each name (per list and round) have not finished yet.
-    var outstanding: [NameKey: Int]
+    /// The requests (per list and round) whose responses others read and that have not finished yet.
+    var outstanding: Set<SpecKey>
     var inFlight: [TaskID: HTTPTask] = [:]
     /// Submitted and not finished (includes a task being created, not yet in `inFlight`).
     var inFlightCount = 0
@@ -17,14 +17,14 @@ struct RunnerState {
     var started = false
     var completions: [@Sendable (RunOutcome) -> Void] = []
 
-    init(queue: RunQueue, outstanding: [NameKey: Int]) {
+    init(queue: RunQueue, outstanding: Set<SpecKey>) {
         self.queue = queue
         self.outstanding = outstanding
     }
 
     /// Removes and returns the first request whose dependencies have finished, when a slot is free;
     /// with all `limit` slots taken, up to `lookahead` more in strict list order (the next request, if ready).
-    mutating func takeNextReady(limit: Int, lookahead: Int = 0, isReady: (RunItem, _ outstanding: [NameKey: Int]) -> Bool) -> RunItem? {
+    mutating func takeNextReady(limit: Int, lookahead: Int = 0, isReady: (RunItem, _ outstanding: Set<SpecKey>) -> Bool) -> RunItem? {
         guard !cancelled, inFlightCount < limit + lookahead else { return nil }
         let outstanding = outstanding
         let item = inFlightCount < limit ? queue.takeFirst(where: { isReady($0, outstanding) })
@@ -41,10 +41,10 @@ struct RunnerState {
     }
 
     /// Records the end of a submitted request.
-    mutating func finish(item: RunItem, name: String?, result: RunResult, task: TaskID?) {
+    mutating func finish(item: RunItem, result: RunResult, task: TaskID?) {
         if let task { inFlight[task] = nil }
         inFlightCount -= 1
         record(result)
-        if let name { outstanding[NameKey(list: item.list, iteration: item.iteration, name: name), default: 1] -= 1 }
+        outstanding.remove(SpecKey(list: item.list, iteration: item.iteration, spec: item.spec))
     }
 }
