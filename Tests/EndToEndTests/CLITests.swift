@@ -273,11 +273,17 @@ final class CLITests: XCTestCase {
             GET {{base}}/get?q=1
 
             ###
-            GET {{base}}/anything/{{first.response.body.$.url}}
+            POST {{base}}/anything/{{first.response.body.$.url}}
+            Content-Type: application/json
+
+            {"from": "{{base}}"}
             """)
         let result = try reqtop(["run", list, "--var", base, "--dry-run"])
         XCTAssertEqual(result.status, 0, result.stderrText)
         XCTAssertTrue(result.stdoutText.contains("GET \(server.baseURL.absoluteString)/get?q=1"), result.stdoutText)
+        // The waiting request: every other variable resolved, the value it waits for left as written, its body shown.
+        XCTAssertTrue(result.stdoutText.contains("POST \(server.baseURL.absoluteString)/anything/{{first.response.body.$.url}}"), result.stdoutText)
+        XCTAssertTrue(result.stdoutText.contains("{\"from\": \"\(server.baseURL.absoluteString)\"}"), result.stdoutText)
         XCTAssertTrue(result.stdoutText.contains("# waits for the response of: first"), result.stdoutText)
         XCTAssertEqual(server.requestLog.count, 0)
     }

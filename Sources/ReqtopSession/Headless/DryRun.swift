@@ -3,7 +3,8 @@ import ReqtopRequestLists
 
 /// What `--dry-run` prints: each request exactly as it will be sent — request line, every header
 /// field in wire order, those the client adds by itself marked `# added`, then the body — or, for
-/// a request that waits for another's response, its template and what it waits for.
+/// a request that waits for another's response, the same with the values it waits for left as
+/// `{{name.response…}}`, and what it waits for.
 package enum DryRun {
     package static func text(for resolver: RequestResolver, configuration: SessionConfiguration) -> String {
         var out = ""
@@ -22,8 +23,13 @@ package enum DryRun {
                     notSent = error.message
                 }
             }
-            out += "\(spec.method) \(spec.url)\n"
-            for header in spec.headers { out += "\(header.name): \(header.value)\n" }
+            if !waitsFor.isEmpty, let request = try? resolver.resolveKeepingResponseReferences(index) {
+                // Everything but the values it waits for, resolved: those stay `{{name.response…}}`.
+                out += text(for: request, configuration: configuration)
+            } else {
+                out += "\(spec.method) \(spec.url)\n"
+                for header in spec.headers { out += "\(header.name): \(header.value)\n" }
+            }
             if !waitsFor.isEmpty { out += "# waits for the response of: \(waitsFor.sorted().joined(separator: ", "))\n" }
             if let notSent { out += "# not sent: \(notSent)\n" }
             out += "\n"
