@@ -242,6 +242,38 @@ final class RealWorldHTTPTests: XCTestCase {
         XCTAssertEqual(try resolver.resolve(2).url.absoluteString, "https://api.example.org/public")
     }
 
+    /// A variable no one defines may be set by a script file reqtop does not read (`> ./login.js`):
+    /// the request is not sent, saying so. Inline code (an httpyac `{{ … }}` block of one line) is no
+    /// file: the variable is unknown, and the error says where to define it.
+    func testOnlyAScriptThatNamesAFileMaySetAnUnknownVariable() throws {
+        let withFile = try HTTPFileParser.parse(text: """
+            POST https://api.example.org/login
+
+            > ./login.js
+
+            ###
+            GET https://api.example.org/me
+            Authorization: Bearer {{token}}
+            """, path: "file.http")
+        XCTAssertThrowsError(try RequestResolver(list: withFile).resolve(1)) { error in
+            let error = error as? RequestListError
+            XCTAssertEqual(error?.needsSkippedScript, true)
+            XCTAssertTrue(error?.message.contains("the script file './login.js'") == true, error?.message ?? "")
+        }
+        let inline = try HTTPFileParser.parse(text: """
+            {{
+              $global.x = 1
+            }}
+            GET https://api.example.org/me
+            Authorization: Bearer {{token}}
+            """, path: "inline.http")
+        XCTAssertThrowsError(try RequestResolver(list: inline).resolve(0)) { error in
+            let error = error as? RequestListError
+            XCTAssertNotEqual(error?.needsSkippedScript, true)
+            XCTAssertTrue(error?.message.contains("unknown variable 'token'") == true, error?.message ?? "")
+        }
+    }
+
     func testFileVariablesArePositional() throws {
         let (_, resolver) = try load("""
             GET https://api.example.org/first/{{id}}

@@ -113,7 +113,7 @@ struct Substitution {
                 error.needsSkippedScript = true
                 throw error
             }
-            if let script = list.allScripts.first(where: { ($0.kind == .preRequest || $0.kind == .responseHandler) && !$0.source.contains("\n") && !$0.source.contains("(") }) {
+            if let script = list.allScripts.first(where: { ($0.kind == .preRequest || $0.kind == .responseHandler) && Self.namesAFile($0.source) }) {
                 // A script in a file reqtop does not read may be what sets it.
                 var error = locator.error("needs {{\(key)}}, which is defined nowhere reqtop reads; the script file "
                                           + "'\(script.source)' skipped at \(script.location) may set it",
@@ -133,6 +133,13 @@ struct Substitution {
             message += ", or with --var \(key)=…"
             throw locator.error(message, name: name, spec: specIndex, variable: variable)
         }
+    }
+
+    /// Whether a skipped script's source is the file it names (`> ./handler.js`), not inline code
+    /// (`$global.token = 1`): one word, nothing a statement has.
+    static func namesAFile(_ source: String) -> Bool {
+        let text = source.trimmingWhitespace()
+        return !text.isEmpty && !text.utf8.contains { [0x20, 0x09, 0x0A, 0x28, 0x3D, 0x3B, 0x7B].contains($0) } // space tab LF ( = ; {
     }
 
     /// The line a reference is written on: the file variable's it is in, else the request's.
