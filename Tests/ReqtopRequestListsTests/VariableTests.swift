@@ -54,6 +54,16 @@ final class VariableTests: XCTestCase {
         XCTAssertEqual(try RequestResolver(list: list, variables: dev).resolve(0).header(named: "Authorization"), "Bearer cli")
     }
 
+    /// Without `--env`, a variable the env file beside the list defines is unknown — and the error
+    /// names the environments that define it.
+    func testAnUnknownVariableNamesTheEnvironmentsThatDefineIt() throws {
+        let path = Fixtures.path("env/api.http")
+        XCTAssertThrowsError(try RequestResolver(list: try RequestListLoader.load(path: path)).validate()) { error in
+            let message = (error as? RequestListError)?.message ?? ""
+            XCTAssertTrue(message.contains("--env dev, --env prod"), message)
+        }
+    }
+
     func testMissingEnvironmentNameListsTheAvailableOnes() {
         XCTAssertThrowsError(try Environments.load(besides: Fixtures.path("env/api.http"), name: "staging")) { error in
             let message = (error as? RequestListError)?.message ?? ""

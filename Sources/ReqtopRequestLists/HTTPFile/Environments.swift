@@ -47,6 +47,19 @@ public enum Environments {
         return merged
     }
 
+    /// The environments of the env files beside `httpFile` that define `variable` (for a message
+    /// when none was selected); unreadable files count as none.
+    public static func defining(_ variable: String, besides httpFile: String) -> [String] {
+        let directory = (httpFile as NSString).deletingLastPathComponent
+        var names: Set<String> = []
+        for file in [publicFileName, privateFileName] {
+            let path = ((directory.isEmpty ? "." : directory) as NSString).appendingPathComponent(file)
+            guard FileManager.default.fileExists(atPath: path), let environments = try? parse(path: path) else { continue }
+            names.formUnion(environments.filter { $0.key != "$shared" && $0.value[variable] != nil }.keys)
+        }
+        return names.sorted()
+    }
+
     /// Parses one env file into environment name → variables.
     public static func parse(path: String) throws(RequestListError) -> [String: [String: String]] {
         guard let data = FileManager.default.contents(atPath: path) else {

@@ -131,6 +131,9 @@ struct Substitution {
             var message = "unknown variable '\(key)': define it with '@\(key) = …', in \(Environments.publicFileName)"
             if let env = variables.environmentName { message += " (environment '\(env)')" }
             message += ", or with --var \(key)=…"
+            if variables.environmentName == nil, case let environments = Environments.defining(key, besides: list.sourcePath), !environments.isEmpty {
+                message += " (the env file beside the list defines it: " + environments.map { "--env \($0)" }.joined(separator: ", ") + ")"
+            }
             throw locator.error(message, name: name, spec: specIndex, variable: variable)
         }
     }
