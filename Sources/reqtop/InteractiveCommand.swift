@@ -163,10 +163,13 @@ func cancelUnfinished(_ manager: SessionManager, store: TaskStore) {
 /// Replays request lists in the terminal UI and returns the exit code: 130 after a signal,
 /// otherwise 0 when every task completed (with `--fail-on-status`, also below HTTP 400), else 1.
 /// `--har` is written with what finished, also after a signal.
-func runListInteractively(_ runner: RequestListRunner, settings: HeadlessSettings, title: String) -> Int32 {
+func runListInteractively(_ runner: RequestListRunner, settings: HeadlessSettings, title: String, warnings: Int = 0) -> Int32 {
     let listOutcome = Protected<RunOutcome?>(nil)
+    // The list's warnings went to stderr before the screen opened: say so, or they go unseen until the end.
+    let notice = warnings == 0 ? nil
+        : "\(warnings) warning\(warnings == 1 ? "" : "s") reading the list: on stderr, seen when you quit"
     let outcome = runInteractive(manager: runner.manager, title: title,
-                                 options: InteractiveOptions(mouse: settings.mouse, journal: settings.journal),
+                                 options: InteractiveOptions(mouse: settings.mouse, journal: settings.journal, notice: notice),
                                  begin: { session in
                                      session.queued = { runner.queuedCount }
                                      runner.start { result in listOutcome.withLock { $0 = result } }

@@ -294,6 +294,21 @@ final class InspectorEndToEndTests: XCTestCase {
         XCTAssertTrue(screen.contains("STTY: icanon echo"), screen)
     }
 
+    /// A list's warnings go to stderr before the screen opens: the bottom line says how many, and
+    /// they are on the terminal after quitting.
+    func testTheListsWarningsAreCountedOnScreenAndShownAfterQuitting() throws {
+        let base = server.baseURL.absoluteString
+        let list = try writeList("""
+            GET \(base)/anything/city?name=New York
+            """)
+        let tmux = try shell(running: "\(Self.reqtop) run \(list)")
+        try tmux.waitFor(text: "1 warning reading the list: on stderr, seen when you quit")
+        try tmux.waitUntil("the request to complete") { self.row("/anything/city", in: $0)?.contains("200") ?? false }
+        try tmux.sendKeys("q")
+        let screen = try tmux.waitFor(text: "DONE", timeout: 15)
+        XCTAssertTrue(screen.contains("warning: the URL goes on after a space"), screen)
+    }
+
     func testBodyIsLiveWhileRunningPartialWhenCancelledAndKeptAfterExit() throws {
         let base = server.baseURL.absoluteString
         let list = try writeList("""

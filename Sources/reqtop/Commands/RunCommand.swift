@@ -224,7 +224,8 @@ func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
     }
     if interactive {
         return runListInteractively(runner, settings: options.settings,
-                                    title: options.files.map { ($0 as NSString).lastPathComponent }.joined(separator: " "))
+                                    title: options.files.map { ($0 as NSString).lastPathComponent }.joined(separator: " "),
+                                    warnings: inputs.reduce(0) { $0 + $1.list.warnings.count })
     }
     if let keep = options.settings.keepBodiesPath {
         printToStandardError("reqtop: --keep-bodies \(keep) is ignored: headless runs hold no bodies (use --har to keep them)")
