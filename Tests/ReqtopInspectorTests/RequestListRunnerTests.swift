@@ -27,6 +27,32 @@ final class RequestListRunnerTests: RunnerTestCase {
         XCTAssertEqual(String(decoding: body, as: UTF8.self), "{\"previous\": \"\(expected)\"}")
     }
 
+    /// A repeated name: a dependent between two requests of the name waits only for the one before
+    /// it — it is created while the later one (slow) still runs.
+    func testADependentWaitsOnlyForTheNearestEarlierRequestOfItsName() throws {
+        let (outcome, events) = try run("""
+            # @name step
+            GET {{base}}/anything/one
+
+            ###
+            POST {{base}}/anything/between
+            Content-Type: application/json
+
+            {"previous": "{{step.response.body.$.url}}"}
+
+            ###
+            # @name step
+            GET {{base}}/delay/1
+            """, options: RunnerOptions(concurrency: 4))
+        XCTAssertEqual(outcome.results.compactMap(\.httpStatus), [200, 200, 200])
+        let dependentCreated = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 3 && $0.name == .created })
+        let slowTask = try XCTUnwrap(events.first { $0.createdDescription?.url.path == "/delay/1" }?.task)
+        let slowEnd = try XCTUnwrap(events.firstIndex { $0.task == slowTask && $0.isTerminal })
+        XCTAssertLessThan(dependentCreated, slowEnd, "the dependent did not wait for the later request of its name")
+        let body = try XCTUnwrap(events[dependentCreated].createdDescription?.request.body.data)
+        XCTAssertEqual(String(decoding: body, as: UTF8.self), "{\"previous\": \"\(server.baseURL.absoluteString)/anything/one\"}")
+    }
+
     /// A repeated name: the dependent waits for and reads the nearest request of that name before it,
     /// not the other one (still running here).
     func testAChainedRequestReadsTheNearestEarlierRequestOfARepeatedName() throws {

@@ -107,6 +107,53 @@ final class ChainingTests: XCTestCase {
         XCTAssertEqual(try resolver.resolve(2).url.path, "/first/p1", "a later response of the name does not change an earlier reference")
     }
 
+    /// A cycle through a repeated name is found, and names the requests by where they are.
+    func testACycleThroughARepeatedNameIsFound() throws {
+        let list = try HTTPFileParser.parse(text: """
+            # @name x
+            GET http://127.0.0.1:9/a/{{y.response.status}}
+
+            ###
+            # @name y
+            GET http://127.0.0.1:9/b/{{x.response.status}}
+
+            ###
+            # @name x
+            GET http://127.0.0.1:9/c
+            """, path: "cycle.http")
+        XCTAssertThrowsError(try RequestResolver(list: list).validate()) { error in
+            XCTAssertTrue((error as? RequestListError)?.message.contains("cycle") == true, "\(error)")
+        }
+    }
+
+    /// A file variable that reads a response is read for the request that uses it: requests on either
+    /// side of the name's second request read different responses.
+    func testAFileVariableReadsTheNearestRequestBeforeTheRequestThatUsesIt() throws {
+        let list = try HTTPFileParser.parse(text: """
+            @who = {{login.response.body.$.user}}
+
+            # @name login
+            POST http://127.0.0.1:9/login
+
+            ###
+            GET http://127.0.0.1:9/first/{{who}}
+
+            ###
+            # @name login
+            POST http://127.0.0.1:9/login
+
+            ###
+            GET http://127.0.0.1:9/second/{{who}}
+            """, path: "vars.http")
+        let resolver = RequestResolver(list: list)
+        try resolver.validate()
+        XCTAssertEqual([1, 3].map { resolver.producers(of: $0) }, [[0], [2]])
+        resolver.record(response: jsonResponse(#"{"user": "ada"}"#), forRequestAt: 0)
+        resolver.record(response: jsonResponse(#"{"user": "bob"}"#), forRequestAt: 2)
+        XCTAssertEqual(try resolver.resolve(1).url.path, "/first/ada")
+        XCTAssertEqual(try resolver.resolve(3).url.path, "/second/bob")
+    }
+
     func testDependentOfAFailedRequestFailsWithTheReason() throws {
         let resolver = RequestResolver(list: try Fixtures.load("http/chaining.http"))
         resolver.recordFailure(ofRequestNamed: "login", reason: "connection refused")

@@ -36,11 +36,22 @@ final class HTTPFileSyntaxTests: XCTestCase {
         XCTAssertEqual(list.specs.map(\.url), ["http://127.0.0.1:9/returnBike?location=New York&bikeId=a1",
                                                "http://127.0.0.1:9/a b\tc", "http://127.0.0.1:9/{{ path }}"])
         XCTAssertEqual(list.warnings.map { [$0.location?.line, $0.location?.column] }, [[1, 49], [3, 26]])
-        XCTAssertTrue(list.warnings.allSatisfy { $0.message.contains("sent as %20") }, "\(list.warnings)")
+        XCTAssertTrue(list.warnings.allSatisfy { $0.message.contains("percent-encoded (%20)") }, "\(list.warnings)")
         let sent = try RequestResolver(list: list).resolve(0)
         XCTAssertEqual(sent.url.absoluteString, "http://127.0.0.1:9/returnBike?location=New%20York&bikeId=a1")
         XCTAssertThrowsError(try HTTPFileParser.parse(text: "GET http://127.0.0.1:9/a HTTP/1.1 extra", path: "x.http"),
                              "after the HTTP version nothing may follow")
+    }
+
+    /// Text after a URL is read as more URL only when the URL is surely one: a comment after it, or a
+    /// line of prose with a colon, is still an error at the text.
+    func testACommentOrProseAfterTheURLIsStillAnError() {
+        for (text, column) in [("GET https://api.example.org/users # list users", 35), ("GET https://api.example.org/users // all", 35),
+                               ("Note: see the docs", 7)] {
+            XCTAssertThrowsError(try HTTPFileParser.parse(text: text, path: "c.http"), text) { error in
+                XCTAssertEqual((error as? RequestListError)?.column, column, text)
+            }
+        }
     }
 
     func testHeadersEndAtBlankLineAndBodyKeepsInnerBlankLines() throws {
@@ -85,12 +96,18 @@ final class HTTPFileSyntaxTests: XCTestCase {
         XCTAssertTrue(list.warnings.first?.message.contains("'>>' skipped") == true, "\(list.warnings)")
     }
 
+    /// One warning per repeated name, however often it repeats.
+    func testARepeatedNameWarnsOnce() throws {
+        let text = (1...5).map { "# @name step\nGET http://x.example/\($0)\n" }.joined(separator: "\n###\n")
+        XCTAssertEqual(try HTTPFileParser.parse(text: text, path: "many.http").warnings.count, 1)
+    }
+
     func testADuplicateRequestNameIsAWarning() throws {
         let text = "# @name a\nGET http://x.example/1\n\n###\n# @name a\nGET http://x.example/2\n"
         let list = try HTTPFileParser.parse(text: text, path: "dup.http")
         XCTAssertEqual(list.specs.map(\.name), ["a", "a"])
         XCTAssertEqual(list.warnings.map { $0.location?.line }, [6])
-        XCTAssertTrue(list.warnings.first?.message.contains("also used on line 2") == true, "\(list.warnings)")
+        XCTAssertTrue(list.warnings.first?.message.contains("first on line 2") == true, "\(list.warnings)")
     }
 
     func testUnknownDirectiveIsAWarning() throws {

@@ -6,6 +6,15 @@ import XCTest
 /// request read that way must be the one the whole-file parse gave, for every `.http` fixture
 /// (ours and the wild corpus) and for the cases only a block-by-block parse could get wrong.
 final class WrittenRequestsTests: XCTestCase {
+    /// A long list (kept as text) has every request's name, a repeated one too, in list order.
+    func testALongListKeepsEveryRepeatedName() throws {
+        let text = (1...5).map { "# @name step\nGET http://x.example/\($0)\n" }.joined(separator: "\n###\n")
+        let held = try HTTPFileParser.parse(text: text, path: "many.http", keepingRequests: false)
+        XCTAssertEqual(held.specs.names.map { $0.index }, [0, 1, 2, 3, 4])
+        XCTAssertEqual(Set(held.specs.names.map { $0.name }), ["step"])
+        assertSameList(text, path: "many.http")
+    }
+
     private func assertSameList(_ text: String, path: String, file: StaticString = #filePath, line: UInt = #line) {
         let kept = Result { () throws(RequestListError) in
             try HTTPFileParser.parse(text: text, path: path, keepingRequests: true)

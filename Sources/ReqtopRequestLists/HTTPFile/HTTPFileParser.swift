@@ -112,6 +112,8 @@ struct HTTPFileParseState {
     var fileScripts: [SkippedScript] = []
     var index = 0
     private var namesSeen: [String: Int] = [:]
+    /// Names already warned about as used again.
+    private var namesRepeated: Set<String> = []
 
     /// What a parse keeps: no line of the text.
     struct Parsed {
@@ -253,10 +255,13 @@ struct HTTPFileParseState {
             if let name = spec.name {
                 if let first = namesSeen[name] {
                     // httpyac and VS Code REST Client read the latest response of a name; JetBrains' client numbers duplicates.
-                    warnings.append(RequestListWarning(
-                        location: location(line: spec.location!.line - 1 - firstLine, column: 0),
-                        message: "the request name '\(name)' is also used on line \(first): a reference to it reads the nearest "
-                            + "request of that name before the reference"))
+                    // One warning per name, at its first repeat (a generated list may repeat one thousands of times).
+                    if namesRepeated.insert(name).inserted {
+                        warnings.append(RequestListWarning(
+                            location: location(line: spec.location!.line - 1 - firstLine, column: 0),
+                            message: "the request name '\(name)' is used more than once (first on line \(first), again here): "
+                                + "a reference to it reads the nearest request of that name before the reference"))
+                    }
                 } else {
                     namesSeen[name] = spec.location!.line
                 }

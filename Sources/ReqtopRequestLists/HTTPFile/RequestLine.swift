@@ -48,6 +48,14 @@ struct RequestLine {
         guard looksLikeURL(url) else { throw Invalid(message: "'\(url.string)' is not a URL (\(usage))", column: column(index)) }
         if words.count > index + 1 {
             guard word(index + 1).hasPrefix("HTTP/") else {
+                let next = word(index + 1)
+                if next.hasPrefix("#") || next.hasPrefix("//") {
+                    throw Invalid(message: "unexpected '\(next.string)' after the URL: a comment goes on a line of its own", column: column(index + 1))
+                }
+                // Only what is surely a URL goes on past a space (not a line of prose with a colon in it).
+                guard url.contains(UInt8(ascii: ":"), UInt8(ascii: "/")) || url.hasPrefix("{{") || url.hasPrefix("/") else {
+                    throw Invalid(message: "unexpected '\(next.string)' after the URL (encode spaces in URLs as %20)", column: column(index + 1))
+                }
                 return withSpaces(line, method: method, urlStart: words[index].lowerBound, continuesAt: column(index + 1))
             }
             if words.count > index + 2 {
@@ -72,7 +80,7 @@ struct RequestLine {
             while end > urlStart, isBlank(bytes[end - 1]) { end -= 1 }
         }
         return RequestLine(method: method, url: line[urlStart..<end].string, urlColumn: line.characterColumn(ofByte: urlStart),
-                           warning: ("the URL goes on after a space: the spaces are sent as %20", column))
+                           warning: ("the URL goes on after a space: it is sent with its blanks percent-encoded (%20)", column))
     }
 
     static func looksLikeURL(_ word: TextLine) -> Bool {

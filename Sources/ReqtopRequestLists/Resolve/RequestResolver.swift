@@ -32,8 +32,15 @@ public final class RequestResolver: Sendable {
     /// Without an index (a file variable checked on its own), the first.
     static func producer(_ indices: [Int], before index: Int?) -> Int? {
         guard let index else { return indices.first }
-        if let earlier = indices.last(where: { $0 < index }) { return earlier }
-        return indices.first { $0 > index }
+        // Binary search (`indices` is sorted): a long list may use one name thousands of times.
+        var low = 0, high = indices.count // the first position whose index is >= `index`
+        while low < high {
+            let middle = (low + high) / 2
+            if indices[middle] < index { low = middle + 1 } else { high = middle }
+        }
+        if low > 0 { return indices[low - 1] }
+        if low < indices.count, indices[low] == index { low += 1 } // never the request itself
+        return low < indices.count ? indices[low] : nil
     }
 
     private var substitutesVariables: Bool { list.format == .http }
@@ -200,7 +207,8 @@ public final class RequestResolver: Sendable {
         for header in spec.headers {
             let name = try apply(header.name)
             var value = try apply(header.value)
-            if substitutesVariables, HTTPHeader.namesMatch(name, "Authorization") {
+            // (Not while a reference is kept as text: that would encode the template.)
+            if substitutesVariables, HTTPHeader.namesMatch(name, "Authorization"), !(keepingResponseReferences && value.containsTemplateOpening) {
                 value = Self.encodingBasicCredentials(value)
             }
             headers.append(HTTPHeader(name: name, value: value))

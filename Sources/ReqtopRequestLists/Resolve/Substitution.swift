@@ -55,13 +55,13 @@ struct Substitution {
             case let .variable(name, _):
                 budget.references += 1
                 if budget.references > Self.maxExpandedReferences {
-                    throw locator.error("the expansion takes more than \(Self.maxExpandedReferences) variable references (variables that repeat each other?): not sent",
+                    throw locator.error("the expansion takes more than \(Self.maxExpandedReferences) variable references (variables that repeat each other?)",
                                         name: name, spec: specIndex, variable: variable)
                 }
                 out += try value(of: name, variable: variable, stack: stack, budget: budget)
             }
             if out.utf8.count > Self.maxExpansionBytes {
-                throw locator.error("the expansion passes \(Self.maxExpansionBytes >> 20) MB (variables that repeat each other?): not sent",
+                throw locator.error("the expansion passes \(Self.maxExpansionBytes >> 20) MB (variables that repeat each other?)",
                                     name: "", spec: specIndex, variable: variable)
             }
         }
@@ -77,7 +77,7 @@ struct Substitution {
         }
         switch reference {
         case let .otherClient(why):
-            var error = locator.error("{{\(name)}} \(why): not sent", name: name, spec: specIndex, variable: variable)
+            var error = locator.error("{{\(name)}} \(why)", name: name, spec: specIndex, variable: variable)
             error.needsSkippedScript = true
             throw error
         case let .dynamic(dynamic):
@@ -107,6 +107,13 @@ struct Substitution {
                 }
                 return try substitute(fileVariable.value, variable: fileVariable, stack: stack + [fileVariable], budget: budget)
             }
+            if let dot = key.firstIndex(of: "."), case let request = String(key[..<dot]), indicesByName[request] != nil {
+                // httpyac's shorthand for a response: `{{login.token}}`.
+                let path = key[key.index(after: dot)...]
+                throw locator.error("'\(key)' reads the response of '\(request)' in httpyac's shorthand; reqtop reads "
+                                    + "{{\(request).response.body.$.\(path)}} (VS Code REST Client and JetBrains syntax)",
+                                    name: name, spec: specIndex, variable: variable)
+            }
             if let script = list.allScripts.first(where: { $0.setVariables.contains(key) }) {
                 var error = locator.error("needs {{\(key)}}, which only the script skipped at \(script.location) sets "
                                           + "(reqtop does not run scripts)", name: name, spec: specIndex, variable: variable)
@@ -120,13 +127,6 @@ struct Substitution {
                                           name: name, spec: specIndex, variable: variable)
                 error.needsSkippedScript = true
                 throw error
-            }
-            if let dot = key.firstIndex(of: "."), case let request = String(key[..<dot]), indicesByName[request] != nil {
-                // httpyac's shorthand for a response: `{{login.token}}`.
-                let path = key[key.index(after: dot)...]
-                throw locator.error("'\(key)' reads the response of '\(request)' in httpyac's shorthand; reqtop reads "
-                                    + "{{\(request).response.body.$.\(path)}} (VS Code REST Client and JetBrains syntax)",
-                                    name: name, spec: specIndex, variable: variable)
             }
             var message = "unknown variable '\(key)': define it with '@\(key) = …', in \(Environments.publicFileName)"
             if let env = variables.environmentName { message += " (environment '\(env)')" }
@@ -159,12 +159,15 @@ struct Substitution {
         }
         guard let outcomes else { return "" }
         let who = specIndex.flatMap { list.specs[$0].name }.map { "'\($0)'" } ?? "this request"
+        // A name used more than once: say which of its requests (by line) the reference reads.
+        let producerName = indices.count < 2 ? "'\(ref.requestName)'"
+            : "'\(ref.requestName)' (line \(list.specs[producer].location.map { String($0.line) } ?? "?"))"
         switch outcomes[producer] {
         case nil:
-            throw locator.error("\(who) uses the response of '\(ref.requestName)', which has not completed yet; run '\(ref.requestName)' first",
+            throw locator.error("\(who) uses the response of \(producerName), which has not completed yet; run it first",
                                 name: name, spec: specIndex, variable: variable)
         case let .failed(reason):
-            throw locator.error("\(who) was not sent: it uses the response of '\(ref.requestName)', which failed (\(reason))",
+            throw locator.error("\(who) was not sent: it uses the response of \(producerName), which failed (\(reason))",
                                 name: name, spec: specIndex, variable: variable)
         case let .response(response):
             do {
