@@ -154,6 +154,32 @@ final class ChainingTests: XCTestCase {
         XCTAssertEqual(try resolver.resolve(3).url.path, "/second/bob")
     }
 
+    /// A `<@` body file (variables substituted) may use a response: the request depends on it — the
+    /// list validates, and the body is resolved once the response is there.
+    func testAResponseUsedInsideASubstitutedBodyFileIsADependency() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-chain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(#"{"token": "{{login.response.body.$.token}}"}"#.utf8).write(to: directory.appendingPathComponent("body.json"))
+        let path = directory.appendingPathComponent("list.http").path
+        try Data("""
+            # @name login
+            POST http://127.0.0.1:9/login
+
+            ###
+            POST http://127.0.0.1:9/me
+            Content-Type: application/json
+
+            <@ ./body.json
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let resolver = RequestResolver(list: try RequestListLoader.load(path: path))
+        try resolver.validate()
+        XCTAssertEqual(resolver.dependencies(of: 1), ["login"])
+        XCTAssertEqual(resolver.requestsWithProducers(), [1: [0]])
+        resolver.record(response: jsonResponse(#"{"token": "t-1"}"#), forRequestAt: 0)
+        XCTAssertEqual(String(decoding: try resolver.resolve(1).body.data ?? Data(), as: UTF8.self), #"{"token": "t-1"}"#)
+    }
+
     func testDependentOfAFailedRequestFailsWithTheReason() throws {
         let resolver = RequestResolver(list: try Fixtures.load("http/chaining.http"))
         resolver.recordFailure(ofRequestNamed: "login", reason: "connection refused")

@@ -73,10 +73,10 @@ public final class RequestResolver: Sendable {
         var literalError: (index: Int, error: RequestListError)?
         for index in list.specs.indices where !list.specs.resolvesAsWritten(index) {
             let spec = list.specs[index]
-            if Self.hasTemplates(spec) {
+            if Self.hasTemplates(spec) || readsFileWithVariables(spec) {
                 templated.append(index)
                 let checker = substitution(spec: index, outcomes: nil)
-                for text in Self.templates(of: spec) {
+                for text in Self.templates(of: spec) + substitutedFileTexts(of: spec) {
                     // A request that needs what only a skipped script sets is reported when it comes up (not sent).
                     do { _ = try checker.substitute(text) } catch where error.needsSkippedScript { needsScript.insert(index) }
                 }
@@ -122,7 +122,7 @@ public final class RequestResolver: Sendable {
 
     /// `dependencies(of:)` for the spec at `index` when it has been read already.
     private func dependencies(of index: Int, spec: RequestSpec) -> Set<String> {
-        guard substitutesVariables, Self.hasTemplates(spec) else { return [] }
+        guard substitutesVariables, Self.hasTemplates(spec) || readsFileWithVariables(spec) else { return [] }
         if let cached = dependencyCache.withLock({ $0[index] }) { return cached }
         let found = findDependencies(of: index, spec: spec)
         dependencyCache.withLock { $0[index] = found }
@@ -134,7 +134,7 @@ public final class RequestResolver: Sendable {
         var visited: Set<SourceLocation> = []
         // Each template with the line it is written on (file variables are positional).
         let specLine = spec.location?.line
-        var pending = Self.templates(of: spec).map { (text: $0, line: specLine) }
+        var pending = (Self.templates(of: spec) + substitutedFileTexts(of: spec)).map { (text: $0, line: specLine) }
         while let (text, line) = pending.popLast() {
             guard let template = try? Template.parse(text) else { continue }
             for name in template.variableNames {
@@ -317,6 +317,17 @@ public final class RequestResolver: Sendable {
         switch spec.body {
         case nil, .bytes?: return false
         default: return templates(of: spec).contains { $0.containsTemplateOpening }
+        }
+    }
+
+    /// The text of each `<@` file of the body that can be read now (its variables, and the responses
+    /// it uses, count as the request's own; a file that cannot be read fails when the request is sent).
+    private func substitutedFileTexts(of spec: RequestSpec) -> [String] {
+        guard case let .parts(parts)? = spec.body else { return [] }
+        return parts.compactMap { part -> String? in
+            guard case let .file(path, directory, true) = part, !path.containsTemplateOpening,
+                  let data = FileManager.default.contents(atPath: RequestBody.absolutePath(path, relativeTo: directory)) else { return nil }
+            return String(decoding: data, as: UTF8.self)
         }
     }
 
