@@ -104,6 +104,17 @@ final class RoundTripTests: SecretsInClearTestCase {
         }
     }
 
+    /// Spaces in a URL are written as %20, except inside a `{{ spaced }}` variable, which must read
+    /// back as the same variable.
+    func testASpacedVariableInTheURLIsWrittenAsItIs() throws {
+        let original = try HTTPFileParser.parse(text: "@host = 127.0.0.1:9\nGET http://{{ host }}/a b?q={{ host }}\n", path: "s.http")
+        var files = BodyFiles(prefix: "unused")
+        let written = HTTPFileWriter.text(for: original, bodyFiles: &files)
+        XCTAssertTrue(written.contains("GET http://{{ host }}/a%20b?q={{ host }}\n"), written)
+        let reparsed = try HTTPFileParser.parse(text: written, path: "s-copy.http")
+        XCTAssertEqual(try RequestResolver(list: reparsed).resolve(0).url.absoluteString, "http://127.0.0.1:9/a%20b?q=127.0.0.1:9")
+    }
+
     func testRedefinedVariablesAndFormLinesReadBackTheSame() throws {
         let source = """
             @id = 1

@@ -32,6 +32,22 @@ public enum HTTPFileWriter {
         return blocks.joined(separator: "\n")
     }
 
+    /// `url` with its spaces as `%20`, except inside `{{ … }}` when those are variables
+    /// (`{{ host }}` stays a variable when read back).
+    static func encodingSpaces(_ url: String, keepingTemplates: Bool) -> String {
+        guard url.utf8.contains(0x20) else { return url }
+        var out = ""
+        var inVariable = false
+        var previous: Character = "\0"
+        for character in url {
+            if keepingTemplates, character == "{", previous == "{" { inVariable = true }
+            if character == " " && !inVariable { out += "%20" } else { out.append(character) }
+            if character == "}", previous == "}" { inVariable = false }
+            previous = character
+        }
+        return out
+    }
+
     /// One request, starting with its `###` separator. `isTemplate`: `{{…}}` in the spec are
     /// variables (a `.http` source), not literal text.
     public static func text(for spec: RequestSpec, isTemplate: Bool, bodyFiles: inout BodyFiles) -> String {
@@ -42,7 +58,7 @@ public enum HTTPFileWriter {
         // Secrets stay out unless --include-secrets; `{{references}}` are kept (they name variables).
         let redaction = Redaction.current
         let url = redaction?.url(spec.url) ?? spec.url
-        out += "\(spec.method) \(url.replacingOccurrences(of: " ", with: "%20"))\n"
+        out += "\(spec.method) \(encodingSpaces(url, keepingTemplates: isTemplate))\n"
         for header in redaction?.headers(spec.headers) ?? spec.headers { out += "\(header.name): \(header.value)\n" }
         switch spec.body {
         case nil:
