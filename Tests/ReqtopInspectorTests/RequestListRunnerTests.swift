@@ -27,55 +27,29 @@ final class RequestListRunnerTests: RunnerTestCase {
         XCTAssertEqual(String(decoding: body, as: UTF8.self), "{\"previous\": \"\(expected)\"}")
     }
 
-    /// A repeated name: a dependent between two requests of the name waits only for the one before
-    /// it — it is created while the later one (slow) still runs.
-    func testADependentWaitsOnlyForTheNearestEarlierRequestOfItsName() throws {
-        let (outcome, events) = try run("""
-            # @name step
-            GET {{base}}/anything/one
-
-            ###
-            POST {{base}}/anything/between
+    /// A repeated name: the dependent reads the nearest request of that name before it and waits for
+    /// that one only — not for the other (slow) one, whether it comes before or after the dependent.
+    func testAChainedRequestReadsAndWaitsForTheNearestEarlierRequestOfARepeatedName() throws {
+        let dependent = """
+            POST {{base}}/anything/dependent
             Content-Type: application/json
 
             {"previous": "{{step.response.body.$.url}}"}
-
-            ###
-            # @name step
-            GET {{base}}/delay/1
-            """, options: RunnerOptions(concurrency: 4))
-        XCTAssertEqual(outcome.results.compactMap(\.httpStatus), [200, 200, 200])
-        let dependentCreated = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 3 && $0.name == .created })
-        let slowTask = try XCTUnwrap(events.first { $0.createdDescription?.url.path == "/delay/1" }?.task)
-        let slowEnd = try XCTUnwrap(events.firstIndex { $0.task == slowTask && $0.isTerminal })
-        XCTAssertLessThan(dependentCreated, slowEnd, "the dependent did not wait for the later request of its name")
-        let body = try XCTUnwrap(events[dependentCreated].createdDescription?.request.body.data)
-        XCTAssertEqual(String(decoding: body, as: UTF8.self), "{\"previous\": \"\(server.baseURL.absoluteString)/anything/one\"}")
-    }
-
-    /// A repeated name: the dependent waits for and reads the nearest request of that name before it,
-    /// not the other one (still running here).
-    func testAChainedRequestReadsTheNearestEarlierRequestOfARepeatedName() throws {
-        let (outcome, events) = try run("""
-            # @name step
-            GET {{base}}/delay/0.3?n=1
-
-            ###
-            # @name step
-            GET {{base}}/anything/two
-
-            ###
-            POST {{base}}/anything/after
-            Content-Type: application/json
-
-            {"previous": "{{step.response.body.$.url}}"}
-            """, options: RunnerOptions(concurrency: 4))
-        XCTAssertEqual(outcome.results.compactMap(\.httpStatus), [200, 200, 200])
-        let secondEnd = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 2 && $0.isTerminal })
-        let thirdCreated = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 3 && $0.name == .created })
-        XCTAssertLessThan(secondEnd, thirdCreated, "the dependent is created only after the request it reads finished")
-        let body = try XCTUnwrap(events[thirdCreated].createdDescription?.request.body.data)
-        XCTAssertEqual(String(decoding: body, as: UTF8.self), "{\"previous\": \"\(server.baseURL.absoluteString)/anything/two\"}")
+            """
+        for (list, read, slowFirst) in [
+            ("# @name step\nGET {{base}}/delay/0.5\n\n###\n# @name step\nGET {{base}}/anything/near\n\n###\n" + dependent, "/anything/near", true),
+            ("# @name step\nGET {{base}}/anything/near\n\n###\n" + dependent + "\n\n###\n# @name step\nGET {{base}}/delay/0.5\n", "/anything/near", false),
+        ] {
+            let (outcome, events) = try run(list, options: RunnerOptions(concurrency: 4))
+            XCTAssertEqual(outcome.results.compactMap(\.httpStatus), [200, 200, 200])
+            func task(_ path: String) throws -> TaskID { try XCTUnwrap(events.first { $0.createdDescription?.url.path == path }?.task, path) }
+            func end(_ path: String) throws -> Int { let id = try task(path); return try XCTUnwrap(events.firstIndex { $0.task == id && $0.isTerminal }) }
+            let created = try XCTUnwrap(events.firstIndex { $0.createdDescription?.url.path == "/anything/dependent" })
+            XCTAssertLessThan(try end(read), created, "the dependent is created only after the request it reads finished")
+            XCTAssertLessThan(created, try end("/delay/0.5"), "it does not wait for the other request of the name (slow, \(slowFirst ? "before" : "after") it)")
+            let body = try XCTUnwrap(events[created].createdDescription?.request.body.data)
+            XCTAssertEqual(String(decoding: body, as: UTF8.self), "{\"previous\": \"\(server.baseURL.absoluteString)\(read)\"}")
+        }
     }
 
     func testAtMostConcurrencyTasksAreInFlightAndSubmittedInListOrder() throws {
