@@ -145,7 +145,7 @@ struct JSONObjectWriter {
     }
 
     /// A nested object as the value of `name`, its fields written by `fields` (in sorted order).
-    mutating func object(_ name: String, _ fields: (inout JSONObjectWriter) -> Void) {
+    mutating func object(_ name: StaticString, _ fields: (inout JSONObjectWriter) -> Void) {
         key(name)
         bytes.append(UInt8(ascii: "{"))
         first = true
@@ -161,34 +161,58 @@ struct JSONObjectWriter {
         number("time", event.time)
     }
 
-    mutating func key(_ name: String) {
+    /// Keys are literals of plain ASCII letters (no escaping needed), copied as they are.
+    mutating func key(_ name: StaticString) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         first = false
-        JSONEscaping.appendQuoted(name, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
     }
 
-    mutating func string(_ name: String, _ value: String) {
+    mutating func string(_ name: StaticString, _ value: String) {
         key(name)
         JSONEscaping.appendQuoted(value, to: &bytes)
     }
 
-    mutating func number<I: BinaryInteger>(_ name: String, _ value: I) {
+    mutating func number<I: BinaryInteger>(_ name: StaticString, _ value: I) {
         key(name)
-        bytes.append(contentsOf: String(value).utf8)
+        Self.appendDecimal(Int64(value), to: &bytes)
+    }
+
+    /// The decimal digits of `value`, written into the buffer (no string made).
+    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var count = 0
+            repeat {
+                digits[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
+        }
     }
 
     /// As `JSONSerialization` writes a `Double`: its shortest description without a trailing `.0`;
     /// non-finite values (which `JSONSerialization` refuses) become `null`.
-    mutating func number(_ name: String, _ value: Double) {
+    mutating func number(_ name: StaticString, _ value: Double) {
         key(name)
         guard value.isFinite else { return bytes.append(contentsOf: "null".utf8) }
-        let text = value.description
-        bytes.append(contentsOf: (text.hasSuffix(".0") ? String(text.dropLast(2)) : text).utf8)
+        // A whole number (not -0, which keeps its sign) is its digits: no string made.
+        if value == value.rounded(), value.magnitude < 1e15, value != 0 || value.sign == .plus {
+            return Self.appendDecimal(Int64(value), to: &bytes)
+        }
+        var text = value.description
+        text.withUTF8 { utf8 in
+            let whole = utf8.count >= 2 && utf8[utf8.count - 2] == UInt8(ascii: ".") && utf8[utf8.count - 1] == UInt8(ascii: "0")
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<(whole ? utf8.count - 2 : utf8.count)]))
+        }
     }
 
     /// Header fields as an ordered list of `[name, value]` pairs.
-    mutating func headers(_ name: String, _ headers: [HTTPHeader]) {
+    mutating func headers(_ name: StaticString, _ headers: [HTTPHeader]) {
         key(name)
         bytes.append(UInt8(ascii: "["))
         for (index, header) in headers.enumerated() {
@@ -202,7 +226,7 @@ struct JSONObjectWriter {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    mutating func timings(_ name: String, _ t: PhaseTimings) {
+    mutating func timings(_ name: StaticString, _ t: PhaseTimings) {
         func round(_ value: Double) -> Double { value < 0 ? -1 : (value * 1000).rounded() / 1000 }
         object(name) { inner in
             inner.number("connect", round(t.connect))
