@@ -122,6 +122,35 @@ final class TaskStoreTests: XCTestCase {
         XCTAssertEqual(ids(.path, descending: true), [2, 3, 4, 1])
     }
 
+    /// Host keys are the host in lower case with the port as a number; path keys are the path ("/"
+    /// when there is none) and the query — read from the URL's bytes, checked here against the
+    /// same keys made from `HTTPURL`'s string accessors.
+    func testHostAndPathSortKeysMatchTheURLsParts() {
+        let urls = ["http://B.test:8080/x", "http://a.test:9/x", "http://a.test:10/", "http://d.test?z=1", "http://d.test",
+                    "http://d.test/?a", "http://[::1]:81/p?q#frag", "http://user@C.test/%41?b=%20", "https://a.test/x/y?",
+                    "http://A.TEST/X", "http://a.test:010/", "http://é.test/ü"]
+        let store = TaskStore()
+        for (index, url) in urls.enumerated() {
+            store.apply(Events.lifecycle(index + 1, "GET", url, status: 200, bytes: 1, totalMs: 1))
+        }
+        func ids(_ key: TaskSort, descending: Bool) -> [Int] {
+            let listing = store.listing(filter: .all, order: TaskOrder(key, descending: descending))
+            return store.records(listing, rows: 0..<listing.count).map(\.id.rawValue)
+        }
+        func expected(_ key: (HTTPURL) -> String, descending: Bool) -> [Int] {
+            let keyed = urls.enumerated().map { (id: $0.offset + 1, key: Array(key(HTTPURL(string: $0.element)!).utf8)) }
+            return keyed.sorted { a, b in
+                a.key == b.key ? a.id < b.id : (descending ? a.key.lexicographicallyPrecedes(b.key) == false : a.key.lexicographicallyPrecedes(b.key))
+            }.map(\.id)
+        }
+        let host: (HTTPURL) -> String = { url in url.host.lowercased() + (url.port.map { ":\($0)" } ?? "") }
+        let path: (HTTPURL) -> String = { url in (url.path.isEmpty ? "/" : url.path) + (url.query.map { "?" + $0 } ?? "") }
+        for descending in [false, true] {
+            XCTAssertEqual(ids(.host, descending: descending), expected(host, descending: descending), "host, descending \(descending)")
+            XCTAssertEqual(ids(.path, descending: descending), expected(path, descending: descending), "path, descending \(descending)")
+        }
+    }
+
     func testTasksWithoutANameSortAfterNamedOnesEitherWay() {
         let store = TaskStore()
         store.apply([Events.created(1, "GET", "http://t/1")])

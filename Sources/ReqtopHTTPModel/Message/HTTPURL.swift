@@ -42,6 +42,18 @@ public struct HTTPURL: Sendable, Hashable, Codable, CustomStringConvertible {
         parts.fragmentMark < 0 ? nil : slice(parts.fragmentMark + 1, Int32(absoluteString.utf8.count))
     }
 
+    /// Calls `body` with the UTF-8 bytes of `host` and of the path and query as they are written
+    /// (`/p?q`, up to the fragment; empty when the URL has neither) — no string made for either:
+    /// sorting and filtering many URLs.
+    public func withUTF8HostAndPathQuery(_ body: (_ host: UnsafeBufferPointer<UInt8>, _ pathAndQuery: UnsafeBufferPointer<UInt8>) -> Void) {
+        var text = absoluteString
+        let parts = self.parts, end = Int(fragmentEnd)
+        text.withUTF8 { bytes in
+            body(UnsafeBufferPointer(rebasing: bytes[Int(parts.hostStart)..<Int(parts.hostEnd)]),
+                 UnsafeBufferPointer(rebasing: bytes[Int(parts.pathStart)..<end]))
+        }
+    }
+
     private var fragmentEnd: Int32 { parts.fragmentMark >= 0 ? parts.fragmentMark : Int32(absoluteString.utf8.count) }
 
     private func slice(_ start: Int32, _ end: Int32) -> String {

@@ -51,12 +51,16 @@ package enum TaskSort: String, Sendable, CaseIterable {
         switch self {
         case .method: bytes.append(contentsOf: r.pointee.request.method.utf8)
         case .host:
-            bytes.append(contentsOf: r.pointee.request.url.host.utf8.lazy.map(ASCII.lowercased))
-            if let port = r.pointee.request.url.port { bytes.append(UInt8(ascii: ":")); bytes.append(contentsOf: String(port).utf8) }
+            r.pointee.request.url.withUTF8HostAndPathQuery { host, _ in
+                for byte in host { bytes.append(ASCII.lowercased(byte)) }
+            }
+            if let port = r.pointee.request.url.port { bytes.append(UInt8(ascii: ":")); ASCII.appendDecimal(port, to: &bytes) }
         case .path:
-            let path = r.pointee.request.url.path
-            bytes.append(contentsOf: path.isEmpty ? "/".utf8 : path.utf8)
-            if let query = r.pointee.request.url.query { bytes.append(UInt8(ascii: "?")); bytes.append(contentsOf: query.utf8) }
+            r.pointee.request.url.withUTF8HostAndPathQuery { _, pathQuery in
+                // No path sorts as "/" (what is sent), before its query if it has one.
+                if pathQuery.first != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
+                bytes.append(contentsOf: pathQuery)
+            }
         case .name:
             guard let name = r.pointee.name else { return false }
             bytes.append(contentsOf: name.utf8.lazy.map(ASCII.lowercased))
@@ -68,6 +72,12 @@ package enum TaskSort: String, Sendable, CaseIterable {
 
 /// Byte-level ASCII helpers for sorting and filtering many records without building Strings.
 enum ASCII {
+    /// The decimal digits of a non-negative `value`.
+    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+
     @inline(__always) static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }

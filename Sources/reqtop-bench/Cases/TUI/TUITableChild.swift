@@ -18,11 +18,14 @@ enum TUITableChild {
         terminal.draw { app.render(&$0) }
 
         var slowestSort = 0.0
+        var sortTimes: [String] = []
         for key in TaskSort.allCases {
             for descending in [false, true] {
                 let start = Clock.now()
                 _ = store.listing(filter: .all, order: TaskOrder(key, descending: descending))
-                slowestSort = max(slowestSort, Clock.now() - start)
+                let time = Clock.now() - start
+                slowestSort = max(slowestSort, time)
+                sortTimes.append("sort_\(key.rawValue)_\(descending ? "desc" : "asc")_s \(time)")
             }
         }
         var slowestFilter = 0.0
@@ -55,6 +58,7 @@ enum TUITableChild {
         let harBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         withExtendedLifetime((store, app, terminal, session)) {
             print("sort_slowest_s \(slowestSort)")
+            sortTimes.forEach { print($0) }
             print("filter_slowest_s \(slowestFilter)")
             print("har_save_s \(saveTime)")
             print("har_bytes \(harBytes)")
