@@ -309,6 +309,37 @@ final class InspectorEndToEndTests: XCTestCase {
         XCTAssertTrue(screen.contains("warning: the URL goes on after a space"), screen)
     }
 
+    /// `--dry-run` on a terminal: an escape sequence in a header or a body shows as ␛ instead of
+    /// acting, and a multipart body with a binary file shows its text parts and the file's size.
+    func testDryRunOnATerminalShowsControlCharactersAndMultipartTextParts() throws {
+        let base = server.baseURL.absoluteString
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF, 0xFE]).write(to: scratch.appendingPathComponent("logo.png"))
+        let list = try writeList("""
+            POST \(base)/upload
+            Content-Type: multipart/form-data; boundary=XYZ
+            X-Note: before\u{1B}[31mAFTER
+
+            --XYZ
+            Content-Disposition: form-data; name="title"
+
+            A \u{1B}[32mtitle
+            --XYZ
+            Content-Disposition: form-data; name="logo"; filename="logo.png"
+
+            < ./logo.png
+            --XYZ--
+            """)
+        let tmux = try shell(running: "\(Self.reqtop) run --dry-run \(list)")
+        let screen = try tmux.waitFor(text: "DONE", timeout: 15)
+        XCTAssertTrue(screen.contains("X-Note: before␛[31mAFTER"), screen)
+        XCTAssertTrue(screen.contains("A ␛[32mtitle"), screen)
+        XCTAssertTrue(screen.contains("<7 bytes of binary data>"), screen)
+        XCTAssertTrue(screen.contains("Content-Disposition: form-data; name=\"logo\"; filename=\"logo.png\""), screen)
+        XCTAssertTrue(screen.contains("EXIT=0"), screen)
+        let colours = try tmux.capture(escapes: true)
+        XCTAssertFalse(colours.contains("\u{1B}[31m") || colours.contains("\u{1B}[32m"), "no colour reached the terminal:\n\(colours)")
+    }
+
     func testBodyIsLiveWhileRunningPartialWhenCancelledAndKeptAfterExit() throws {
         let base = server.baseURL.absoluteString
         let list = try writeList("""

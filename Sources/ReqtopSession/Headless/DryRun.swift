@@ -1,3 +1,4 @@
+import Foundation
 import ReqtopNetworking
 import ReqtopRequestLists
 
@@ -47,10 +48,62 @@ package enum DryRun {
         switch request.body {
         case .none: break
         case .data(let data) where data.isEmpty: break
-        case .data(let data):
-            if let text = String(data: data, encoding: .utf8) { out += "\n\(text)\n" } else { out += "\n<\(data.count) bytes of binary data>\n" }
+        case .data(let data): out += "\n" + bodyText(data, contentType: request.headers.value(for: "Content-Type")) + "\n"
         case .file(let path): out += "\n< \(path)\n"
         }
         return out
     }
+
+    /// A body as text when it is UTF-8; a multipart body part by part, each part's headers as
+    /// they are and its content as text or `<N bytes of binary data>`; any other body as its size.
+    static func bodyText(_ data: Data, contentType: String?) -> String {
+        if let text = String(data: data, encoding: .utf8) { return text }
+        guard let boundary = contentType.flatMap(multipartBoundary), !boundary.isEmpty else { return binary(data.count) }
+        let bytes = [UInt8](data)
+        let delimiter = Array("--\(boundary)".utf8)
+        var starts: [Int] = []
+        var index = 0
+        while let found = bytes[index...].firstRange(of: delimiter) {
+            starts.append(found.lowerBound)
+            index = found.upperBound
+        }
+        guard !starts.isEmpty else { return binary(data.count) }
+        var out = ""
+        // The preamble, then each delimiter line with the part that follows it (its headers up to the
+        // blank line, then its content up to the line break before the next delimiter).
+        let pieces = zip([0] + starts, starts + [bytes.count]).filter { $0.0 < $0.1 }
+        for (start, end) in pieces {
+            let piece = bytes[start..<end]
+            // The preamble is all content; a part without a blank line is all head.
+            let headEnd = !piece.starts(with: delimiter) ? start
+                : piece.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound ?? piece.firstRange(of: Array("\n\n".utf8))?.upperBound ?? end
+            let head = piece[..<headEnd]
+            var content = piece[headEnd...]
+            var lineBreak = ArraySlice<UInt8>()
+            if end < bytes.count, content.hasSuffix("\r\n") { lineBreak = content.suffix(2); content = content.dropLast(2) }
+            guard let headText = String(bytes: head, encoding: .utf8) else { out += binary(piece.count); continue }
+            out += headText + (String(bytes: content, encoding: .utf8) ?? binary(content.count)) + String(decoding: lineBreak, as: UTF8.self)
+        }
+        return out
+    }
+
+    private static func binary(_ count: Int) -> String { "<\(count) bytes of binary data>" }
+
+    /// The `boundary` parameter of a `multipart/…` content type, unquoted.
+    private static func multipartBoundary(_ contentType: String) -> String? {
+        let parameters = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parameters.first?.lowercased().hasPrefix("multipart/") == true else { return nil }
+        for parameter in parameters.dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary" else { continue }
+            var value = pair[1].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            return value
+        }
+        return nil
+    }
+}
+
+private extension ArraySlice<UInt8> {
+    func hasSuffix(_ text: String) -> Bool { count >= text.utf8.count && suffix(text.utf8.count).elementsEqual(text.utf8) }
 }

@@ -6,6 +6,7 @@ import ReqtopInspector
 import ReqtopNetworking
 import ReqtopRequestLists
 import ReqtopSession
+import ReqtopTerminalText
 
 /// `reqtop run FILE... [options]`.
 enum RunCommand: Command {
@@ -168,6 +169,9 @@ private func printDryRun(_ inputs: [RunnerInput], options: RunOptions) -> Int32 
         if inputs.count > 1 { text += "# \(input.list.sourcePath)\n" }
         text += DryRun.text(for: resolver, configuration: configuration)
     }
+    // On a terminal, control characters from the list (an escape sequence in a header or a body)
+    // show as pictures (␛) instead of acting; piped, the text goes out as it is.
+    if FileDescriptorSink.standardOutput.isTerminal { text = Sanitizer.lines(text).joined(separator: "\n") }
     FileDescriptorSink.standardOutput.write(text)
     return 0
 }
