@@ -47,27 +47,79 @@ public struct Buffer: Equatable, Sendable {
         guard y >= 0, y < height, x < width else { return 0 }
         let limit = min(width, x + (maxWidth ?? width))
         var column = x
-        let safe = Sanitizer.singleLine(text)
-        if TextWidth.isPrintableASCII(safe) {
-            for byte in safe.utf8 {
+        if TextWidth.isPrintableASCII(text) { // nothing to sanitize, one column per byte
+            let symbols = Self.asciiSymbols
+            for byte in text.utf8 {
                 guard column < limit else { break }
-                if column >= 0 { setCell(x: column, y: y, Cell(String(UnicodeScalar(byte)), style: style)) }
+                if column >= 0 { setCell(x: column, y: y, Cell(symbols[Int(byte)], style: style)) }
                 column += 1
             }
             return column - x
         }
-        for grapheme in safe {
-            let w = TextWidth.of(grapheme)
+        return put(Sanitizer.singleLine(text).lazy.map { (String($0), TextWidth.of($0)) }, x: x, y: y, limit: limit, style: style)
+    }
+
+    /// Writes graphemes measured already (`width` 0: skipped) from column `x` up to `limit`; a
+    /// wide one that does not fit leaves a space. Returns the columns written.
+    private mutating func put<S: Sequence>(_ graphemes: S, x: Int, y: Int, limit: Int, style: Style) -> Int where S.Element == (String, Int) {
+        var column = x
+        for (symbol, w) in graphemes {
             if w == 0 { continue }
             if column + w > limit {
                 if column < limit { setCell(x: column, y: y, Cell(" ", style: style)); column += 1 }
                 break
             }
-            if column >= 0 { setCell(x: column, y: y, Cell(String(grapheme), style: style)) }
+            if column >= 0 { setCell(x: column, y: y, Cell(symbol, style: style)) }
             if w == 2 { setCell(x: column + 1, y: y, Cell("", style: style, isContinuation: true)) }
             column += w
         }
         return column - x
+    }
+
+    /// The symbol of each ASCII byte, made once rather than for every cell written.
+    private static let asciiSymbols: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+
+    /// `text` in exactly `width` columns at (x, y): truncated with `…` when longer, padded with
+    /// spaces (on the left with `alignRight`) when shorter — as `setString` of `TextWidth.pad`,
+    /// without making the padded string when the text is printable ASCII.
+    public mutating func setPadded(x: Int, y: Int, _ text: String, width: Int, alignRight: Bool = false, style: Style = .plain) {
+        guard width > 0 else { return }
+        let count = text.utf8.count
+        guard TextWidth.isPrintableASCII(text) else {
+            // Each grapheme measured once; cut to width − 1 columns and `…` when it is too long.
+            var graphemes: [(String, Int)] = []
+            var used = 0
+            for grapheme in Sanitizer.singleLine(text) {
+                let w = TextWidth.of(grapheme)
+                if w > 0 { graphemes.append((String(grapheme), w)); used += w }
+            }
+            if used > width {
+                used = 0
+                graphemes = Array(graphemes.prefix { grapheme in
+                    guard used + grapheme.1 <= width - 1 else { return false }
+                    used += grapheme.1
+                    return true
+                })
+                graphemes.append(("…", 1))
+                used += 1
+            }
+            let fill = repeatElement((" ", 1), count: width - used)
+            let limit = min(self.width, x + width)
+            _ = alignRight ? put(fill + graphemes, x: x, y: y, limit: limit, style: style)
+                : put(graphemes + fill, x: x, y: y, limit: limit, style: style)
+            return
+        }
+        if count > width { // cut: the first width − 1 characters and `…`
+            setString(x: x, y: y, text, style: style, maxWidth: width - 1)
+            setCell(x: x + width - 1, y: y, Cell("…", style: style))
+            return
+        }
+        let textStart = alignRight ? x + width - count : x
+        let (first, end) = (max(x, 0), min(x + width, self.width))
+        if first < end {
+            for column in first..<end where column < textStart || column >= textStart + count { setCell(x: column, y: y, Cell(" ", style: style)) }
+        }
+        setString(x: textStart, y: y, text, style: style, maxWidth: count)
     }
 
     /// Lays `style` over every cell in `area` (see `Style.patched(with:)`).

@@ -1,3 +1,4 @@
+import ReqtopTerminalText
 import ReqtopTerminalUI
 import XCTest
 
@@ -48,4 +49,28 @@ final class BufferTests: XCTestCase {
         XCTAssertEqual(buffer[0, 0].style, Style(fg: .red))
         XCTAssertEqual(buffer[2, 0].style, Style(fg: .red, modifiers: .reverse))
     }
+
+    /// `setPadded` puts exactly the cells `setString` of `TextWidth.pad` does — fast path (printable
+    /// ASCII that fits) or not — over cells that already hold something, at every edge.
+    func testSetPaddedEqualsSettingThePaddedText() {
+        let texts = ["", "ab", "abcdef", "abcdefghij", "héllo", "日本語", "a\u{1B}[31mb", "tab\there", "1234567", "██▌", "–", "ab日", "日本語です", "e\u{301}x", "a\u{200B}b", "👍🏽ok", "🇫🇷🇩🇪", "↪3"]
+        let style = Style().bold
+        for text in texts {
+            for x in [-3, -1, 0, 2, 9, 10, 12] {
+                for width in [0, 1, 2, 3, 4, 7] {
+                    for alignRight in [false, true] {
+                        var expected = Buffer(width: 12, height: 1, fill: Cell("x"))
+                        var actual = expected
+                        if width > 0 {
+                            expected.setString(x: x, y: 0, TextWidth.pad(Sanitizer.singleLine(text), to: width, alignRight: alignRight),
+                                               style: style, maxWidth: width)
+                        }
+                        actual.setPadded(x: x, y: 0, text, width: width, alignRight: alignRight, style: style)
+                        XCTAssertEqual(actual, expected, "\(text.debugDescription) x \(x) width \(width) right \(alignRight)")
+                    }
+                }
+            }
+        }
+    }
+
 }

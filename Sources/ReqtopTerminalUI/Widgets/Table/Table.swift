@@ -68,8 +68,7 @@ public struct Table: StatefulWidget {
         var column = x
         for (i, width) in widths.enumerated() {
             if i < cells.count, width > 0 {
-                let text = TextWidth.pad(Sanitizer.singleLine(cells[i]), to: width, alignRight: columns[i].alignment == .right)
-                buffer.setString(x: column, y: y, text, style: style, maxWidth: width)
+                buffer.setPadded(x: column, y: y, cells[i], width: width, alignRight: columns[i].alignment == .right, style: style)
             }
             column += width + columnSpacing
         }
