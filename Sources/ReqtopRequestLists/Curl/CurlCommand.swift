@@ -18,7 +18,8 @@ struct CurlCommand {
     /// `-d`-family pieces, joined with `&` as curl joins them.
     var data: [Data] = []
     var urlQueries: [String] = []
-    var formParts: [BodyPart] = []
+    /// `-F` parts, each exactly as curl writes it: delimiter, part header fields, blank line, content.
+    var formParts: [Data] = []
     var cookieString: String?
     var user: String?
     var bearer: String?
@@ -214,11 +215,10 @@ struct CurlCommand {
             }
             if upload {
                 disposition += "; filename=\"\(fileName)\""
-                contentType = contentType ?? (path.hasSuffix(".txt") ? "text/plain" : "application/octet-stream")
+                contentType = contentType ?? Self.guessedContentType(fileName)
             }
-            let data = try contents(path, word: word)
-            formParts.append(.text("--\(boundary)\n\(disposition)" + (contentType.map { "\nContent-Type: \($0)" } ?? "") + "\n"))
-            formParts.append(.text(String(decoding: data, as: UTF8.self)))
+            // The file's bytes as they are: no line ends changed, nothing decoded.
+            formParts.append(formPart(disposition: disposition, contentType: contentType, content: try contents(path, word: word)))
             return
         }
         if !literal, value.hasPrefix("\"") {
@@ -236,7 +236,27 @@ struct CurlCommand {
             contentType = String(value[semicolon.upperBound...])
             value = String(value[..<semicolon.lowerBound])
         }
-        formParts.append(.text("--\(boundary)\n\(disposition)" + (contentType.map { "\nContent-Type: \($0)" } ?? "") + "\n\n" + value))
+        formParts.append(formPart(disposition: disposition, contentType: contentType, content: Data(value.utf8)))
+    }
+
+    /// One part as curl writes it, CRLF line ends: `--boundary`, the part's header fields, a blank
+    /// line, the content, and the line end before the next delimiter.
+    private func formPart(disposition: String, contentType: String?, content: Data) -> Data {
+        var part = Data("--\(boundary)\r\n\(disposition)\r\n".utf8)
+        if let contentType { part.append(Data("Content-Type: \(contentType)\r\n".utf8)) }
+        part.append(Data("\r\n".utf8))
+        part.append(content)
+        part.append(Data("\r\n".utf8))
+        return part
+    }
+
+    /// The type curl gives an uploaded file by its name's extension (any case), else
+    /// `application/octet-stream` (curl's `Curl_mime_contenttype`).
+    static func guessedContentType(_ fileName: String) -> String {
+        let types = [".gif": "image/gif", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png", ".svg": "image/svg+xml",
+                     ".txt": "text/plain", ".htm": "text/html", ".html": "text/html", ".pdf": "application/pdf", ".xml": "application/xml"]
+        let lowered = fileName.lowercased()
+        return types.first { lowered.hasSuffix($0.key) }?.value ?? "application/octet-stream"
     }
 
     /// One spec per URL.
@@ -267,7 +287,7 @@ struct CurlCommand {
         var queryAddition = urlQueries
         var defaultMethod = "GET"
         if !formParts.isEmpty {
-            body = .parts(formParts + [.text("--\(boundary)--\n")])
+            body = .bytes(formParts.reduce(into: Data()) { $0.append($1) } + Data("--\(boundary)--\r\n".utf8))
             if let i = headers.firstIndex(where: { HTTPHeader.namesMatch($0.name, "Content-Type") }) {
                 // As curl does, a multipart Content-Type of the command's own gets the boundary.
                 if !headers[i].value.contains("boundary=") { headers[i].value += "; boundary=\(boundary)" }

@@ -1,3 +1,4 @@
+import Foundation
 import ReqtopHTTPModel
 
 /// One request the ``TestServer`` parsed completely, as recorded in ``TestServer/requestLog``.
@@ -17,8 +18,13 @@ package struct LoggedRequest: Sendable, Equatable {
     package let bodySize: Int
     /// SHA-256 of the body, lower-case hex.
     package let bodySHA256: String
+    /// The body itself when it is at most `keptBodyLimit` bytes (nil for a larger one).
+    package let body: Data?
     /// Which accepted TCP connection carried the request (1 for the first accepted connection).
     package let connectionID: Int
+
+    /// Bodies up to this size are kept in the log.
+    package static let keptBodyLimit = 1 << 16
 
     /// The first value of the header `name` (case-insensitive), if present.
     package func header(_ name: String) -> String? {

@@ -217,7 +217,8 @@ package final class TestServer: Sendable {
         let entry = LoggedRequest(
             method: request.method, target: request.target, path: request.path,
             headers: request.headers, rawHead: request.rawHead, bodySize: request.body.count,
-            bodySHA256: SHA256.hex(of: request.body), connectionID: connectionID
+            bodySHA256: SHA256.hex(of: request.body),
+            body: request.body.count <= LoggedRequest.keptBodyLimit ? Data(request.body) : nil, connectionID: connectionID
         )
         state.withLock { $0.log.append(entry) }
     }
