@@ -89,6 +89,32 @@ final class HTTPFileSyntaxTests: XCTestCase {
         XCTAssertTrue(list.warnings.first?.message.contains("response handler skipped") == true, "\(list.warnings)")
     }
 
+    /// `> path` names a handler file whatever its extension (`> ./open.gif`, `> scripts/after-login`):
+    /// never sent as the body. A quoted line of prose in a body (`> see the notes`, `> ok`) stays body.
+    func testAHandlerFileOfAnyNameIsNotTheBody() throws {
+        let text = """
+            GET http://x.example/a
+
+            > ./open.gif
+
+            ###
+            POST http://x.example/notes
+            Content-Type: text/markdown
+
+            > see the notes
+            > ok
+            end
+
+            > scripts/after-login
+            """
+        let list = try RequestListLoader.load(text: text, path: "/tmp/handlers.http", format: .http)
+        XCTAssertNil(list.specs[0].body)
+        XCTAssertEqual(list.specs[0].scripts.map(\.source), ["./open.gif"])
+        XCTAssertEqual(list.specs[1].body, .text("> see the notes\n> ok\nend"))
+        XCTAssertEqual(list.specs[1].scripts.map(\.source), ["scripts/after-login"])
+        XCTAssertEqual(list.warnings.map { $0.location?.line }, [3, 13])
+    }
+
     func testOutputRedirectionIsSkippedWithAWarningNamingItsLine() throws {
         let list = try Fixtures.load("http/redirect-output.http")
         XCTAssertEqual(list.specs.count, 1)

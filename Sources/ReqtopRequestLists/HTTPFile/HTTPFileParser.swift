@@ -149,12 +149,17 @@ struct HTTPFileParseState {
     static func isSeparator(_ line: TextLine) -> Bool { line.trimmed.hasPrefix("###") }
     static func isComment(_ trimmed: String) -> Bool { trimmed.hasPrefix("#") || trimmed.hasPrefix("//") }
     static func isComment(_ trimmed: TextLine) -> Bool { trimmed.first == UInt8(ascii: "#") || trimmed.hasPrefix("//") }
-    /// `> {% … %}`, `> file.js`, `>> file`: what follows a body, never part of it.
+    /// `> {% … %}`, `> file.js`, `> ./handlers/check` (the spec's `'>' required-whitespace file-path`:
+    /// one word naming a file, with a `/` or a `.`), `>> file`: what follows a body, never part of it.
+    /// A line of prose quoted in a body (`> see the docs`) is not one.
     static func isHandler(_ trimmed: TextLine) -> Bool {
         guard trimmed.first == UInt8(ascii: ">") else { return false }
         let rest = trimmed.dropFirst(1)
         let script = rest.dropFirst(rest.leadingWhitespaceCount)
-        return rest.first == UInt8(ascii: ">") || script.hasPrefix("{%") || script.hasSuffix(".js")
+        if rest.first == UInt8(ascii: ">") || script.hasPrefix("{%") || script.hasSuffix(".js") { return true }
+        let path = script.string
+        return rest.leadingWhitespaceCount > 0 && !path.isEmpty && !path.contains(where: \.isWhitespace)
+            && (path.contains("/") || path.contains("."))
     }
     /// httpyac/kulala `import ./other.http` and `run #name` / `run ./other.http` lines: why they are skipped.
     static func importOrRun(_ trimmed: String) -> String? {
