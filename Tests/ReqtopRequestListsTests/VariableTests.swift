@@ -64,6 +64,41 @@ final class VariableTests: XCTestCase {
         }
     }
 
+    /// An environment value's own `{{…}}` are read (REST Client's behaviour; they were sent as
+    /// written): other environment values, file variables, dynamic variables; a cycle or an unknown
+    /// name is an error at the request's reference, naming the environment variable.
+    func testEnvironmentValuesUseOtherVariables() throws {
+        let text = "@version = v2\nGET {{base}}/items?id={{id}}&v={{api}}\n\n###\nGET {{base}}/{{loop}}\n\n###\nGET {{base}}/{{broken}}\n"
+        let list = try RequestListLoader.load(text: text, path: "/tmp/env-values.http", format: .http)
+        let environment = ["host": "http://127.0.0.1:9", "base": "{{host}}/anything", "id": "{{$uuid}}", "api": "{{version}}",
+                           "loop": "{{again}}", "again": "x{{loop}}", "broken": "{{nowhere}}"]
+        let resolver = RequestResolver(list: list, variables: VariableContext(environmentName: "dev", environment: environment))
+        let url = try resolver.resolve(0).url.absoluteString
+        XCTAssertTrue(url.hasPrefix("http://127.0.0.1:9/anything/items?id="), url)
+        XCTAssertTrue(url.hasSuffix("&v=v2"), url)
+        XCTAssertEqual(UUID(uuidString: String(url.dropFirst("http://127.0.0.1:9/anything/items?id=".count).prefix(36)))?.uuidString.isEmpty, false, url)
+        XCTAssertThrowsError(try resolver.resolve(1)) { error in
+            let error = error as? RequestListError
+            XCTAssertEqual(error?.message, "environment variable 'loop' refers to itself (loop → again → loop)")
+            XCTAssertEqual(error?.column, 14, "at the request's {{loop}}")
+        }
+        XCTAssertThrowsError(try resolver.resolve(2)) { error in
+            let message = (error as? RequestListError)?.message ?? ""
+            XCTAssertTrue(message.hasPrefix("environment variable 'broken': unknown variable 'nowhere'"), message)
+        }
+        let overridden = RequestResolver(list: list, variables: VariableContext(environment: environment, commandLine: ["base": "http://h.test"]))
+        XCTAssertTrue(try overridden.resolve(0).url.absoluteString.hasPrefix("http://h.test/items?id="), "--var wins over the environment")
+    }
+
+    /// `--var` supplies a value the request's own pre-request script would set (scripts are not run).
+    func testCommandLineValueStandsInForWhatTheRequestsOwnScriptSets() throws {
+        let text = "< {% request.variables.set(\"ts\", Date.now()) %}\nGET http://127.0.0.1:9/anything?ts={{ts}}\n"
+        let list = try RequestListLoader.load(text: text, path: "/tmp/own-script.http", format: .http)
+        XCTAssertThrowsError(try RequestResolver(list: list).resolve(0))
+        let resolver = RequestResolver(list: list, variables: VariableContext(commandLine: ["ts": "123"]))
+        XCTAssertEqual(try resolver.resolve(0).url.absoluteString, "http://127.0.0.1:9/anything?ts=123")
+    }
+
     func testMissingEnvironmentNameListsTheAvailableOnes() {
         XCTAssertThrowsError(try Environments.load(besides: Fixtures.path("env/api.http"), name: "staging")) { error in
             let message = (error as? RequestListError)?.message ?? ""

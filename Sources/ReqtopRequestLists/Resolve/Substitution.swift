@@ -26,8 +26,12 @@ struct Substitution {
     static let maxExpansionBytes = 16 << 20
     static let maxExpandedReferences = 100_000
 
-    /// How many references one top-level substitution has expanded so far.
-    private final class Budget { var references = 0 }
+    /// How many references one top-level substitution has expanded so far, and the environment
+    /// variables being expanded (an environment value may use other variables: `"base": "{{host}}/v1"`).
+    private final class Budget {
+        var references = 0
+        var environmentStack: [String] = []
+    }
 
     func substitute(_ text: String) throws(RequestListError) -> String {
         try substitute(text, variable: nil, stack: [])
@@ -91,6 +95,7 @@ struct Substitution {
             if keepsResponseReferences { return "{{\(name)}}" }
             return try responseValue(ref, name: name, variable: variable)
         case let .named(key):
+            if let value = variables.commandLine[key] { return value } // --var wins over everything
             // The request's own pre-request script sets a variable after everything else is read.
             if let specIndex, let script = list.specs[specIndex].scripts.first(where: { $0.kind == .preRequest && $0.setVariables.contains(key) }) {
                 var error = locator.error("needs {{\(key)}}, which its own pre-request script skipped at \(script.location) sets "
@@ -98,8 +103,24 @@ struct Substitution {
                 error.needsSkippedScript = true
                 throw error
             }
-            if let value = variables.commandLine[key] { return value }
-            if let value = variables.environment[key] { return value }
+            if let value = variables.environment[key] {
+                // Its own `{{…}}` are read too, as VS Code REST Client does (they were sent as written).
+                guard value.containsTemplateOpening else { return value }
+                if budget.environmentStack.contains(key) {
+                    let cycle = (budget.environmentStack + [key]).joined(separator: " → ")
+                    throw locator.error("environment variable '\(key)' refers to itself (\(cycle))", name: name, spec: specIndex, variable: variable)
+                }
+                budget.environmentStack.append(key)
+                defer { budget.environmentStack.removeLast() }
+                do {
+                    return try substitute(value, variable: variable, stack: stack, budget: budget)
+                } catch where budget.environmentStack.count == 1 && !error.message.hasPrefix("environment variable") {
+                    // Said at the reference the request makes, naming the value it came through.
+                    var wrapped = locator.error("environment variable '\(key)': \(error.message)", name: name, spec: specIndex, variable: variable)
+                    wrapped.needsSkippedScript = error.needsSkippedScript
+                    throw wrapped
+                }
+            }
             if let fileVariable = fileVariables.variable(named: key, seenFromLine: referenceLine(in: variable)) {
                 if stack.contains(where: { $0.location == fileVariable.location }) {
                     let cycle = (stack + [fileVariable]).map(\.name).joined(separator: " → ")
