@@ -309,6 +309,31 @@ final class InspectorEndToEndTests: XCTestCase {
         XCTAssertTrue(screen.contains("warning: the URL goes on after a space"), screen)
     }
 
+    /// A request not sent has no row: the header counts it, the bottom line says why, and the
+    /// reason is on the terminal after quitting.
+    func testARequestNotSentIsCountedSaidAndKeptAfterQuitting() throws {
+        let base = server.baseURL.absoluteString
+        let list = try writeList("""
+            GET \(base)/anything/first
+
+            > {% client.global.set("token", response.body.url) %}
+
+            ###
+            GET \(base)/anything/second?token={{token}}
+            """)
+        let tmux = try shell(running: "\(Self.reqtop) run \(list)")
+        try tmux.waitUntil("the first request to complete") { self.row("/anything/first", in: $0)?.contains("200") ?? false }
+        let screen = try tmux.waitFor(text: "(1 not sent)")
+        XCTAssertTrue(screen.contains("not sent: needs {{token}}"), screen)
+        let mentions = screen.split(separator: "\n").filter { $0.contains("/anything/second") }
+        XCTAssertEqual(mentions.count, 1, "only the bottom line names it, no row:\n\(screen)")
+        XCTAssertTrue(mentions.first?.contains("✗ not sent") == true, screen)
+        try tmux.sendKeys("q")
+        let after = try tmux.waitFor(text: "DONE", timeout: 15)
+        XCTAssertTrue(after.contains("GET \(base)/anything/second?token={{token}} ✗ not sent: needs {{token}}"), after)
+        XCTAssertTrue(after.contains("EXIT=1"), after)
+    }
+
     /// `--dry-run` on a terminal: an escape sequence in a header or a body shows as ␛ instead of
     /// acting, and a multipart body with a binary file shows its text parts and the file's size.
     func testDryRunOnATerminalShowsControlCharactersAndMultipartTextParts() throws {

@@ -10,6 +10,7 @@ final class RecordingActions: InspectorActions {
     var calls: [String] = []
     var unfinishedCount = 0
     var queuedCount = 0
+    var notSentCount = 0
     func suspendOrResume(_ id: TaskID) -> String { calls.append("suspendOrResume \(id)"); return "ok" }
     func cancel(_ id: TaskID) -> String { calls.append("cancel \(id)"); return "ok" }
     func replay(_ record: TaskRecord) -> String { calls.append("replay \(record.id)"); return "ok" }

@@ -31,4 +31,6 @@ package protocol InspectorActions: AnyObject {
     var unfinishedCount: Int { get }
     /// Requests of a replayed list that have not been sent yet.
     var queuedCount: Int { get }
+    /// Requests of a replayed list that will not be sent (a dependency failed, a value is missing).
+    var notSentCount: Int { get }
 }

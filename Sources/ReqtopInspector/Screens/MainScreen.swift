@@ -66,6 +66,8 @@ extension InspectorApp {
         var figures = " shown \(listing.count)/\(a.total)"
         let queued = actions.queuedCount
         if queued > 0 { figures += " (+\(queued) queued)" }
+        let notSent = actions.notSentCount
+        if notSent > 0 { figures += " (\(notSent) not sent)" }
         figures += "  sort \(order)"
         if !filter.isEmpty { figures += "  filter \(filter)" }
         figures += String(format: "   %.1f req/s  %@/s  ", a.requestsPerSecond, ByteCount.format(Int64(a.bytesPerSecond)))

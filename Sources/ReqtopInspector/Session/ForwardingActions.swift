@@ -25,4 +25,5 @@ package class ForwardingActions: InspectorActions {
     package func takeNotice() -> String? { live.takeNotice() }
     package var unfinishedCount: Int { live.unfinishedCount }
     package var queuedCount: Int { live.queuedCount }
+    package var notSentCount: Int { live.notSentCount }
 }

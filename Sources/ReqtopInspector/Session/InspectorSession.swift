@@ -30,6 +30,11 @@ package final class InspectorSession: InspectorActions {
 
     package var queuedCount: Int { queued() }
 
+    /// Requests of a replayed list that were not sent: reported from any thread (`NotSentRequests`).
+    package let notSent = NotSentRequests()
+
+    package var notSentCount: Int { notSent.count }
+
     package init(manager: SessionManager, store: TaskStore) {
         self.manager = manager
         self.store = store
@@ -132,10 +137,11 @@ package final class InspectorSession: InspectorActions {
     package var activity: String? { background.snapshot.running }
 
     package func takeNotice() -> String? {
-        background.withLock { state in
+        let finished = background.withLock { state in
             defer { state.notice = nil }
             return state.notice
         }
+        return finished ?? notSent.takeNotice()
     }
 
     private static func saveHAR(_ records: [TaskRecord], to path: String, marked: Bool, progress: (Int) -> Void) -> String {

@@ -20,4 +20,5 @@ final class NoopActions: InspectorActions {
     func takeNotice() -> String? { nil }
     var unfinishedCount: Int { 0 }
     var queuedCount: Int { 0 }
+    var notSentCount: Int { 0 }
 }
