@@ -84,6 +84,28 @@ final class CurlDifferentialTests: EmbeddedServerTestCase {
                       + "reqtop reads:\n\(String(decoding: request.body.data ?? Data(), as: UTF8.self))")
     }
 
+    /// `-H 'Name:'` leaves out a field the client adds by itself, as curl does: the heads the server
+    /// receives from curl and from reqtop are the same line for line (User-Agent included, as neither sends one).
+    func testRemovingAClientHeaderSendsTheHeadCurlSends() async throws {
+        let curl = try XCTUnwrap(findExecutable(named: "curl"), "curl is needed on PATH")
+        let command = "curl \(server.baseURL.absoluteString)/get -H 'Accept:' -H 'User-Agent:' -H 'X-Keep: 1' -H 'x-keep:'"
+        let list = try RequestListLoader.load(text: command, path: "/tmp/remove.curl", format: .curl)
+        XCTAssertEqual(list.warnings.map(\.message), [], "nothing ignored")
+        let request = try RequestResolver(list: list).resolve(0)
+        let before = server.requestLog.count
+        _ = try Subprocess.run(curl, ["-s", "-o", "/dev/null", "\(server.baseURL.absoluteString)/get", "-H", "Accept:", "-H", "User-Agent:",
+                                      "-H", "X-Keep: 1", "-H", "x-keep:"], timeout: 20)
+        var configuration = SessionConfiguration()
+        configuration.compression = false // as `reqtop run` without --compressed
+        _ = await SessionManager(configuration: configuration).data(for: request)
+        let heads = server.requestLog.dropFirst(before).map(\.rawHead)
+        XCTAssertEqual(heads.count, 2)
+        XCTAssertEqual(heads.first, heads.last)
+        XCTAssertEqual(heads.first?.contains { $0.hasPrefix("Accept") || $0.hasPrefix("User-Agent") }, false, "\(heads)")
+        XCTAssertEqual(ClientHeaders.onTheWire(request, configuration: configuration).map(\.header.description),
+                       heads.first.map { Array($0.dropFirst()) }, "--dry-run shows that head")
+    }
+
     func testRealCurlSendsWhatReqtopReadsFromEveryWildCommand() throws {
         let curl = try XCTUnwrap(findExecutable(named: "curl"), "curl is needed on PATH")
         let bash = try XCTUnwrap(findExecutable(named: "bash"))

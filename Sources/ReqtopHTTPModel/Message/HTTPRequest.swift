@@ -53,15 +53,24 @@ public struct HTTPRequest: Sendable, Hashable {
         public var insecure: Bool?
         /// Ask for a compressed response and decode it (`curl --compressed`, `# @compressed`).
         public var compressed: Bool?
+        /// Header fields the client adds by itself (`Accept`, `User-Agent`, `Host`…) that this request
+        /// goes without (`curl -H 'Accept:'`); a field the request sets itself is sent all the same.
+        public var omittedHeaders: [String]?
 
         public init(timeout: Double? = nil, followRedirects: Bool? = nil, maxRedirects: Int? = nil,
-                    trustedRedirects: Bool? = nil, insecure: Bool? = nil, compressed: Bool? = nil) {
+                    trustedRedirects: Bool? = nil, insecure: Bool? = nil, compressed: Bool? = nil, omittedHeaders: [String]? = nil) {
             self.timeout = timeout
             self.followRedirects = followRedirects
             self.maxRedirects = maxRedirects
             self.trustedRedirects = trustedRedirects
             self.insecure = insecure
             self.compressed = compressed
+            self.omittedHeaders = omittedHeaders
+        }
+
+        /// Whether the client's own `name` field is left out (`omittedHeaders`, any case).
+        public func omits(_ name: String) -> Bool {
+            omittedHeaders?.contains { HTTPHeader.namesMatch($0, name) } ?? false
         }
     }
 

@@ -52,6 +52,9 @@ final class Transfer {
             suppressed = ["Expect", "Content-Type"].filter { !headers.contains(name: $0) }
         }
         if r.verbatimHead, !headers.contains(name: "Accept") { suppressed.append("Accept") }
+        for name in r.request.options.omittedHeaders ?? [] where !headers.contains(name: name) && !suppressed.contains(name) {
+            suppressed.append(name)
+        }
         for header in headers { headerList = curl_slist_append(headerList, Self.headerLine(header)) }
         for name in suppressed { headerList = curl_slist_append(headerList, name + ":") } // "Name:" removes libcurl's own
         if let headerList { ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList) }

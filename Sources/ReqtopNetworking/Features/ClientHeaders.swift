@@ -12,7 +12,7 @@ public enum ClientHeaders {
         let transfer = TransferRequest(request, configuration: configuration)
         var fields: [(header: HTTPHeader, added: Bool)] = []
         func add(_ name: String, _ value: String?) {
-            guard let value, !request.headers.contains(name: name) else { return }
+            guard let value, !request.headers.contains(name: name), !request.options.omits(name) else { return }
             fields.append((HTTPHeader(name: name, value: value), true))
         }
         if let host = request.headers.first(where: { HTTPHeader.namesMatch($0.name, "Host") }) {

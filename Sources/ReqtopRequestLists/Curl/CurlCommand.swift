@@ -151,10 +151,8 @@ struct CurlCommand {
             let value = String(line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" })
             guard !name.isEmpty else { throw error("header '\(line)' has no name", at: word) }
             if value.trimmingWhitespace().isEmpty {
-                removedHeaders.insert(name.lowercased()) // "Name:" removes a header curl would add
-                if !["content-type", "expect", "accept", "user-agent"].contains(name.lowercased()) {
-                    ignored.append("-H '\(line)' (removing a default header)")
-                }
+                // "Name:" removes a header curl would add (Accept, User-Agent, Host…); one the command sets itself stays.
+                if removedHeaders.insert(name.lowercased()).inserted { options.omittedHeaders = (options.omittedHeaders ?? []) + [name] }
             } else {
                 headers.append(HTTPHeader(name: name, value: value))
             }

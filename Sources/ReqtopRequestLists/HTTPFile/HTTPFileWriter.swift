@@ -102,6 +102,10 @@ public enum HTTPFileWriter {
         if options.insecure == true { out += "# @insecure\n" }
         if options.compressed == true { out += "# @compressed\n" }
         if let timeout = options.timeout { out += "# @timeout \(formatNumber(timeout))\n" }
+        if let omitted = options.omittedHeaders, !omitted.isEmpty {
+            // No .http syntax leaves out a client's own field: say so where the reader sees it.
+            out += "# (sent without the client's own \(omitted.joined(separator: ", ")): .http cannot say so; curl -H '\(omitted[0]):' does)\n"
+        }
         return out
     }
 

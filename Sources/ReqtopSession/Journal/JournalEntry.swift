@@ -34,6 +34,7 @@ struct JournalEntry: Codable {
         var trustedRedirects: Bool?
         var insecure: Bool?
         var compressed: Bool?
+        var omittedHeaders: [String]?
     }
 
     struct Head: Codable {
@@ -109,7 +110,7 @@ extension JournalEntry {
             created = Created(kind: d.kind.rawValue, name: d.name, method: r.method, url: r.url, headers: r.headers, body: r.body.data,
                               bodyFile: bodyFile, timeout: r.options.timeout, followRedirects: r.options.followRedirects,
                               maxRedirects: r.options.maxRedirects, trustedRedirects: r.options.trustedRedirects,
-                              insecure: r.options.insecure, compressed: r.options.compressed)
+                              insecure: r.options.insecure, compressed: r.options.compressed, omittedHeaders: r.options.omittedHeaders)
         case .resumed, .suspended: break
         case .requestSent(let h):
             sent = Head(url: h.url, method: h.method, target: h.target, version: h.httpVersion, headers: h.headers, size: h.size, hop: h.hop)
@@ -135,7 +136,8 @@ extension JournalEntry {
             guard let c = created else { return nil }
             let body: HTTPRequest.Body = c.bodyFile.map { .file(path: $0) } ?? c.body.map { .data($0) } ?? .none
             let options = HTTPRequest.Options(timeout: c.timeout, followRedirects: c.followRedirects, maxRedirects: c.maxRedirects,
-                                              trustedRedirects: c.trustedRedirects, insecure: c.insecure, compressed: c.compressed)
+                                              trustedRedirects: c.trustedRedirects, insecure: c.insecure, compressed: c.compressed,
+                                              omittedHeaders: c.omittedHeaders)
             let request = HTTPRequest(method: c.method, url: c.url, headers: c.headers, body: body, options: options)
             kind = .created(TaskDescription(kind: TaskKind(rawValue: c.kind) ?? .data, name: c.name, request: request))
         case .resumed: kind = .resumed
