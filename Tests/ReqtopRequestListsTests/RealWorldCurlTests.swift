@@ -77,7 +77,40 @@ final class RealWorldCurlTests: XCTestCase {
         XCTAssertEqual(requests[0].header(named: "Authorization"), "Bearer t0k")
         XCTAssertEqual(requests[0].header(named: "X-Literal"), "$REQTOP_CURL_TOKEN", "single quotes do not expand")
         XCTAssertEqual(requests[0].url.absoluteString, "https://a.test/x")
-        XCTAssertTrue(list.warnings.contains { $0.message.contains("$REQTOP_CURL_MISSING is not set") }, "\(list.warnings)")
+        XCTAssertTrue(list.warnings.contains { $0.message.contains("$REQTOP_CURL_MISSING is set neither in the script nor in the environment") },
+                      "\(list.warnings)")
+    }
+
+    /// A script's own assignments are used by the commands after them, as bash does (over the
+    /// environment); `$(…)` outside a curl command skips that line, and a variable it sets is refused
+    /// where a curl command uses it; an error after a variable expanded to nothing notes the warning.
+    func testAScriptsOwnAssignmentsAreUsedByTheCommandsAfterThem() throws {
+        setenv("REQTOP_CURL_BASE", "http://from-the-environment.test", 1)
+        let (list, requests) = try load("""
+            #!/bin/bash
+            REQTOP_CURL_BASE=http://a.test
+            DIR=normal; export API="$REQTOP_CURL_BASE/v1"
+            SCRIPT_DIR=$(cd $(dirname "$0"); pwd -P)
+            echo "`date`: sending"
+            curl "$API/$DIR/x"
+            TOKEN=abc curl "$REQTOP_CURL_BASE/y"
+            DIR=other
+            curl "$API/$DIR"
+            """)
+        XCTAssertEqual(requests.map(\.url.absoluteString), ["http://a.test/v1/normal/x", "http://a.test/y", "http://a.test/v1/other"])
+        XCTAssertEqual(list.warnings.map(\.message), ["skipped 'echo': not a curl command",
+                                                      "'TOKEN=abc' sets the environment of this command only, which reqtop does not pass on"])
+        XCTAssertThrowsError(try load("D=$(date)\ncurl \"https://a.test/$D\"\n")) { error in
+            let error = error as? RequestListError
+            XCTAssertEqual(error?.message, "$D is set at line 1 by a command substitution, which cannot be replayed: put the value itself")
+            XCTAssertEqual(error?.line, 2)
+        }
+        try file("a.zip", Data([1]))
+        XCTAssertThrowsError(try load("curl https://a.test/up -F \"f=@$REQTOP_CURL_UNSET/a.zip\"\n")) { error in
+            let notes = (error as? RequestListError)?.notes ?? []
+            XCTAssertEqual(notes.count, 1)
+            XCTAssertTrue(notes.first?.contains("$REQTOP_CURL_UNSET is set neither in the script nor in the environment") == true, "\(notes)")
+        }
     }
 
     func testCommandSubstitutionIsRefusedNamingTheConstruct() {

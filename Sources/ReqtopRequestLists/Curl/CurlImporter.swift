@@ -22,39 +22,55 @@ public enum CurlImporter {
         var warnings = split.warnings.map {
             RequestListWarning(location: SourceLocation(file: path, line: $0.line, column: $0.column), message: $0.message)
         }
-        for command in split.commands {
-            guard let first = command.words.first else { continue }
-            let location = SourceLocation(file: path, line: first.line, column: first.column)
-            guard first.text == "curl" || first.text.hasSuffix("/curl") else {
-                warnings.append(RequestListWarning(location: location, message: "skipped '\(first.text)': not a curl command"))
-                continue
-            }
-            var stdin: Data?
-            switch command.stdin {
-            case .file(let file)?:
-                let full = RequestBody.absolutePath(file, relativeTo: directory)
-                guard let data = FileManager.default.contents(atPath: full) else {
-                    throw RequestListError(file: path, line: first.line, column: first.column,
-                                           message: "cannot read '\(file)', the command's standard input (looked for \(full))",
-                                           lineText: first.line <= lines.count ? lines[first.line - 1] : "")
+        do throws(RequestListError) {
+            for command in split.commands {
+                guard let first = command.words.first else { continue }
+                let location = SourceLocation(file: path, line: first.line, column: first.column)
+                guard first.text == "curl" || first.text.hasSuffix("/curl") else {
+                    warnings.append(RequestListWarning(location: location, message: "skipped '\(first.text)': not a curl command"))
+                    continue
                 }
-                stdin = data
-            case .text(let text)?: stdin = Data(text.utf8)
-            case nil: break
+                if let why = command.unreplayable {
+                    throw RequestListError(file: path, line: why.line, column: why.column, message: why.message,
+                                           lineText: why.line <= lines.count ? lines[why.line - 1] : "")
+                }
+                var stdin: Data?
+                switch command.stdin {
+                case .file(let file)?:
+                    let full = RequestBody.absolutePath(file, relativeTo: directory)
+                    guard let data = FileManager.default.contents(atPath: full) else {
+                        throw RequestListError(file: path, line: first.line, column: first.column,
+                                               message: "cannot read '\(file)', the command's standard input (looked for \(full))",
+                                               lineText: first.line <= lines.count ? lines[first.line - 1] : "")
+                    }
+                    stdin = data
+                case .text(let text)?: stdin = Data(text.utf8)
+                case nil: break
+                }
+                // `--next` (`-:`) starts a new request with fresh options.
+                let groups = command.words.dropFirst().split(whereSeparator: { $0.text == "--next" || $0.text == "-:" })
+                for group in groups {
+                    var curl = CurlCommand(location: location, directory: directory, lines: lines, stdin: stdin)
+                    try curl.apply(Array(group))
+                    specs += try curl.specs()
+                    warnings += curl.warnings
+                }
             }
-            // `--next` (`-:`) starts a new request with fresh options.
-            let groups = command.words.dropFirst().split(whereSeparator: { $0.text == "--next" || $0.text == "-:" })
-            for group in groups {
-                var curl = CurlCommand(location: location, directory: directory, lines: lines, stdin: stdin)
-                try curl.apply(Array(group))
-                specs += try curl.specs()
-                warnings += curl.warnings
-            }
+        } catch {
+            // The warnings so far may explain it (a variable that expanded to nothing made the path or URL).
+            var error = error
+            error.notes = warnings.filter { $0.message.contains("expands to nothing") }.prefix(5).map(\.description)
+            throw error
         }
         guard !specs.isEmpty else {
             throw RequestListError(file: path, line: 1, column: 1, message: "no curl command found (expected lines starting with 'curl')",
                                    lineText: lines.first ?? "")
         }
-        return RequestList(specs: specs, sourcePath: path, format: .curl, warnings: warnings, sourceLines: lines)
+        // In the order of the script (the shell's warnings were gathered before the commands').
+        let ordered = warnings.enumerated().sorted { a, b in
+            let (x, y) = (a.element.location, b.element.location)
+            return (x?.line ?? 0, x?.column ?? 0, a.offset) < (y?.line ?? 0, y?.column ?? 0, b.offset)
+        }.map(\.element)
+        return RequestList(specs: specs, sourcePath: path, format: .curl, warnings: ordered, sourceLines: lines)
     }
 }

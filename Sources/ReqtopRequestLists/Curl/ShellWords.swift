@@ -3,10 +3,12 @@ import Foundation
 /// Splits shell command lines into commands of words the way bash does: whitespace, `'…'`,
 /// `"…"` (with `\` escapes), `$'…'` (ANSI-C escapes), backslash escapes, backslash-newline
 /// continuations, `#` comments, and `;`, `&&`, `||`, `|`, `&` and newlines between commands.
-/// `$VAR` and `${VAR}` are expanded from the environment in bare words and double quotes (an
+/// `$VAR` and `${VAR}` are expanded in bare words and double quotes from the script's own
+/// assignments above them (`DIR=normal`, `export BASE=$HOST/v1`), else from the environment (an
 /// unset one expands to nothing, with a warning). Redirections are understood: `< file`, a
 /// `<<EOF` heredoc and a `<<< word` herestring become the command's standard input; `>`, `>>`,
-/// `2>`, `&>` and `2>&1` targets are consumed. Backticks and `$(…)` are refused, naming the construct.
+/// `2>`, `&>` and `2>&1` targets are consumed. Backticks and `$(…)` cannot be replayed: the command
+/// that holds one is marked (`Command.unreplayable`), and so is a later use of a variable set by one.
 struct ShellWords {
     struct Word: Hashable {
         var text: String
@@ -19,6 +21,9 @@ struct ShellWords {
     struct Command {
         var words: [Word] = []
         var stdin: Stdin?
+        /// Why the command cannot be replayed as written (a command substitution in it, or a variable
+        /// one set), and where: an error for a curl command, a reason to skip for any other.
+        var unreplayable: (message: String, line: Int, column: Int)?
     }
 
     enum Stdin: Hashable {
@@ -36,6 +41,12 @@ struct ShellWords {
 
     private let chars: [Character]
     private let environment: [String: String]
+    /// Variables the script assigns (`NAME=value` commands), used by the commands after them.
+    private var assigned: [String: String] = [:]
+    /// Variables assigned from a command substitution: where, to say so when one is used.
+    private var substituted: [String: (line: Int, column: Int)] = [:]
+    /// What makes the command being read unreplayable (see `Command.unreplayable`).
+    private var unreplayable: (message: String, line: Int, column: Int)?
     private var index = 0
     private var line = 1
     private var column = 1
@@ -77,6 +88,9 @@ struct ShellWords {
         }
         func finishCommand() {
             finishWord()
+            command.unreplayable = unreplayable
+            unreplayable = nil
+            if let rest = applyAssignments(&command) { command.words = rest } else { command = Command(); return }
             if !command.words.isEmpty || command.stdin != nil { commands.append(command) }
             command = Command()
         }
@@ -115,13 +129,11 @@ struct ShellWords {
                 if try inputRedirection(into: &command) { heredocCommands.append(commands.count) }
                 continue
             }
-            if c == "`" {
-                throw Unbalanced(message: "backticks (command substitution) cannot be replayed: put the value itself", line: line, column: column)
-            }
-            if c == "$", peek(1) == "(" {
-                throw Unbalanced(message: "$(…) (command substitution) cannot be replayed: put the value itself", line: line, column: column)
-            }
             if word == nil { word = Word(text: "", line: line, column: column) }
+            if c == "`" || (c == "$" && peek(1) == "(") {
+                try skipCommandSubstitution()
+                continue
+            }
             switch c {
             case "'":
                 word!.text += try singleQuoted()
@@ -190,7 +202,11 @@ struct ShellWords {
                 body += candidate + "\n"
             }
             guard closed else { throw Unbalanced(message: "heredoc is not closed with '\(heredoc.delimiter)'", line: line, column: column) }
-            if target < commands.count { commands[target].stdin = .text(heredoc.expands ? expandVariables(in: body) : body) }
+            if target < commands.count {
+                commands[target].stdin = .text(heredoc.expands ? expandVariables(in: body) : body)
+                commands[target].unreplayable = commands[target].unreplayable ?? unreplayable
+                unreplayable = nil
+            }
         }
         pendingHeredocs = []
     }
@@ -239,16 +255,95 @@ struct ShellWords {
         } else {
             while let c = current, c == "_" || (c.isASCII && (c.isLetter || c.isNumber)) { name.append(c); advance() }
         }
+        if let value = assigned[name] { return value }
+        if let origin = substituted[name] {
+            unreplayable = unreplayable ?? ("$\(name) is set at line \(origin.line) by a command substitution, which cannot be replayed: "
+                                            + "put the value itself", startLine, startColumn)
+            return ""
+        }
         guard let value = environment[name] else {
-            warnings.append(("$\(name) is not set in the environment: it expands to nothing, as in bash", startLine, startColumn))
+            warnings.append(("$\(name) is set neither in the script nor in the environment: it expands to nothing, as in bash", startLine, startColumn))
             return ""
         }
         return value
     }
 
+    /// Skips `$(…)` (nested parentheses and quotes inside) or `` `…` `` at `current`, noting that the
+    /// command holding it cannot be replayed: reqtop does not run other programs.
+    private mutating func skipCommandSubstitution() throws(Unbalanced) {
+        let (startLine, startColumn) = (line, column)
+        let backticks = current == "`"
+        unreplayable = unreplayable ?? ("\(backticks ? "backticks" : "$(…)") (command substitution) cannot be replayed: put the value itself",
+                                        startLine, startColumn)
+        advance()
+        if backticks {
+            while let c = current, c != "`" { if c == "\\" { advance() }; if current != nil { advance() } }
+            guard current == "`" else { throw Unbalanced(message: "unbalanced backtick: add the closing `", line: startLine, column: startColumn) }
+            advance()
+            return
+        }
+        advance() // (
+        var depth = 1
+        while let c = current {
+            switch c {
+            case "(": depth += 1; advance()
+            case ")":
+                depth -= 1
+                advance()
+                if depth == 0 { return }
+            case "'": _ = try singleQuoted()
+            case "\"": _ = try doubleQuoted()
+            case "\\": advance(); if current != nil { advance() }
+            default: advance()
+            }
+        }
+        throw Unbalanced(message: "unbalanced $( : add the closing )", line: startLine, column: startColumn)
+    }
+
+    /// Applies a command made of assignments only (`NAME=value`, also after `export`, `readonly`,
+    /// `local` or `declare`) to the script's variables and returns nil (nothing to run); otherwise
+    /// returns the command's words without leading `NAME=value` words (they only set that command's
+    /// environment, which reqtop does not pass on: a warning says so).
+    private mutating func applyAssignments(_ command: inout Command) -> [Word]? {
+        var words = command.words
+        let declares = ["export", "readonly", "local", "declare"].contains(words.first?.text ?? "")
+        if declares { words.removeFirst() }
+        let assignments = words.prefix { Self.assignment($0.text) != nil }
+        if assignments.count == words.count, !words.isEmpty || declares {
+            for word in assignments {
+                guard let (name, value) = Self.assignment(word.text) else { continue }
+                if let why = command.unreplayable {
+                    substituted[name] = (why.line, why.column)
+                    assigned[name] = nil
+                } else {
+                    assigned[name] = value
+                    substituted[name] = nil
+                }
+            }
+            return nil
+        }
+        if declares { return command.words }
+        if let first = assignments.first {
+            warnings.append(("'\(assignments.map(\.text).joined(separator: " "))' sets the environment of this command only, which reqtop does not pass on",
+                             first.line, first.column))
+        }
+        return Array(words.dropFirst(assignments.count))
+    }
+
+    /// `NAME=value` split in two, or nil when `text` is not an assignment.
+    private static func assignment(_ text: String) -> (name: String, value: String)? {
+        guard let equals = text.firstIndex(of: "="), equals > text.startIndex else { return nil }
+        let name = text[..<equals]
+        guard let first = name.first, first == "_" || (first.isASCII && first.isLetter),
+              name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }) else { return nil }
+        return (String(name), String(text[text.index(after: equals)...]))
+    }
+
     /// `$NAME` and `${NAME}` expanded in a heredoc's text.
     private mutating func expandVariables(in text: String) -> String {
         var lexer = ShellWords(chars: Array(text), environment: environment)
+        lexer.assigned = assigned
+        lexer.substituted = substituted
         var out = ""
         while let c = lexer.current {
             if c == "$", Self.startsVariable(lexer.peek(1)) {
@@ -259,6 +354,7 @@ struct ShellWords {
             }
         }
         warnings += lexer.warnings.map { ($0.message, line, column) }
+        unreplayable = unreplayable ?? lexer.unreplayable.map { ($0.message, line, column) }
         return out
     }
 
@@ -296,8 +392,8 @@ struct ShellWords {
                 continue
             }
             if c == "`" || (c == "$" && peek(1) == "(") {
-                throw Unbalanced(message: "\(c == "`" ? "backticks" : "$(…)") (command substitution) cannot be replayed: put the value itself",
-                                 line: line, column: column)
+                try skipCommandSubstitution()
+                continue
             }
             out.append(c)
             advance()

@@ -20,6 +20,9 @@ public struct RequestListError: Error, Sendable, Hashable, CustomStringConvertib
     /// The request needs what reqtop does not run (a variable only a skipped script sets, a JavaScript
     /// expression in `{{ }}`): it is not sent, the rest runs.
     public var needsSkippedScript = false
+    /// What was said before the error and may explain it (a variable that expanded to nothing),
+    /// printed after it.
+    public var notes: [String] = []
 
     public init(file: String, line: Int, column: Int, message: String, lineText: String) {
         self.file = file
@@ -43,6 +46,7 @@ public struct RequestListError: Error, Sendable, Hashable, CustomStringConvertib
             let shown = lineText.replacingTabsAndControls()
             text += "\n\(shown)\n" + String(repeating: " ", count: max(0, column - 1)) + "^"
         }
+        for note in notes { text += "\nnote: \(note)" }
         return text
     }
 }

@@ -216,8 +216,8 @@ public final class RequestResolver: Sendable {
         if urlText.hasPrefix("/") {
             // Origin form: the JetBrains spec takes the host from the Host header (http unless it says otherwise).
             guard let host = headers.value(for: "Host") else {
-                throw locator.error("'\(urlText)' has no host: add a 'Host:' header or write a full URL "
-                                    + "(httpyac would prefix the file's {{host}} variable; reqtop follows the JetBrains spec)", spec: index)
+                let hint = list.format == .http ? " (httpyac would prefix the file's {{host}} variable; reqtop follows the JetBrains spec)" : ""
+                throw locator.error("'\(urlText)' has no host: add a 'Host:' header or write a full URL" + hint, spec: index)
             }
             urlText = (host.contains("://") ? host : "http://" + host) + urlText
         }
