@@ -25,6 +25,24 @@ final class HARImportTests: XCTestCase {
         XCTAssertEqual(list.specs.map { $0.location?.line }, [40, 119, 160], "each spec points at its entry's request")
     }
 
+    /// A recorded `Content-Length: 0` on a request without a body goes out as recorded (nothing else
+    /// would send one); the fields that are not replayed are named in one warning, with their counts.
+    func testAnEmptyBodysLengthIsKeptAndTheFieldsLeftOutAreNamed() throws {
+        let entry = { (url: String, headers: String, post: String) in
+            #"{"request":{"method":"POST","url":"\#(url)","headers":[\#(headers)],"cookies":[]\#(post)}}"#
+        }
+        let text = #"{"log":{"version":"1.2","entries":["#
+            + entry("http://h.test/empty", #"{"name":"Connection","value":"keep-alive"},{"name":"content-length","value":"0"}"#, "") + ","
+            + entry("http://h.test/body", #"{"name":":authority","value":"h.test"},{"name":"Connection","value":"close"},{"name":"Content-Length","value":"2"}"#,
+                    #","postData":{"mimeType":"text/plain","text":"hi"}"#)
+            + "]}}"
+        let list = try HARImporter.parse(text: text, path: "length.har")
+        XCTAssertEqual(list.specs[0].headers.map(\.description), ["content-length: 0"])
+        XCTAssertEqual(list.specs[1].headers.map(\.description), ["Content-Type: text/plain"])
+        XCTAssertEqual(list.warnings.map(\.message), ["recorded header fields not replayed (they belong to the recorded connection; "
+                                                      + "the client sends its own, and the body's length): Connection ×2, Content-Length ×1"])
+    }
+
     func testMitmproxyExportImports() throws {
         let list = try Fixtures.load("har/mitmproxy.har")
         XCTAssertEqual(list.specs.map(\.method), ["GET", "POST", "PUT"])

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Each entry becomes a spec with its method (as written) and URL (as written) and headers in
 /// order, minus HTTP/2 pseudo-headers (`:authority` …), hop-by-hop headers and `Content-Length`
-/// (recomputed when sent). Cookies become a `Cookie` header when the entry has none; `postData`
+/// (recomputed when sent; a `Content-Length: 0` without a body is kept) — the names left out are
+/// listed in one warning. Cookies become a `Cookie` header when the entry has none; `postData`
 /// becomes the body (base64-decoded when `_encoding` says so), or form fields when only `params`
 /// are given; its `mimeType` becomes the `Content-Type` when the entry has none.
 public enum HARImporter {
@@ -37,6 +38,8 @@ public enum HARImporter {
         }
         var warnings: [RequestListWarning] = []
         var specs: [RequestSpec] = []
+        var leftOut: [String: Int] = [:] // header names not replayed, by lower-cased name: entries
+        var spelling: [String: String] = [:]
         for (index, (request, node)) in zip(requests, located).enumerated() {
             let location = SourceLocation(file: path, line: node.json.line, column: node.json.column)
             if request.url.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -57,7 +60,19 @@ public enum HARImporter {
             }
             var spec = spec(from: request, index: index, path: path, warnings: &warnings)
             spec.location = location
+            let sent = Set(spec.headers.map { $0.name.lowercased() })
+            for header in request.headers ?? [] where !header.name.hasPrefix(":") && !sent.contains(header.name.lowercased()) {
+                let lower = header.name.lowercased()
+                if spelling[lower] == nil { spelling[lower] = header.name }
+                leftOut[lower, default: 0] += 1
+            }
             specs.append(spec)
+        }
+        if !leftOut.isEmpty {
+            let names = leftOut.keys.sorted().map { "\(spelling[$0] ?? $0) ×\(leftOut[$0]!)" }
+            warnings.append(RequestListWarning(location: SourceLocation(file: path, line: 1, column: 1),
+                                               message: "recorded header fields not replayed (they belong to the recorded connection; "
+                                                   + "the client sends its own, and the body's length): " + names.joined(separator: ", ")))
         }
         return RequestList(specs: specs, sourcePath: path, format: .har, warnings: warnings, sourceLines: lines)
     }
@@ -94,7 +109,11 @@ public enum HARImporter {
     }
 
     static func spec(from request: HAR.Request, index: Int, path: String, warnings: inout [RequestListWarning]) -> RequestSpec {
-        var headers = (request.headers ?? []).filter { keep(header: $0.name) }.map { HTTPHeader(name: $0.name, value: $0.value) }
+        let hasBody = !(request.postData?.text ?? "").isEmpty || !(request.postData?.params ?? []).isEmpty
+        var headers = (request.headers ?? []).filter { header in
+            // A recorded `Content-Length: 0` on a request without a body goes out as recorded (nothing would add it).
+            keep(header: header.name) || (!hasBody && header.name.lowercased() == "content-length" && header.value.trimmingCharacters(in: .whitespaces) == "0")
+        }.map { HTTPHeader(name: $0.name, value: $0.value) }
         let hasCookie = headers.value(for: "Cookie") != nil
         if !hasCookie, let cookies = request.cookies, !cookies.isEmpty {
             headers.append(HTTPHeader(name: "Cookie", value: cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")))
