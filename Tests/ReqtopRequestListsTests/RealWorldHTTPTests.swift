@@ -491,6 +491,37 @@ final class RealWorldHTTPTests: XCTestCase {
         XCTAssertEqual(String(decoding: restClient.body.data ?? Data(), as: UTF8.self), #"{"query":"query { me { id } }"}"#)
     }
 
+    /// The request's own `Content-Type: application/graphql` says the body is the query document:
+    /// it goes as that (a JSON envelope under that type would not be read); with variables, an error.
+    func testAnApplicationGraphQLRequestSendsTheQueryItself() throws {
+        let (_, resolver) = try load("""
+            GRAPHQL https://api.example.org/graphql
+            Content-Type: application/graphql
+
+            query { me { id } }
+            """)
+        let request = try resolver.resolve(0)
+        XCTAssertEqual(request.method, "POST")
+        XCTAssertEqual(request.header(named: "Content-Type"), "application/graphql")
+        XCTAssertEqual(String(decoding: request.body.data ?? Data(), as: UTF8.self), "query { me { id } }")
+        XCTAssertThrowsError(try load("""
+            GET https://api.example.org/
+
+            ###
+            POST https://api.example.org/graphql
+            X-REQUEST-TYPE: GraphQL
+            Content-Type: application/graphql; charset=utf-8
+
+            query($n: Int) { items(first: $n) { id } }
+
+            {"n": 3}
+            """)) { error in
+            let error = error as? RequestListError
+            XCTAssertTrue(error?.message.hasPrefix("an application/graphql body is the query alone") == true, "\(String(describing: error))")
+            XCTAssertEqual(error?.line, 4)
+        }
+    }
+
     func testDynamicVariablesOfBothClients() throws {
         setenv("REQTOP_TEST_TOKEN", "from-env", 1)
         try file(".env", "API_KEY=\"from-dotenv\"\n")

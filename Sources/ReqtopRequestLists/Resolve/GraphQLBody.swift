@@ -3,12 +3,17 @@ import Foundation
 /// A GraphQL request written the JetBrains way (`GRAPHQL url`) or the REST Client way
 /// (`X-REQUEST-TYPE: GraphQL`): the body is the query, optionally followed by a blank line and a
 /// JSON object of variables. It is sent as a POST of `{"query": …, "variables": …}` with
-/// `Content-Type: application/json`, as those clients send it.
+/// `Content-Type: application/json`, as those clients send it — or, when the request says
+/// `Content-Type: application/graphql`, as that: the query document alone.
 struct GraphQLBody {
+    /// The body to send.
     let json: Data
 
-    /// Rewrites `method` and `headers` and returns the JSON body when the request is GraphQL; nil otherwise.
-    init?(method: inout String, headers: inout [HTTPHeader], body: HTTPRequest.Body) throws(RequestListError) {
+    /// Why the request cannot be sent as written.
+    struct Problem: Error { let message: String }
+
+    /// Rewrites `method` and `headers` and returns the body when the request is GraphQL; nil otherwise.
+    init?(method: inout String, headers: inout [HTTPHeader], body: HTTPRequest.Body) throws(Problem) {
         let byMethod = method.utf8.count == 7 && method.uppercased() == "GRAPHQL"
         let byHeader = headers.value(for: "X-REQUEST-TYPE")?.lowercased() == "graphql"
         guard byMethod || byHeader else { return nil }
@@ -20,6 +25,17 @@ struct GraphQLBody {
            let parsed = try? JSONParser.parse(String(text[split.upperBound...])), case .object = parsed {
             query = String(text[..<split.lowerBound])
             variables = parsed
+        }
+        if headers.value(for: "Content-Type")?.lowercased().hasPrefix("application/graphql") == true {
+            // The request's own type says the body is the query document itself.
+            guard variables == nil else {
+                throw Problem(message: "an application/graphql body is the query alone: its variables cannot go with it "
+                              + "(without that Content-Type, the request goes as JSON with its variables)")
+            }
+            json = Data(query.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+            if byMethod { method = "POST" }
+            headers.removeAll(named: "X-REQUEST-TYPE")
+            return
         }
         var document = "{\"query\":" + JSONValue.string(query.trimmingCharacters(in: .whitespacesAndNewlines)).jsonText
         if let variables { document += ",\"variables\":" + variables.jsonText }

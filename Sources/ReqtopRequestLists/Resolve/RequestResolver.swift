@@ -264,8 +264,12 @@ public final class RequestResolver: Sendable {
             }
             body = .data(data)
         }
-        if substitutesVariables, let graphQL = try GraphQLBody(method: &method, headers: &headers, body: body) {
-            body = .data(graphQL.json)
+        if substitutesVariables {
+            do throws(GraphQLBody.Problem) {
+                if let graphQL = try GraphQLBody(method: &method, headers: &headers, body: body) { body = .data(graphQL.json) }
+            } catch {
+                throw locator.error(error.message, spec: index)
+            }
         }
         return HTTPRequest(method: method, url: url, headers: headers, body: body, options: spec.options)
     }
