@@ -363,12 +363,13 @@ final class RealWorldHTTPTests: XCTestCase {
 
             ###
             # @prompt otp One-time password
+            # @secret password
             POST https://api.example.org/chain_2
 
-            {"context": "{{JWT_CONTEXT}}", "otp": "{{otp}}"}
+            {"context": "{{JWT_CONTEXT}}", "otp": "{{otp}}", "password": "{{password}}"}
             """)
-        XCTAssertEqual(list.specs.map { $0.scripts.map(\.kind) }, [[.variableDirective], [.variableDirective]])
-        XCTAssertEqual(list.specs.flatMap { $0.scripts.flatMap(\.setVariables) }, ["JWT_CONTEXT", "otp"])
+        XCTAssertEqual(list.specs.map { $0.scripts.map(\.kind) }, [[.variableDirective], [.variableDirective, .variableDirective]])
+        XCTAssertEqual(list.specs.flatMap { $0.scripts.flatMap(\.setVariables) }, ["JWT_CONTEXT", "otp", "password"])
         XCTAssertTrue(list.warnings.contains { $0.message.contains("@env-stdin-cmd") && $0.message.contains("{{JWT_CONTEXT}}") }, "\(list.warnings)")
         XCTAssertEqual(try resolver.resolve(0).url.absoluteString, "https://api.example.org/chain_1")
         XCTAssertThrowsError(try resolver.resolve(1)) { error in

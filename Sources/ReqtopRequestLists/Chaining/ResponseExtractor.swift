@@ -12,7 +12,7 @@ enum ResponseExtractor {
             }
             return value
         case .body where response.bodyOmitted != nil:
-            throw Failure(message: "the body of '\(ref.requestName)''s response cannot be read: \(response.bodyOmitted!)")
+            throw Failure(message: "the body of the response of '\(ref.requestName)' cannot be read: \(response.bodyOmitted!)")
         case .body(nil):
             return String(decoding: response.body, as: UTF8.self)
         case let .body(path?):
@@ -20,10 +20,10 @@ enum ResponseExtractor {
             do {
                 json = try JSONParser.parse(String(decoding: response.body, as: UTF8.self))
             } catch {
-                throw Failure(message: "the body of '\(ref.requestName)''s response is not JSON (\(error.message) at line \(error.line)), so \(path) cannot be read")
+                throw Failure(message: "the body of the response of '\(ref.requestName)' is not JSON (\(error.message) at line \(error.line)), so \(path) cannot be read")
             }
             guard let value = path.evaluate(json) else {
-                throw Failure(message: "no value at \(path) in the JSON body of '\(ref.requestName)''s response")
+                throw Failure(message: "no value at \(path) in the JSON body of the response of '\(ref.requestName)'")
             }
             return value.substitutionText
         }

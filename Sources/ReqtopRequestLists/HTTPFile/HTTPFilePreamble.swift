@@ -26,8 +26,8 @@ extension HTTPFileParseState {
             spec.scripts.append(directive)
             let uses = directive.setVariables.first.map { "; requests that use {{\($0)}} are not sent" } ?? "; the request is sent once"
             warnings.append(RequestListWarning(location: location, message: "directive '@loop' skipped: reqtop does not repeat requests\(uses)"))
-        case "prompt", "env-stdin-cmd", "env-json-key", "env-header-key", "file-to-variable":
-            // Set a variable by asking, running a command, or reading the response or a file.
+        case "prompt", "secret", "env-stdin-cmd", "env-json-key", "env-header-key", "file-to-variable":
+            // Set a variable by asking (kulala's @secret: without echo), running a command, or reading the response or a file.
             let location = self.location(line: index, column: column)
             spec.scripts.append(SkippedScript(kind: .variableDirective, source: "\(key) \(value)", location: location))
             let uses = value.split(separator: " ").first.map { "; requests that use {{\($0)}} are not sent" } ?? ""
