@@ -452,6 +452,11 @@ struct HTTPFileParseState {
             let trimmed = trimmedLine.string
             let column = line.leadingWhitespaceCount
             try checkTemplate(trimmed, line: index, column: column)
+            if let blank = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) {
+                // As on the request line: said, and sent percent-encoded.
+                warnings.append(RequestListWarning(location: location(line: index, column: column + trimmed.distance(from: trimmed.startIndex, to: blank)),
+                                                   message: "the URL goes on after a space: it is sent with its blanks percent-encoded (%20)"))
+            }
             let inQuery = spec.url.contains("?")
             let joins = trimmed.hasPrefix("/") || trimmed.hasPrefix("?") || trimmed.hasPrefix("&") || trimmed.hasPrefix("#")
             spec.url += joins || inQuery ? trimmed : "/" + trimmed
