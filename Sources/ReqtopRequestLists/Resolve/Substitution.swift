@@ -188,7 +188,7 @@ struct Substitution {
             throw locator.error("\(who) uses the response of \(producerName), which has not completed yet; run it first",
                                 name: name, spec: specIndex, variable: variable)
         case let .failed(reason):
-            throw locator.error("\(who) was not sent: it uses the response of \(producerName), which failed (\(reason))",
+            throw locator.error("\(who) uses the response of \(producerName), which failed (\(reason))",
                                 name: name, spec: specIndex, variable: variable)
         case let .response(response):
             do {
