@@ -31,6 +31,17 @@ final class CurlDifferentialTests: EmbeddedServerTestCase {
         return Array(lines.prefix(1)) + fields.sorted()
     }
 
+    /// curl and bash from PATH, and a scratch folder for curl's HOME and the command's files
+    /// (removed after the test).
+    private func curlBashAndHome() throws -> (curl: String, bash: String, home: URL) {
+        let curl = try XCTUnwrap(findExecutable(named: "curl"), "curl is needed on PATH")
+        let bash = try XCTUnwrap(findExecutable(named: "bash"))
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-curl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: home) }
+        return (curl, bash, home)
+    }
+
     /// Whether `request`'s body is the one curl sent: the same bytes, a multipart body's boundary
     /// (random in both) aside.
     private func sameBody(_ sent: LoggedRequest, _ request: HTTPRequest) -> Bool {
@@ -57,11 +68,7 @@ final class CurlDifferentialTests: EmbeddedServerTestCase {
     /// `-F` uploads: files with bare line feeds and bytes that are not UTF-8 go out as they are,
     /// typed as curl types them (by the file name's extension, `;filename=` and `;type=` honoured).
     func testFormUploadsAreTheBytesCurlSends() throws {
-        let curl = try XCTUnwrap(findExecutable(named: "curl"), "curl is needed on PATH")
-        let bash = try XCTUnwrap(findExecutable(named: "bash"))
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-curlform-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: home) }
+        let (curl, bash, home) = try curlBashAndHome()
         try Data("a\nb\nc".utf8).write(to: home.appendingPathComponent("lines.bin"))
         try Data([0x00, 0x0A, 0x0D, 0x0A, 0xFF, 0x0A]).write(to: home.appendingPathComponent("binary.bin"))
         try Data([0x89, 0x50, 0x4E, 0x47]).write(to: home.appendingPathComponent("logo.PNG"))
@@ -107,11 +114,7 @@ final class CurlDifferentialTests: EmbeddedServerTestCase {
     }
 
     func testRealCurlSendsWhatReqtopReadsFromEveryWildCommand() throws {
-        let curl = try XCTUnwrap(findExecutable(named: "curl"), "curl is needed on PATH")
-        let bash = try XCTUnwrap(findExecutable(named: "bash"))
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-curlrc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: home) }
+        let (curl, bash, home) = try curlBashAndHome()
         try Data("--connect-to ::127.0.0.1:\(server.port)\n--silent\n--max-time 5\n".utf8)
             .write(to: home.appendingPathComponent(".curlrc"))
         let corpus = ((#filePath as NSString).deletingLastPathComponent as NSString)
