@@ -36,12 +36,13 @@ final class HTTPFileSyntaxTests: XCTestCase {
             GET http://127.0.0.1:9/auth
                 ?client_id=x
                 &scope=openid profile
+                &size={{ size }}
             """, path: "spaces.http")
         XCTAssertEqual(list.specs.map(\.url), ["http://127.0.0.1:9/returnBike?location=New York&bikeId=a1",
                                                "http://127.0.0.1:9/a b\tc", "http://127.0.0.1:9/{{ path }}",
-                                               "http://127.0.0.1:9/auth?client_id=x&scope=openid profile"])
+                                               "http://127.0.0.1:9/auth?client_id=x&scope=openid profile&size={{ size }}"])
         XCTAssertEqual(list.warnings.map { [$0.location?.line, $0.location?.column] }, [[1, 49], [3, 26], [9, 18]],
-                       "a continuation line of the URL too")
+                       "a continuation line of the URL too (not a blank inside {{ }})")
         XCTAssertTrue(list.warnings.allSatisfy { $0.message.contains("percent-encoded (%20)") }, "\(list.warnings)")
         let sent = try RequestResolver(list: list).resolve(0)
         XCTAssertEqual(sent.url.absoluteString, "http://127.0.0.1:9/returnBike?location=New%20York&bikeId=a1")

@@ -90,6 +90,26 @@ final class VariableTests: XCTestCase {
         XCTAssertTrue(try overridden.resolve(0).url.absoluteString.hasPrefix("http://h.test/items?id="), "--var wins over the environment")
     }
 
+    /// A response reached through an environment value makes the request wait for it.
+    func testAResponseUsedThroughAnEnvironmentValueIsADependency() throws {
+        let text = """
+            # @name login
+            POST http://127.0.0.1:9/login
+
+            ###
+            @token = {{login.response.body.$.token}}
+            GET http://127.0.0.1:9/me
+            Authorization: {{auth}}
+            """
+        let list = try RequestListLoader.load(text: text, path: "/tmp/env-dependency.http", format: .http)
+        let resolver = RequestResolver(list: list, variables: VariableContext(environmentName: "dev", environment: ["auth": "Bearer {{token}}"]))
+        XCTAssertNoThrow(try resolver.validate(), "validation does not resolve a request that waits")
+        XCTAssertEqual(resolver.dependencies(of: 1), ["login"])
+        XCTAssertEqual(resolver.producers(of: 1), [0])
+        resolver.record(response: RecordedResponse(status: 200, headers: [], body: Data(#"{"token":"t0"}"#.utf8)), forRequestAt: 0)
+        XCTAssertEqual(try resolver.resolve(1).header(named: "Authorization"), "Bearer t0")
+    }
+
     /// `--var` supplies a value the request's own pre-request script would set (scripts are not run).
     func testCommandLineValueStandsInForWhatTheRequestsOwnScriptSets() throws {
         let text = "< {% request.variables.set(\"ts\", Date.now()) %}\nGET http://127.0.0.1:9/anything?ts={{ts}}\n"

@@ -161,6 +161,19 @@ struct HTTPFileParseState {
         return rest.leadingWhitespaceCount > 0 && !path.isEmpty && !path.contains(where: \.isWhitespace)
             && (path.contains("/") || path.contains("."))
     }
+    /// The offset (in characters) of the first space or tab of `text` that is not inside `{{…}}`.
+    static func firstBlankOutsideTemplates(_ text: String) -> Int? {
+        var inTemplate = false
+        var previous: Character?
+        for (offset, character) in text.enumerated() {
+            if !inTemplate, character == " " || character == "\t" { return offset }
+            if previous == "{", character == "{" { inTemplate = true }
+            if previous == "}", character == "}" { inTemplate = false }
+            previous = character
+        }
+        return nil
+    }
+
     /// httpyac/kulala `import ./other.http` and `run #name` / `run ./other.http` lines: why they are skipped.
     static func importOrRun(_ trimmed: String) -> String? {
         let words = trimmed.split(separator: " ", maxSplits: 1)
@@ -452,9 +465,9 @@ struct HTTPFileParseState {
             let trimmed = trimmedLine.string
             let column = line.leadingWhitespaceCount
             try checkTemplate(trimmed, line: index, column: column)
-            if let blank = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) {
-                // As on the request line: said, and sent percent-encoded.
-                warnings.append(RequestListWarning(location: location(line: index, column: column + trimmed.distance(from: trimmed.startIndex, to: blank)),
+            if let blank = Self.firstBlankOutsideTemplates(trimmed) {
+                // As on the request line: said, and sent percent-encoded (`{{ spaced }}` names a variable).
+                warnings.append(RequestListWarning(location: location(line: index, column: column + blank),
                                                    message: "the URL goes on after a space: it is sent with its blanks percent-encoded (%20)"))
             }
             let inQuery = spec.url.contains("?")

@@ -132,6 +132,7 @@ public final class RequestResolver: Sendable {
     private func findDependencies(of index: Int, spec: RequestSpec) -> Set<String> {
         var names: Set<String> = []
         var visited: Set<SourceLocation> = []
+        var visitedEnvironment: Set<String> = []
         // Each template with the line it is written on (file variables are positional).
         let specLine = spec.location?.line
         var pending = (Self.templates(of: spec) + substitutedFileTexts(of: spec)).map { (text: $0, line: specLine) }
@@ -141,9 +142,12 @@ public final class RequestResolver: Sendable {
                 switch try? VariableReference.parse(name) {
                 case let .response(ref)?: names.insert(ref.requestName)
                 case let .named(key)?:
-                    if variables.commandLine[key] == nil, variables.environment[key] == nil,
-                       let variable = fileVariables.variable(named: key, seenFromLine: line),
-                       visited.insert(variable.location).inserted {
+                    if variables.commandLine[key] != nil { continue }
+                    if let value = variables.environment[key] {
+                        // An environment value's own `{{…}}` are read too (`"auth": "Bearer {{token}}"`).
+                        if value.containsTemplateOpening, visitedEnvironment.insert(key).inserted { pending.append((value, line)) }
+                    } else if let variable = fileVariables.variable(named: key, seenFromLine: line),
+                              visited.insert(variable.location).inserted {
                         pending.append((variable.value, variable.location.line))
                     }
                 default: break
