@@ -86,6 +86,7 @@ final class RealWorldCurlTests: XCTestCase {
     /// where a curl command uses it; an error after a variable expanded to nothing notes the warning.
     func testAScriptsOwnAssignmentsAreUsedByTheCommandsAfterThem() throws {
         setenv("REQTOP_CURL_BASE", "http://from-the-environment.test", 1)
+        defer { unsetenv("REQTOP_CURL_BASE") }
         let (list, requests) = try load("""
             #!/bin/bash
             REQTOP_CURL_BASE=http://a.test
@@ -105,10 +106,18 @@ final class RealWorldCurlTests: XCTestCase {
             XCTAssertEqual(error?.message, "$D is set at line 1 by a command substitution, which cannot be replayed: put the value itself")
             XCTAssertEqual(error?.line, 2)
         }
+        let (_, exported) = try load("export -n ONE=1 TWO\ndeclare -x THREE=3\n$(true)\ncurl \"https://a.test/$ONE$THREE\"\n")
+        XCTAssertEqual(exported.map(\.url.absoluteString), ["https://a.test/13"], "flags and bare names aside, the assignments apply")
+        for text in ["curl --data-binary @- https://a.test/ <<< $(cat body.json)\n",
+                     "curl --data-binary @- https://a.test/ <<EOF\n{\"at\": \"`date`\"}\nEOF\n"] {
+            XCTAssertThrowsError(try load(text), text) { error in
+                XCTAssertTrue((error as? RequestListError)?.message.contains("command substitution") == true, "\(error)")
+            }
+        }
         try file("a.zip", Data([1]))
-        XCTAssertThrowsError(try load("curl https://a.test/up -F \"f=@$REQTOP_CURL_UNSET/a.zip\"\n")) { error in
+        XCTAssertThrowsError(try load("curl https://a.test/up -F \"f=@$REQTOP_CURL_UNSET/a.zip\"\ncurl https://a.test/$REQTOP_CURL_OTHER\n")) { error in
             let notes = (error as? RequestListError)?.notes ?? []
-            XCTAssertEqual(notes.count, 1)
+            XCTAssertEqual(notes.count, 1, "only the failing command's own warning: \(notes)")
             XCTAssertTrue(notes.first?.contains("$REQTOP_CURL_UNSET is set neither in the script nor in the environment") == true, "\(notes)")
         }
     }

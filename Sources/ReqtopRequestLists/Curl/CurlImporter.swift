@@ -22,12 +22,15 @@ public enum CurlImporter {
         var warnings = split.warnings.map {
             RequestListWarning(location: SourceLocation(file: path, line: $0.line, column: $0.column), message: $0.message)
         }
+        var commandLine = 1 // where the command being read starts
         do throws(RequestListError) {
             for command in split.commands {
                 guard let first = command.words.first else { continue }
+                commandLine = first.line
                 let location = SourceLocation(file: path, line: first.line, column: first.column)
                 guard first.text == "curl" || first.text.hasSuffix("/curl") else {
-                    warnings.append(RequestListWarning(location: location, message: "skipped '\(first.text)': not a curl command"))
+                    let what = first.text.isEmpty ? command.unreplayable.map { "a line with \($0.message.prefix { $0 != " " })" } ?? "a line" : "'\(first.text)'"
+                warnings.append(RequestListWarning(location: location, message: "skipped \(what): not a curl command"))
                     continue
                 }
                 if let why = command.unreplayable {
@@ -57,9 +60,11 @@ public enum CurlImporter {
                 }
             }
         } catch {
-            // The warnings so far may explain it (a variable that expanded to nothing made the path or URL).
+            // The failing command's own warnings may explain it (a variable that expanded to nothing made the path or URL).
             var error = error
-            error.notes = warnings.filter { $0.message.contains("expands to nothing") }.prefix(5).map(\.description)
+            let lines = commandLine...max(commandLine, error.line)
+            error.notes = warnings.filter { $0.message.contains("expands to nothing") && lines.contains($0.location?.line ?? 0) }
+                .prefix(5).map(\.description)
             throw error
         }
         guard !specs.isEmpty else {

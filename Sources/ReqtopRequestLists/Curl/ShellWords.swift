@@ -90,7 +90,7 @@ struct ShellWords {
             finishWord()
             command.unreplayable = unreplayable
             unreplayable = nil
-            if let rest = applyAssignments(&command) { command.words = rest } else { command = Command(); return }
+            if let rest = applyAssignments(command) { command.words = rest } else { command = Command(); return }
             if !command.words.isEmpty || command.stdin != nil { commands.append(command) }
             command = Command()
         }
@@ -218,6 +218,10 @@ struct ShellWords {
         var any = false
         while let c = current, c != " ", c != "\t", !Self.isNewline(c), c != ";", c != "|", c != "&", c != ">", c != "<" {
             any = true
+            if c == "`" || (c == "$" && peek(1) == "(") {
+                try skipCommandSubstitution()
+                continue
+            }
             switch c {
             case "'": text += try singleQuoted()
             case "\"": text += try doubleQuoted()
@@ -243,7 +247,8 @@ struct ShellWords {
         return c == "{" || c == "_" || (c.isASCII && c.isLetter)
     }
 
-    /// `$NAME` or `${NAME}` at `current`, expanded from the environment (unset: nothing, and a warning).
+    /// `$NAME` or `${NAME}` at `current`, expanded from the script's assignments, else the environment
+    /// (unset: nothing, and a warning; set by a command substitution: the command is unreplayable).
     private mutating func expandVariable() -> String {
         let (startLine, startColumn) = (line, column)
         advance() // $
@@ -304,10 +309,13 @@ struct ShellWords {
     /// `local` or `declare`) to the script's variables and returns nil (nothing to run); otherwise
     /// returns the command's words without leading `NAME=value` words (they only set that command's
     /// environment, which reqtop does not pass on: a warning says so).
-    private mutating func applyAssignments(_ command: inout Command) -> [Word]? {
+    private mutating func applyAssignments(_ command: Command) -> [Word]? {
         var words = command.words
-        let declares = ["export", "readonly", "local", "declare"].contains(words.first?.text ?? "")
-        if declares { words.removeFirst() }
+        let declares = ["export", "readonly", "local", "declare", "typeset"].contains(words.first?.text ?? "")
+        if declares {
+            // `export -n A=1 B`: flags and bare names set nothing reqtop uses; the assignments apply.
+            words = words.dropFirst().filter { Self.assignment($0.text) != nil }
+        }
         let assignments = words.prefix { Self.assignment($0.text) != nil }
         if assignments.count == words.count, !words.isEmpty || declares {
             for word in assignments {
@@ -322,7 +330,6 @@ struct ShellWords {
             }
             return nil
         }
-        if declares { return command.words }
         if let first = assignments.first {
             warnings.append(("'\(assignments.map(\.text).joined(separator: " "))' sets the environment of this command only, which reqtop does not pass on",
                              first.line, first.column))
@@ -348,6 +355,9 @@ struct ShellWords {
         while let c = lexer.current {
             if c == "$", Self.startsVariable(lexer.peek(1)) {
                 out += lexer.expandVariable()
+            } else if c == "`" || (c == "$" && lexer.peek(1) == "(") {
+                // bash would run it: the command that reads this heredoc cannot be replayed.
+                do { try lexer.skipCommandSubstitution() } catch { lexer.advance() }
             } else {
                 out.append(c)
                 lexer.advance()
