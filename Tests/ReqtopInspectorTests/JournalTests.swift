@@ -28,7 +28,8 @@ final class JournalTests: EmbeddedServerTestCase {
         defer { subscription.cancel() }
         let journal = try JournalWriter(bus: manager.bus, source: "journal test", directory: folder, bodyLimit: 1000)
         let requests = [
-            HTTPRequest(url: HTTPURL(string: server.baseURL.absoluteString + "/get?x=1")!),
+            HTTPRequest(url: HTTPURL(string: server.baseURL.absoluteString + "/get?x=1")!,
+                        options: HTTPRequest.Options(omittedHeaders: ["Accept"])), // read back with its options
             HTTPRequest(url: HTTPURL(string: server.baseURL.absoluteString + "/redirect/2")!),
             HTTPRequest(method: "POST", url: HTTPURL(string: server.baseURL.absoluteString + "/post")!,
                         headers: [HTTPHeader(name: "Content-Type", value: "text/plain")], body: .data(Data("hello".utf8))),

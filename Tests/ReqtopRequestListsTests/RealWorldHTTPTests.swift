@@ -505,6 +505,9 @@ final class RealWorldHTTPTests: XCTestCase {
         XCTAssertEqual(request.method, "POST")
         XCTAssertEqual(request.header(named: "Content-Type"), "application/graphql")
         XCTAssertEqual(String(decoding: request.body.data ?? Data(), as: UTF8.self), "query { me { id } }")
+        let (_, envelope) = try load("GRAPHQL https://api.example.org/graphql\nContent-Type: application/graphql+json\n\nquery { me }\n")
+        XCTAssertEqual(String(decoding: try envelope.resolve(0).body.data ?? Data(), as: UTF8.self), #"{"query":"query { me }"}"#,
+                       "application/graphql+json is the JSON envelope")
         XCTAssertThrowsError(try load("""
             GET https://api.example.org/
 

@@ -115,6 +115,22 @@ final class RoundTripTests: SecretsInClearTestCase {
         XCTAssertEqual(try RequestResolver(list: reparsed).resolve(0).url.absoluteString, "http://127.0.0.1:9/a%20b?q=127.0.0.1:9")
     }
 
+    /// A client field left out (`curl -H 'Accept:'`) is written back by the curl writer; the .http
+    /// writer, which cannot say it, says so in a comment.
+    func testAnOmittedClientFieldIsWrittenBackOrNamed() throws {
+        let original = try RequestListLoader.load(text: "curl https://a.test/x -H 'Accept:' -H 'Content-Type:' -H 'X-A: 1'",
+                                                  path: "/tmp/omit.curl", format: .curl)
+        XCTAssertEqual(original.specs[0].options.omittedHeaders, ["Accept"], "reqtop never adds a Content-Type: nothing to leave out")
+        let request = try RequestResolver(list: original).resolve(0)
+        var files = BodyFiles(prefix: "unused")
+        let command = CurlWriter.command(for: request, bodyFiles: &files)
+        XCTAssertTrue(command.contains("-H 'Accept:'"), command)
+        let reread = try RequestListLoader.load(text: command, path: "/tmp/omit-copy.curl", format: .curl)
+        XCTAssertEqual(reread.specs[0].options.omittedHeaders, ["Accept"])
+        let http = HTTPFileWriter.text(for: original, bodyFiles: &files)
+        XCTAssertTrue(http.contains("# The original goes without the client's own Accept (curl -H 'Accept:')"), http)
+    }
+
     func testRedefinedVariablesAndFormLinesReadBackTheSame() throws {
         let source = """
             @id = 1

@@ -152,7 +152,10 @@ struct CurlCommand {
             guard !name.isEmpty else { throw error("header '\(line)' has no name", at: word) }
             if value.trimmingWhitespace().isEmpty {
                 // "Name:" removes a header curl would add (Accept, User-Agent, Host…); one the command sets itself stays.
-                if removedHeaders.insert(name.lowercased()).inserted { options.omittedHeaders = (options.omittedHeaders ?? []) + [name] }
+                // (Content-Type and Expect: reqtop never adds them, so there is nothing to leave out.)
+                if removedHeaders.insert(name.lowercased()).inserted, !["content-type", "expect"].contains(name.lowercased()) {
+                    options.omittedHeaders = (options.omittedHeaders ?? []) + [name]
+                }
             } else {
                 headers.append(HTTPHeader(name: name, value: value))
             }

@@ -104,7 +104,8 @@ public enum HTTPFileWriter {
         if let timeout = options.timeout { out += "# @timeout \(formatNumber(timeout))\n" }
         if let omitted = options.omittedHeaders, !omitted.isEmpty {
             // No .http syntax leaves out a client's own field: say so where the reader sees it.
-            out += "# (sent without the client's own \(omitted.joined(separator: ", ")): .http cannot say so; curl -H '\(omitted[0]):' does)\n"
+            out += "# The original goes without the client's own \(omitted.joined(separator: ", ")) (curl -H '\(omitted[0]):'); "
+                + ".http cannot say so: sent from this file, they are added.\n"
         }
         return out
     }

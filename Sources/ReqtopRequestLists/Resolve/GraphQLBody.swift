@@ -6,8 +6,8 @@ import Foundation
 /// `Content-Type: application/json`, as those clients send it — or, when the request says
 /// `Content-Type: application/graphql`, as that: the query document alone.
 struct GraphQLBody {
-    /// The body to send.
-    let json: Data
+    /// The body to send: the JSON envelope, or the query document itself.
+    let body: Data
 
     /// Why the request cannot be sent as written.
     struct Problem: Error { let message: String }
@@ -26,20 +26,21 @@ struct GraphQLBody {
             query = String(text[..<split.lowerBound])
             variables = parsed
         }
-        if headers.value(for: "Content-Type")?.lowercased().hasPrefix("application/graphql") == true {
+        let mediaType = headers.value(for: "Content-Type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        if mediaType == "application/graphql" { // not `application/graphql+json`, which is the JSON envelope
             // The request's own type says the body is the query document itself.
             guard variables == nil else {
                 throw Problem(message: "an application/graphql body is the query alone: its variables cannot go with it "
                               + "(without that Content-Type, the request goes as JSON with its variables)")
             }
-            json = Data(query.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+            self.body = Data(query.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
             if byMethod { method = "POST" }
             headers.removeAll(named: "X-REQUEST-TYPE")
             return
         }
         var document = "{\"query\":" + JSONValue.string(query.trimmingCharacters(in: .whitespacesAndNewlines)).jsonText
         if let variables { document += ",\"variables\":" + variables.jsonText }
-        json = Data((document + "}").utf8)
+        self.body = Data((document + "}").utf8)
         if byMethod { method = "POST" }
         headers.removeAll(named: "X-REQUEST-TYPE")
         if !headers.contains(name: "Content-Type") { headers.append(HTTPHeader(name: "Content-Type", value: "application/json")) }

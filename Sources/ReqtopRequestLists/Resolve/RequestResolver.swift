@@ -270,7 +270,7 @@ public final class RequestResolver: Sendable {
         }
         if substitutesVariables {
             do throws(GraphQLBody.Problem) {
-                if let graphQL = try GraphQLBody(method: &method, headers: &headers, body: body) { body = .data(graphQL.json) }
+                if let graphQL = try GraphQLBody(method: &method, headers: &headers, body: body) { body = .data(graphQL.body) }
             } catch {
                 throw locator.error(error.message, spec: index)
             }
