@@ -8,7 +8,7 @@ open class EmbeddedServerTestCase: XCTestCase {
 
     override open func setUpWithError() throws {
         try super.setUpWithError()
-        server = try TestServer()
+        server = try TestServer(keepsBodies: true)
         server.start()
     }
 

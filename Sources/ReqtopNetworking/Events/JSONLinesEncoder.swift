@@ -175,7 +175,7 @@ struct JSONObjectWriter {
         JSONEscaping.appendQuoted(value, to: &bytes)
     }
 
-    mutating func number<I: BinaryInteger>(_ name: StaticString, _ value: I) {
+    mutating func number<I: FixedWidthInteger & SignedInteger>(_ name: StaticString, _ value: I) {
         key(name)
         Self.appendDecimal(Int64(value), to: &bytes)
     }

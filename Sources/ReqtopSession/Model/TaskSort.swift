@@ -54,7 +54,7 @@ package enum TaskSort: String, Sendable, CaseIterable {
             r.pointee.request.url.withUTF8HostAndPathQuery { host, _ in
                 for byte in host { bytes.append(ASCII.lowercased(byte)) }
             }
-            if let port = r.pointee.request.url.port { bytes.append(UInt8(ascii: ":")); ASCII.appendDecimal(port, to: &bytes) }
+            if let port = r.pointee.request.url.port { bytes.append(UInt8(ascii: ":")); bytes.append(contentsOf: String(port).utf8) }
         case .path:
             r.pointee.request.url.withUTF8HostAndPathQuery { _, pathQuery in
                 // No path sorts as "/" (what is sent), before its query if it has one.
@@ -72,12 +72,6 @@ package enum TaskSort: String, Sendable, CaseIterable {
 
 /// Byte-level ASCII helpers for sorting and filtering many records without building Strings.
 enum ASCII {
-    /// The decimal digits of a non-negative `value`.
-    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
-        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
-    }
-
     @inline(__always) static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }

@@ -18,7 +18,7 @@ package struct LoggedRequest: Sendable, Equatable {
     package let bodySize: Int
     /// SHA-256 of the body, lower-case hex.
     package let bodySHA256: String
-    /// The body itself when it is at most `keptBodyLimit` bytes (nil for a larger one).
+    /// The body itself when the server keeps bodies and it is at most `keptBodyLimit` bytes (else nil).
     package let body: Data?
     /// Which accepted TCP connection carried the request (1 for the first accepted connection).
     package let connectionID: Int

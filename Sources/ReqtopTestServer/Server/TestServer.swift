@@ -34,8 +34,11 @@ package final class TestServer: Sendable {
     ///   - host: an IPv4 address (or `localhost`).
     ///   - port: the port, or 0 for a free one (read it back from ``port``).
     ///   - readTimeout: a client that sends nothing for this many seconds is disconnected.
-    package init(host: String = "127.0.0.1", port: UInt16 = 0, readTimeout: Double = 30) throws(TestServerError) {
+    ///   - keepsBodies: the log keeps each request's body up to `LoggedRequest.keptBodyLimit` (tests
+    ///     that compare bodies; `reqtop serve` and the demo keep none).
+    package init(host: String = "127.0.0.1", port: UInt16 = 0, readTimeout: Double = 30, keepsBodies: Bool = false) throws(TestServerError) {
         self.readTimeoutMilliseconds = Int32(min(max(0.001, readTimeout), 86_400) * 1000)
+        self.keepsBodies = keepsBodies
         let listener = try ListeningSocket(host: host, port: port)
         do {
             stopSignal = try StopSignal()
@@ -161,6 +164,7 @@ package final class TestServer: Sendable {
         }
     }
 
+    private let keepsBodies: Bool
     private let readTimeoutMilliseconds: Int32
 
     /// At most this many connections at once (each has a thread).
@@ -218,7 +222,7 @@ package final class TestServer: Sendable {
             method: request.method, target: request.target, path: request.path,
             headers: request.headers, rawHead: request.rawHead, bodySize: request.body.count,
             bodySHA256: SHA256.hex(of: request.body),
-            body: request.body.count <= LoggedRequest.keptBodyLimit ? Data(request.body) : nil, connectionID: connectionID
+            body: keepsBodies && request.body.count <= LoggedRequest.keptBodyLimit ? Data(request.body) : nil, connectionID: connectionID
         )
         state.withLock { $0.log.append(entry) }
     }
