@@ -38,4 +38,8 @@ default:
     code = runSessionCommand(arguments.first, options: sessionOptions)
 }
 SessionManager.removeTemporaryFiles()
-exit(code)
+// Output written through C's stdio (print) is flushed, then the process ends without running exit
+// handlers: a `reqtop run` engine may still be closing its connections, and tearing libcurl and
+// OpenSSL down under it would only race it (every file the command writes is closed by now).
+fflush(nil)
+_exit(code)

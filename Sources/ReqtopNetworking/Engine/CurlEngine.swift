@@ -58,9 +58,10 @@ final class CurlEngine: Sendable {
         }
     }
 
-    /// Cancels everything and ends the thread; returns once it has ended. Later calls return at once.
-    func stop() {
-        if enqueue(.shutdown) { threadEnded.wait() }
+    /// Cancels everything and ends the thread; returns once it has ended (or at once when not
+    /// `waiting`: a process about to exit). Later calls return at once.
+    func stop(waiting: Bool = true) {
+        if enqueue(.shutdown), waiting { threadEnded.wait() }
     }
 }
 

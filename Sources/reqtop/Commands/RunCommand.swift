@@ -215,7 +215,8 @@ func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
         return 2
     }
     let manager = SessionManager(configuration: configuration)
-    defer { manager.invalidate() }
+    // Every task has ended and every file is written by the time this returns; the process exits next.
+    defer { manager.invalidate(waitingForTheEngine: false) }
     let runner: RequestListRunner
     do {
         runner = try RequestListRunner(manager: manager, inputs: inputs,
