@@ -26,6 +26,34 @@ final class ChainingTests: XCTestCase {
         XCTAssertEqual(try resolver.resolve(2).url.path, "/items/b")
     }
 
+    /// kulala's `{{login.response.cookies.token.value}}`: the value the response's last `Set-Cookie`
+    /// of that name sets; a cookie it does not set fails that request; other attributes are refused.
+    func testACookieTheResponseSetIsReadByKulalasReference() throws {
+        let list = try HTTPFileParser.parse(text: """
+            # @name login
+            POST http://127.0.0.1:9/login
+
+            ###
+            GET http://127.0.0.1:9/me?t={{login.response.cookies.token.value}}
+            """, path: "cookies.http")
+        let resolver = RequestResolver(list: list)
+        try resolver.validate()
+        XCTAssertEqual(resolver.dependencies(of: 1), ["login"])
+        let headers = [HTTPHeader(name: "Set-Cookie", value: "tokenizer=no; Path=/"), HTTPHeader(name: "set-cookie", value: " token = old ; HttpOnly"),
+                       HTTPHeader(name: "Set-Cookie", value: "token=abc; Path=/; Secure")]
+        resolver.record(response: RecordedResponse(status: 200, headers: headers, body: Data()), forRequestAt: 0)
+        XCTAssertEqual(try resolver.resolve(1).url.absoluteString, "http://127.0.0.1:9/me?t=abc")
+        resolver.record(response: RecordedResponse(status: 200, headers: [], body: Data()), forRequestAt: 0)
+        XCTAssertThrowsError(try resolver.resolve(1)) { error in
+            XCTAssertEqual((error as? RequestListError)?.message.contains("sets no cookie 'token'"), true, "\(error)")
+        }
+        let domain = try HTTPFileParser.parse(text: "# @name a\nGET http://h.test/\n\n###\nGET http://h.test/{{a.response.cookies.token.domain}}\n",
+                                              path: "domain.http")
+        XCTAssertThrowsError(try RequestResolver(list: domain).validate()) { error in
+            XCTAssertEqual((error as? RequestListError)?.message.contains("reqtop reads the value only"), true, "\(error)")
+        }
+    }
+
     /// REST Client's JSONPath library reads a path without `$` from the root (DEFRA's and other
     /// authors' lists write `{{token.response.body.access_token}}`).
     func testABodyPathWithoutTheDollarIsReadFromTheRoot() throws {

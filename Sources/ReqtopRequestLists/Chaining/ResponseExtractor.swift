@@ -11,6 +11,17 @@ enum ResponseExtractor {
                 throw Failure(message: "the response of '\(ref.requestName)' has no header '\(name)'")
             }
             return value
+        case let .cookie(name):
+            // The last `Set-Cookie` that sets it wins, as in a cookie jar.
+            let values = response.headers.filter { HTTPHeader.namesMatch($0.name, "Set-Cookie") }.compactMap { header -> String? in
+                let pair = header.value.split(separator: ";", maxSplits: 1).first ?? ""
+                guard let equals = pair.firstIndex(of: "="), pair[..<equals].trimmingCharacters(in: .whitespaces) == name else { return nil }
+                return pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            }
+            guard let value = values.last else {
+                throw Failure(message: "the response of '\(ref.requestName)' sets no cookie '\(name)'")
+            }
+            return value
         case .body where response.bodyOmitted != nil:
             throw Failure(message: "the body of the response of '\(ref.requestName)' cannot be read: \(response.bodyOmitted!)")
         case .body(nil):

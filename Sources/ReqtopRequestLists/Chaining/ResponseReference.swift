@@ -1,6 +1,6 @@
 /// A reference to part of an earlier request's response: `name.response.body.$.a[0]` (also
 /// `name.response.body.a[0]`, as REST Client reads it), `name.response.headers.Location`,
-/// `name.response.status`.
+/// `name.response.status`, and kulala's `name.response.cookies.NAME.value` (a cookie the response set).
 public struct ResponseReference: Sendable, Hashable {
     public enum Part: Sendable, Hashable {
         /// The body, or a JSONPath into it.
@@ -8,6 +8,8 @@ public struct ResponseReference: Sendable, Hashable {
         /// A header, matched case-insensitively.
         case header(String)
         case status
+        /// The value of the cookie of this name a `Set-Cookie` field of the response sets.
+        case cookie(String)
     }
 
     /// The referenced request's name.
@@ -28,6 +30,14 @@ public struct ResponseReference: Sendable, Hashable {
             rest = rest.dropFirst(".headers.".count)
             guard !rest.isEmpty else { throw VariableReference.Invalid(message: "missing header name in '\(text)': \(usage)") }
             return ResponseReference(requestName: name, part: .header(String(rest)))
+        }
+        if rest.hasPrefix(".cookies.") {
+            // kulala: `.cookies.NAME.value` (the cookie's other attributes are not offered).
+            let cookie = rest.dropFirst(".cookies.".count)
+            guard cookie.hasSuffix(".value"), cookie.count > ".value".count else {
+                throw VariableReference.Invalid(message: "'\(text)': of a cookie, reqtop reads the value only: NAME.response.cookies.COOKIE.value")
+            }
+            return ResponseReference(requestName: name, part: .cookie(String(cookie.dropLast(".value".count))))
         }
         if rest == ".body" || rest == ".body.*" { return ResponseReference(requestName: name, part: .body(nil)) }
         if rest.hasPrefix(".body.") {
