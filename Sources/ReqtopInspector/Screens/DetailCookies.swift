@@ -15,7 +15,7 @@ enum DetailCookies {
             }
             let hop = hops > 1 ? " (hop \(head.hop + 1) of \(hops))" : ""
             lines.append("── sent to \(head.url.absoluteString)\(hop) ──")
-            lines += sent.isEmpty ? ["(no cookies sent)"] : table(sent.map(nameAndValue).map { [$0.name, $0.value] }, header: ["name", "value"])
+            lines += sent.isEmpty ? ["(no cookies sent)"] : table(sent.map(SetCookie.nameAndValue).map { [$0.name, $0.value] }, header: ["name", "value"])
             lines.append("")
         }
         if r.sentHeads.isEmpty { lines += [r.state.isTerminal ? "nothing was sent" : "nothing sent yet", ""] }
@@ -32,11 +32,6 @@ enum DetailCookies {
         return lines
     }
 
-    static func nameAndValue(_ pair: String) -> (name: String, value: String) {
-        guard let eq = pair.firstIndex(of: "=") else { return (pair, "") }
-        return (String(pair[..<eq]).trimmingCharacters(in: .whitespaces), String(pair[pair.index(after: eq)...]).trimmingCharacters(in: .whitespaces))
-    }
-
     /// Rows as columns padded to their widest cell (values are never cut: a long one just widens its column).
     static func table(_ rows: [[String]], header: [String]) -> [String] {
         let all = [header] + rows
@@ -44,28 +39,5 @@ enum DetailCookies {
         return all.map { row in
             row.indices.map { $0 == row.count - 1 ? row[$0] : TextWidth.pad(row[$0], to: widths[$0]) }.joined(separator: "  ")
         }
-    }
-}
-
-/// One `Set-Cookie` field value, split into what the Cookies tab shows.
-struct SetCookie {
-    var name = "", value = "", domain = "", path = "", expires = "", flags = ""
-
-    init(parsing field: String) {
-        let parts = field.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-        (name, value) = DetailCookies.nameAndValue(parts.first ?? "")
-        var flags: [String] = []
-        for attribute in parts.dropFirst() {
-            let (key, attributeValue) = DetailCookies.nameAndValue(attribute)
-            switch key.lowercased() {
-            case "domain": domain = attributeValue
-            case "path": path = attributeValue
-            case "expires": expires = attributeValue
-            case "max-age": expires = "max-age \(attributeValue)"
-            case "samesite": flags.append("SameSite=\(attributeValue)")
-            default: flags.append(key)
-            }
-        }
-        self.flags = flags.joined(separator: " ")
     }
 }

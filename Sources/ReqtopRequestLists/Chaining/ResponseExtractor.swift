@@ -13,12 +13,8 @@ enum ResponseExtractor {
             return value
         case let .cookie(name):
             // The last `Set-Cookie` that sets it wins, as in a cookie jar.
-            let values = response.headers.filter { HTTPHeader.namesMatch($0.name, "Set-Cookie") }.compactMap { header -> String? in
-                let pair = header.value.split(separator: ";", maxSplits: 1).first ?? ""
-                guard let equals = pair.firstIndex(of: "="), pair[..<equals].trimmingCharacters(in: .whitespaces) == name else { return nil }
-                return pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            }
-            guard let value = values.last else {
+            let cookies = response.headers.filter { HTTPHeader.namesMatch($0.name, "Set-Cookie") }.map { SetCookie(parsing: $0.value) }
+            guard let value = cookies.last(where: { $0.name == name })?.value else {
                 throw Failure(message: "the response of '\(ref.requestName)' sets no cookie '\(name)'")
             }
             return value
