@@ -169,21 +169,20 @@ func runListInteractively(_ runner: RequestListRunner, settings: HeadlessSetting
     let notice = warnings == 0 ? nil
         : "\(warnings) warning\(warnings == 1 ? "" : "s") reading the list: on stderr, seen when you quit"
     // A request not sent has no row: the header counts it, the bottom line says why, stderr keeps them all.
-    let notSent = Protected<[String]>([])
+    var notSent: NotSentRequests?
     let outcome = runInteractive(manager: runner.manager, title: title,
                                  options: InteractiveOptions(mouse: settings.mouse, journal: settings.journal, notice: notice),
                                  begin: { session in
                                      session.queued = { runner.queuedCount }
+                                     notSent = session.notSent
                                      runner.onNotSent = { [reported = session.notSent, redraw = session.onActivity] result in
-                                         let line = TextEventFormatter.line(forNotSent: result)
-                                         notSent.withLock { $0.append(line) }
-                                         reported.add(line + " (all on stderr when you quit)")
+                                         reported.add(TextEventFormatter.line(forNotSent: result))
                                          redraw?()
                                      }
                                      runner.start { result in listOutcome.withLock { $0 = result } }
                                  },
                                  stop: { runner.cancelAll() })
-    for line in notSent.snapshot { printToStandardError(line) }
+    for line in notSent?.lines ?? [] { printToStandardError(line) }
     let records = outcome.store.allRecords
     var code: Int32 = 0
     // The list's own results (including requests never sent because a dependency failed), and
