@@ -21,12 +21,12 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
                 var j = i + 1
                 while j < chars.count, chars[j] != ".", chars[j] != "[" { j += 1 }
                 let key = String(chars[(i + 1)..<j])
-                guard !key.isEmpty else { throw Invalid(message: "empty key at position \(i + 1) of JSONPath '\(text)'") }
+                guard !key.isEmpty else { throw Invalid(message: "empty key at position \(i + 1) of JSONPath \(quoting: text)") }
                 steps.append(.key(key))
                 i = j
             } else if chars[i] == "[" {
                 guard let close = chars[(i + 1)...].firstIndex(of: "]") else {
-                    throw Invalid(message: "unclosed '[' in JSONPath '\(text)'")
+                    throw Invalid(message: "unclosed '[' in JSONPath \(quoting: text)")
                 }
                 let inner = String(chars[(i + 1)..<close])
                 if let n = Int(inner), n >= 0 {
@@ -34,11 +34,11 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
                 } else if inner.count >= 2, let q = inner.first, q == "'" || q == "\"", inner.last == q {
                     steps.append(.key(String(inner.dropFirst().dropLast())))
                 } else {
-                    throw Invalid(message: "unsupported selector '[\(inner)]' in JSONPath '\(text)' (use [n] or ['key'])")
+                    throw Invalid(message: "unsupported selector '[\(inner)]' in JSONPath \(quoting: text) (use [n] or ['key'])")
                 }
                 i = close + 1
             } else {
-                throw Invalid(message: "unexpected '\(chars[i])' at position \(i + 1) of JSONPath '\(text)'")
+                throw Invalid(message: "unexpected '\(chars[i])' at position \(i + 1) of JSONPath \(quoting: text)")
             }
         }
         self.steps = steps

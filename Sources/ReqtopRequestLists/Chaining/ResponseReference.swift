@@ -20,22 +20,22 @@ public struct ResponseReference: Sendable, Hashable {
     static func parse(_ text: String) throws(VariableReference.Invalid) -> ResponseReference {
         let usage = "expected NAME.response.body.$.path, NAME.response.headers.Header-Name or NAME.response.status"
         guard let range = text.range(of: ".response") else {
-            throw VariableReference.Invalid(message: "invalid response reference '\(text)': \(usage)")
+            throw VariableReference.Invalid(message: "invalid response reference \(quoting: text): \(usage)")
         }
         let name = String(text[..<range.lowerBound])
         var rest = Substring(text[range.upperBound...])
-        guard !name.isEmpty else { throw VariableReference.Invalid(message: "missing request name in '\(text)': \(usage)") }
+        guard !name.isEmpty else { throw VariableReference.Invalid(message: "missing request name in \(quoting: text): \(usage)") }
         if rest == ".status" { return ResponseReference(requestName: name, part: .status) }
         if rest.hasPrefix(".headers.") {
             rest = rest.dropFirst(".headers.".count)
-            guard !rest.isEmpty else { throw VariableReference.Invalid(message: "missing header name in '\(text)': \(usage)") }
+            guard !rest.isEmpty else { throw VariableReference.Invalid(message: "missing header name in \(quoting: text): \(usage)") }
             return ResponseReference(requestName: name, part: .header(String(rest)))
         }
         if rest.hasPrefix(".cookies.") {
             // kulala: `.cookies.NAME.value` (the cookie's other attributes are not offered).
             let cookie = rest.dropFirst(".cookies.".count)
             guard cookie.hasSuffix(".value"), cookie.count > ".value".count else {
-                throw VariableReference.Invalid(message: "'\(text)': of a cookie, reqtop reads the value only: NAME.response.cookies.COOKIE.value")
+                throw VariableReference.Invalid(message: "\(quoting: text): of a cookie, reqtop reads the value only: NAME.response.cookies.COOKIE.value")
             }
             return ResponseReference(requestName: name, part: .cookie(String(cookie.dropLast(".value".count))))
         }
@@ -48,9 +48,9 @@ public struct ResponseReference: Sendable, Hashable {
             do {
                 return ResponseReference(requestName: name, part: .body(try JSONPath(pathText)))
             } catch {
-                throw VariableReference.Invalid(message: "\(error.message) in '\(text)'")
+                throw VariableReference.Invalid(message: "\(error.message) in \(quoting: text)")
             }
         }
-        throw VariableReference.Invalid(message: "invalid response reference '\(text)': \(usage)")
+        throw VariableReference.Invalid(message: "invalid response reference \(quoting: text): \(usage)")
     }
 }

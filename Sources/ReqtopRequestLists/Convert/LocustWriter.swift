@@ -23,7 +23,7 @@ public enum LocustWriter {
                 if let i = headers.firstIndex(where: { HTTPHeader.namesMatch($0.0, header.name) }) {
                     headers[i].1 += ", " + header.value
                     warnings.append(RequestListWarning(location: spec.location,
-                                                       message: "'\(header.name)' is repeated: Locust (Python requests) sends it once, the values joined with ', '"))
+                                                       message: "\(quoting: header.name) is repeated: Locust (Python requests) sends it once, the values joined with ', '"))
                 } else {
                     headers.append((header.name, header.value))
                 }

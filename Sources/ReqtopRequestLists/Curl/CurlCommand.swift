@@ -61,7 +61,7 @@ struct CurlCommand {
                 let name = String(word.text.dropFirst(2))
                 var value: String?
                 if CurlOptions.longWithArgument.contains(name) {
-                    guard i < words.count else { throw error("option '\(word.text)' needs a value", at: word) }
+                    guard i < words.count else { throw error("option \(quoting: word.text) needs a value", at: word) }
                     value = words[i].text
                     i += 1
                 }
@@ -132,11 +132,11 @@ struct CurlCommand {
             options.followRedirects = true
             options.trustedRedirects = true
         case "max-redirs":
-            guard let hops = Int(v), hops >= -1 else { throw error("'\(flag)' needs a number, not '\(v)'", at: word) }
+            guard let hops = Int(v), hops >= -1 else { throw error("\(quoting: flag) needs a number, not \(quoting: v)", at: word) }
             options.maxRedirects = hops < 0 ? Int.max : hops
         case "url": urls.append(v)
         case "max-time":
-            guard let seconds = Double(v), seconds > 0 else { throw error("'\(flag)' needs a number of seconds, not '\(v)'", at: word) }
+            guard let seconds = Double(v), seconds > 0 else { throw error("\(quoting: flag) needs a number of seconds, not \(quoting: v)", at: word) }
             options.timeout = seconds
         default:
             if CurlOptions.noEffectOnTheRequest.contains(name) { return }
@@ -149,7 +149,7 @@ struct CurlCommand {
             let name = String(line[..<colon]).trimmingWhitespace()
             // Leading blanks are not part of the value; trailing ones are sent as written, as curl does.
             let value = String(line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" })
-            guard !name.isEmpty else { throw error("header '\(line)' has no name", at: word) }
+            guard !name.isEmpty else { throw error("header \(quoting: line) has no name", at: word) }
             if value.trimmingWhitespace().isEmpty {
                 // "Name:" removes a header curl would add (Accept, User-Agent, Host…); one the command sets itself stays.
                 // (Content-Type and Expect: reqtop never adds them, so there is nothing to leave out.)
@@ -162,7 +162,7 @@ struct CurlCommand {
         } else if line.hasSuffix(";") {
             headers.append(HTTPHeader(name: String(line.dropLast()).trimmingWhitespace(), value: ""))
         } else {
-            throw error("header '\(line)' is not 'Name: value'", at: word)
+            throw error("header \(quoting: line) is not 'Name: value'", at: word)
         }
     }
 
@@ -176,7 +176,7 @@ struct CurlCommand {
         }
         let full = RequestBody.absolutePath(path, relativeTo: directory)
         guard let data = FileManager.default.contents(atPath: full) else {
-            throw error("cannot read '\(path)' (looked for \(full))", at: word)
+            throw error("cannot read \(quoting: path) (looked for \(full))", at: word)
         }
         return data
     }

@@ -29,8 +29,9 @@ public enum CurlImporter {
                 commandLine = first.line
                 let location = SourceLocation(file: path, line: first.line, column: first.column)
                 guard first.text == "curl" || first.text.hasSuffix("/curl") else {
-                    let what = first.text.isEmpty ? command.unreplayable.map { "a line with \($0.message.prefix { $0 != " " })" } ?? "a line" : "'\(first.text)'"
-                warnings.append(RequestListWarning(location: location, message: "skipped \(what): not a curl command"))
+                    let what = first.text.isEmpty ? command.unreplayable.map { "a line with \($0.message.prefix { $0 != " " })" } ?? "a line" : "\(quoting: first.text)"
+                    let skipped = RequestListWarning(location: location, message: "skipped \(what): not a curl command")
+                    if !warnings.contains(skipped) { warnings.append(skipped) } // (a loop's body is read once per iteration)
                     continue
                 }
                 if let why = command.unreplayable {
@@ -43,7 +44,7 @@ public enum CurlImporter {
                     let full = RequestBody.absolutePath(file, relativeTo: directory)
                     guard let data = FileManager.default.contents(atPath: full) else {
                         throw RequestListError(file: path, line: first.line, column: first.column,
-                                               message: "cannot read '\(file)', the command's standard input (looked for \(full))",
+                                               message: "cannot read \(quoting: file), the command's standard input (looked for \(full))",
                                                lineText: first.line <= lines.count ? lines[first.line - 1] : "")
                     }
                     stdin = data
@@ -71,6 +72,7 @@ public enum CurlImporter {
             throw RequestListError(file: path, line: 1, column: 1, message: "no curl command found (expected lines starting with 'curl')",
                                    lineText: lines.first ?? "")
         }
+        warnings += LiteralPlaceholders.warnings(for: specs, format: .curl)
         // In the order of the script (the shell's warnings were gathered before the commands').
         let ordered = warnings.enumerated().sorted { a, b in
             let (x, y) = (a.element.location, b.element.location)

@@ -39,21 +39,23 @@ struct ShellWords {
         var column: Int
     }
 
-    private let chars: [Character]
-    private let environment: [String: String]
+    let chars: [Character]
+    let environment: [String: String]
     /// Variables the script assigns (`NAME=value` commands), used by the commands after them.
-    private var assigned: [String: String] = [:]
+    var assigned: [String: String] = [:]
+    /// Arrays the script declares (`NAME=(a b c)`), for `for x in "${NAME[@]}"`.
+    var arrays: [String: [String]] = [:]
     /// Variables assigned from a command substitution: where, to say so when one is used.
-    private var substituted: [String: (line: Int, column: Int)] = [:]
+    var substituted: [String: (line: Int, column: Int)] = [:]
     /// What makes the command being read unreplayable (see `Command.unreplayable`).
-    private var unreplayable: (message: String, line: Int, column: Int)?
-    private var index = 0
-    private var line = 1
-    private var column = 1
+    var unreplayable: (message: String, line: Int, column: Int)?
+    var index = 0
+    var line = 1
+    var column = 1
     /// Heredocs opened on the current line, read when the line ends.
     private var pendingHeredocs: [(delimiter: String, stripTabs: Bool, expands: Bool)] = []
     /// Warnings with their 1-based line and column.
-    private(set) var warnings: [(message: String, line: Int, column: Int)] = []
+    var warnings: [(message: String, line: Int, column: Int)] = []
 
     /// The commands in `text` (empty ones left out), and what deserves a warning.
     static func split(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -63,22 +65,22 @@ struct ShellWords {
         return (commands, lexer.warnings)
     }
 
-    private init(chars: [Character], environment: [String: String]) {
+    init(chars: [Character], environment: [String: String]) {
         self.chars = chars
         self.environment = environment
     }
 
-    private var current: Character? { index < chars.count ? chars[index] : nil }
-    private func peek(_ offset: Int) -> Character? { index + offset < chars.count ? chars[index + offset] : nil }
+    var current: Character? { index < chars.count ? chars[index] : nil }
+    func peek(_ offset: Int) -> Character? { index + offset < chars.count ? chars[index + offset] : nil }
 
-    private mutating func advance() {
+    mutating func advance() {
         if chars[index] == "\n" || chars[index] == "\r\n" { line += 1; column = 1 } else { column += 1 }
         index += 1
     }
 
-    private static func isNewline(_ c: Character) -> Bool { c == "\n" || c == "\r\n" }
+    static func isNewline(_ c: Character) -> Bool { c == "\n" || c == "\r\n" }
 
-    private mutating func run() throws(Unbalanced) -> [Command] {
+    mutating func run() throws(Unbalanced) -> [Command] {
         var commands: [Command] = []
         var command = Command()
         var word: Word?
@@ -100,6 +102,11 @@ struct ShellWords {
                 continue
             }
             if c == " " || c == "\t" || c == "\r" {
+                if command.words.isEmpty, let keyword = word, Self.loopKeywords.contains(keyword.text) {
+                    word = nil
+                    try readLoop(keyword, into: &commands)
+                    continue
+                }
                 finishWord(); advance(); continue
             }
             if Self.isNewline(c) {
@@ -127,6 +134,14 @@ struct ShellWords {
             }
             if c == "<", word == nil {
                 if try inputRedirection(into: &command) { heredocCommands.append(commands.count) }
+                continue
+            }
+            // `NAME=(…)`, also after `declare -a` and friends.
+            if c == "(", command.words.allSatisfy({ ["declare", "local", "readonly", "export", "typeset"].contains($0.text) || $0.text.hasPrefix("-") }),
+               let w = word, w.text.hasSuffix("="), let name = Self.assignment(w.text)?.name {
+                arrays[name] = try arrayElements()
+                assigned[name] = arrays[name]?.first // `$NAME` is its first element, as in bash
+                word = nil
                 continue
             }
             if word == nil { word = Word(text: "", line: line, column: column) }
@@ -160,7 +175,7 @@ struct ShellWords {
 
     /// `< file`, `<< DELIM` / `<<- DELIM` (the body is read when the line ends), `<<< word`.
     /// Returns true for a heredoc.
-    private mutating func inputRedirection(into command: inout Command) throws(Unbalanced) -> Bool {
+    mutating func inputRedirection(into command: inout Command) throws(Unbalanced) -> Bool {
         let (startLine, startColumn) = (line, column)
         advance()
         if current == "<", peek(1) == "<" {
@@ -188,7 +203,7 @@ struct ShellWords {
     }
 
     /// Reads the bodies of the heredocs opened on the line that just ended into `commands[targets]`.
-    private mutating func readHeredocs(into commands: inout [Command], at targets: [Int]) throws(Unbalanced) {
+    mutating func readHeredocs(into commands: inout [Command], at targets: [Int]) throws(Unbalanced) {
         guard !pendingHeredocs.isEmpty else { return }
         for (heredoc, target) in zip(pendingHeredocs, targets) {
             var body = ""
@@ -201,7 +216,7 @@ struct ShellWords {
                 if candidate == heredoc.delimiter { closed = true; break }
                 body += candidate + "\n"
             }
-            guard closed else { throw Unbalanced(message: "heredoc is not closed with '\(heredoc.delimiter)'", line: line, column: column) }
+            guard closed else { throw Unbalanced(message: "heredoc is not closed with \(quoting: heredoc.delimiter)", line: line, column: column) }
             if target < commands.count {
                 commands[target].stdin = .text(heredoc.expands ? expandVariables(in: body) : body)
                 commands[target].unreplayable = commands[target].unreplayable ?? unreplayable
@@ -212,7 +227,7 @@ struct ShellWords {
     }
 
     /// The word after a redirection operator (quotes understood); nil when there is none.
-    private mutating func nextWord() throws(Unbalanced) -> String? {
+    mutating func nextWord() throws(Unbalanced) -> String? {
         while current == " " || current == "\t" { advance() }
         var text = ""
         var any = false
@@ -234,7 +249,7 @@ struct ShellWords {
     }
 
     /// Consumes `>`, `>>`, `>&`, then the target (`file`, `&1`, `2`).
-    private mutating func skipRedirectionTarget() throws(Unbalanced) {
+    mutating func skipRedirectionTarget() throws(Unbalanced) {
         while current == ">" { advance() }
         if current == "&" { advance() }
         _ = try nextWord()
@@ -242,14 +257,14 @@ struct ShellWords {
 
     // MARK: Expansion
 
-    private static func startsVariable(_ c: Character?) -> Bool {
+    static func startsVariable(_ c: Character?) -> Bool {
         guard let c else { return false }
         return c == "{" || c == "_" || (c.isASCII && c.isLetter)
     }
 
     /// `$NAME` or `${NAME}` at `current`, expanded from the script's assignments, else the environment
     /// (unset: nothing, and a warning; set by a command substitution: the command is unreplayable).
-    private mutating func expandVariable() -> String {
+    mutating func expandVariable() -> String {
         let (startLine, startColumn) = (line, column)
         advance() // $
         var name = ""
@@ -261,6 +276,7 @@ struct ShellWords {
             while let c = current, c == "_" || (c.isASCII && (c.isLetter || c.isNumber)) { name.append(c); advance() }
         }
         if let value = assigned[name] { return value }
+        if let element = arrayElement(name) { return element }
         if let origin = substituted[name] {
             unreplayable = unreplayable ?? ("$\(name) is set at line \(origin.line) by a command substitution, which cannot be replayed: "
                                             + "put the value itself", startLine, startColumn)
@@ -275,7 +291,7 @@ struct ShellWords {
 
     /// Skips `$(…)` (nested parentheses and quotes inside) or `` `…` `` at `current`, noting that the
     /// command holding it cannot be replayed: reqtop does not run other programs.
-    private mutating func skipCommandSubstitution() throws(Unbalanced) {
+    mutating func skipCommandSubstitution() throws(Unbalanced) {
         let (startLine, startColumn) = (line, column)
         let backticks = current == "`"
         unreplayable = unreplayable ?? ("\(backticks ? "backticks" : "$(…)") (command substitution) cannot be replayed: put the value itself",
@@ -309,7 +325,7 @@ struct ShellWords {
     /// `local` or `declare`) to the script's variables and returns nil (nothing to run); otherwise
     /// returns the command's words without leading `NAME=value` words (they only set that command's
     /// environment, which reqtop does not pass on: a warning says so).
-    private mutating func applyAssignments(_ command: Command) -> [Word]? {
+    mutating func applyAssignments(_ command: Command) -> [Word]? {
         var words = command.words
         let declares = ["export", "readonly", "local", "declare", "typeset"].contains(words.first?.text ?? "")
         if declares {
@@ -331,14 +347,14 @@ struct ShellWords {
             return nil
         }
         if let first = assignments.first {
-            warnings.append(("'\(assignments.map(\.text).joined(separator: " "))' sets the environment of this command only, which reqtop does not pass on",
+            warnings.append(("\(quoting: assignments.map(\.text).joined(separator: " ")) sets the environment of this command only, which reqtop does not pass on",
                              first.line, first.column))
         }
         return Array(words.dropFirst(assignments.count))
     }
 
     /// `NAME=value` split in two, or nil when `text` is not an assignment.
-    private static func assignment(_ text: String) -> (name: String, value: String)? {
+    static func assignment(_ text: String) -> (name: String, value: String)? {
         guard let equals = text.firstIndex(of: "="), equals > text.startIndex else { return nil }
         let name = text[..<equals]
         guard let first = name.first, first == "_" || (first.isASCII && first.isLetter),
@@ -347,7 +363,7 @@ struct ShellWords {
     }
 
     /// `$NAME` and `${NAME}` expanded in a heredoc's text.
-    private mutating func expandVariables(in text: String) -> String {
+    mutating func expandVariables(in text: String) -> String {
         var lexer = ShellWords(chars: Array(text), environment: environment)
         lexer.assigned = assigned
         lexer.substituted = substituted
@@ -370,7 +386,7 @@ struct ShellWords {
 
     // MARK: Quotes
 
-    private mutating func singleQuoted() throws(Unbalanced) -> String {
+    mutating func singleQuoted() throws(Unbalanced) -> String {
         let (startLine, startColumn) = (line, column)
         advance()
         var out = ""
@@ -382,7 +398,7 @@ struct ShellWords {
         throw Unbalanced(message: "unbalanced single quote: add the closing '", line: startLine, column: startColumn)
     }
 
-    private mutating func doubleQuoted() throws(Unbalanced) -> String {
+    mutating func doubleQuoted() throws(Unbalanced) -> String {
         let (startLine, startColumn) = (line, column)
         advance()
         var out = ""
@@ -411,7 +427,7 @@ struct ShellWords {
         throw Unbalanced(message: "unbalanced double quote: add the closing \"", line: startLine, column: startColumn)
     }
 
-    private mutating func ansiQuoted() throws(Unbalanced) -> String {
+    mutating func ansiQuoted() throws(Unbalanced) -> String {
         let (startLine, startColumn) = (line, column)
         advance(); advance()
         var out = ""
@@ -450,7 +466,7 @@ struct ShellWords {
         throw Unbalanced(message: "unbalanced $'…' quote: add the closing '", line: startLine, column: startColumn)
     }
 
-    private mutating func scalar(hexDigits: Int) -> Character {
+    mutating func scalar(hexDigits: Int) -> Character {
         var value: UInt32 = 0
         var count = 0
         while count < hexDigits, let d = current, let digit = d.hexDigitValue {

@@ -10,16 +10,19 @@ struct HARDecodingError: Error {
 struct HARNode {
     let json: LocatedJSON
     let path: String
+    /// Where values read leniently are counted (one per archive).
+    let coercions: HARCoercions
 
-    init(_ json: LocatedJSON, path: String = "") {
+    init(_ json: LocatedJSON, path: String = "", coercions: HARCoercions = HARCoercions()) {
         self.json = json
         self.path = path
+        self.coercions = coercions
     }
 
     /// The member `key`, which must be present.
     func field(_ key: String) throws(HARDecodingError) -> HARNode {
         guard let member = try member(key) else {
-            throw error("missing field '\(key)' at \(path.isEmpty ? "top level" : path)")
+            throw error("missing field \(quoting: key) at \(path.isEmpty ? "top level" : path)")
         }
         return member
     }
@@ -32,17 +35,36 @@ struct HARNode {
 
     private func member(_ key: String) throws(HARDecodingError) -> HARNode? {
         guard case .object = json.value else { throw mismatch("an object") }
-        return json[key].map { HARNode($0, path: path.isEmpty ? key : "\(path).\(key)") }
+        return json[key].map { HARNode($0, path: path.isEmpty ? key : "\(path).\(key)", coercions: coercions) }
     }
 
     func items() throws(HARDecodingError) -> [HARNode] {
         guard case .array = json.value else { throw mismatch("an array") }
-        return json.children.enumerated().map { HARNode($1, path: "\(path)[\($0)]") }
+        return json.children.enumerated().map { HARNode($1, path: "\(path)[\($0)]", coercions: coercions) }
     }
 
     func string() throws(HARDecodingError) -> String {
         guard case let .string(text) = json.value else { throw mismatch("a string") }
         return text
+    }
+
+    /// A value meant as text, read the way the tools that write it mean it: a number or a boolean
+    /// as its JSON text (Polly.JS records header and query values so), and — with `objects` — an
+    /// object or array as compact JSON (chrome-har's `postData.params[].value`). Each such value
+    /// is counted for one warning; null and anything else still refuse the archive.
+    func text(objects: Bool = false) throws(HARDecodingError) -> String {
+        switch json.value {
+        case let .string(text):
+            return text
+        case .number, .bool:
+            coercions.count(path, as: "numbers and booleans as their text")
+            return json.value.jsonText
+        case .object where objects, .array where objects:
+            coercions.count(path, as: "objects and arrays as JSON text")
+            return json.value.jsonText
+        default:
+            return try string()
+        }
     }
 
     func int() throws(HARDecodingError) -> Int {
@@ -86,13 +108,13 @@ extension HAR.Request {
 
 extension HAR.Cookie {
     init(_ node: HARNode) throws(HARDecodingError) {
-        self.init(name: try node.field("name").string(), value: try node.field("value").string())
+        self.init(name: try node.field("name").string(), value: try node.field("value").text())
     }
 }
 
 extension HTTPHeader {
     init(har node: HARNode) throws(HARDecodingError) {
-        self.init(name: try node.field("name").string(), value: try node.field("value").string())
+        self.init(name: try node.field("name").string(), value: try node.field("value").text())
     }
 }
 
@@ -106,8 +128,31 @@ extension HAR.PostData {
 
 extension HAR.Param {
     init(_ node: HARNode) throws(HARDecodingError) {
-        self.init(name: try node.field("name").string(), value: try node.optionalField("value")?.string(),
+        self.init(name: try node.field("name").string(), value: try node.optionalField("value")?.text(objects: true),
                   fileName: try node.optionalField("fileName")?.string(),
                   contentType: try node.optionalField("contentType")?.string())
+    }
+}
+
+/// The values of one archive read leniently (`HARNode.text`), by field path with entry and item
+/// indices folded (`log.entries[].request.headers[].value`), for the one warning that says so.
+final class HARCoercions {
+    private(set) var counts: [String: (how: String, count: Int, first: String)] = [:]
+
+    func count(_ path: String, as how: String) {
+        let folded = path.replacingOccurrences(of: #"\[[0-9]+\]"#, with: "[]", options: .regularExpression)
+        let key = folded + " " + how
+        counts[key, default: (how, 0, path)].count += 1
+    }
+
+    /// One sentence, or nil when every value was a string.
+    var summary: String? {
+        guard !counts.isEmpty else { return nil }
+        let parts = counts.keys.sorted().map { key -> String in
+            let entry = counts[key]!
+            let folded = String(key.dropLast(entry.how.count + 1))
+            return "\(folded) ×\(entry.count) (\(entry.how); first at \(entry.first))"
+        }
+        return "values that HAR 1.2 writes as strings were read as the recording tool meant them: " + parts.joined(separator: ", ")
     }
 }

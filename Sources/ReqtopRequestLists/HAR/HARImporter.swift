@@ -26,17 +26,22 @@ public enum HARImporter {
         let lines = text.splitLines()
         let located: [HARNode]
         let requests: [HAR.Request]
+        let coercions = HARCoercions()
         do {
-            located = try HARNode(json).field("log").field("entries").items().map { entry throws(HARDecodingError) in
+            located = try HARNode(json, coercions: coercions).field("log").field("entries").items().map { entry throws(HARDecodingError) in
                 try entry.field("request")
             }
             requests = try located.map(HAR.Request.init)
         } catch {
+            if let name = ForeignFormat.name(ofJSON: json.value) { throw ForeignFormat.error(path: path, name: name) }
             throw RequestListError(file: path, line: error.line, column: error.column,
                                    message: "not a HAR 1.2 archive: \(error.message)",
                                    lineText: error.line <= lines.count ? lines[error.line - 1] : "")
         }
         var warnings: [RequestListWarning] = []
+        if let summary = coercions.summary {
+            warnings.append(RequestListWarning(location: SourceLocation(file: path, line: 1, column: 1), message: summary))
+        }
         var specs: [RequestSpec] = []
         var leftOut: [String: Int] = [:] // header names not replayed, by lower-cased name: entries
         var spelling: [String: String] = [:]
@@ -68,6 +73,7 @@ public enum HARImporter {
             }
             specs.append(spec)
         }
+        warnings += LiteralPlaceholders.warnings(for: specs, format: .har)
         if !leftOut.isEmpty {
             let names = leftOut.keys.sorted().map { "\(spelling[$0] ?? $0) ×\(leftOut[$0]!)" }
             warnings.append(RequestListWarning(location: SourceLocation(file: path, line: 1, column: 1),

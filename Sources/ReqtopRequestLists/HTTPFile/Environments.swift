@@ -20,7 +20,7 @@ public enum Environments {
         guard !files.isEmpty else {
             throw RequestListError(
                 file: publicPath, line: 1, column: 1,
-                message: "environment '\(name)' requested but there is no \(publicFileName) or \(privateFileName) beside \(httpFile)",
+                message: "environment \(quoting: name) requested but there is no \(publicFileName) or \(privateFileName) beside \(httpFile)",
                 lineText: "")
         }
         var merged: [String: String] = [:]
@@ -41,7 +41,7 @@ public enum Environments {
             let list = available.sorted().joined(separator: ", ")
             throw RequestListError(
                 file: files[0], line: 1, column: 1,
-                message: "no environment named '\(name)' (available: \(list.isEmpty ? "none" : list))",
+                message: "no environment named \(quoting: name) (available: \(list.isEmpty ? "none" : list))",
                 lineText: "")
         }
         return merged

@@ -179,8 +179,8 @@ struct HTTPFileParseState {
         let words = trimmed.split(separator: " ", maxSplits: 1)
         guard words.count == 2, let target = words.last.map(String.init), !target.contains("://") else { return nil }
         switch words[0] {
-        case "import": return "'\(trimmed)' skipped: reqtop does not import other .http files (httpyac, kulala); run that file too"
-        case "run": return "'\(trimmed)' skipped: reqtop does not run requests by reference (httpyac, kulala)"
+        case "import": return "\(quoting: trimmed) skipped: reqtop does not import other .http files (httpyac, kulala); run that file too"
+        case "run": return "\(quoting: trimmed) skipped: reqtop does not run requests by reference (httpyac, kulala)"
         default: return nil
         }
     }
@@ -277,7 +277,7 @@ struct HTTPFileParseState {
                     if namesRepeated.insert(name).inserted {
                         warnings.append(RequestListWarning(
                             location: location(line: spec.location!.line - 1 - firstLine, column: 0),
-                            message: "the request name '\(name)' is used more than once (first on line \(first), again here): "
+                            message: "the request name \(quoting: name) is used more than once (first on line \(first), again here): "
                                 + "a reference to it reads the nearest request of that name before the reference"))
                     }
                 } else {
@@ -501,7 +501,7 @@ struct HTTPFileParseState {
             let nameBytes = line[0..<colon].trimmed
             let name = nameBytes.string
             guard !name.isEmpty, !nameBytes.bytes.contains(UInt8(ascii: " ")) else {
-                throw error("invalid header name '\(name)'", line: index, column: column)
+                throw error("invalid header name \(quoting: name)", line: index, column: column)
             }
             let rawValue = line.dropFirst(colon + 1)
             let value = rawValue.trimmed.string
@@ -613,7 +613,7 @@ struct HTTPFileParseState {
         let full = RequestBody.absolutePath(file, relativeTo: directory)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw error("body file '\(file)' not found (looked for \(full)); paths are relative to the .http file",
+            throw error("body file \(quoting: file) not found (looked for \(full)); paths are relative to the .http file",
                         line: line, column: column)
         }
     }

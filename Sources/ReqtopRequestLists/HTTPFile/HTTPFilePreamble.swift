@@ -47,7 +47,7 @@ extension HTTPFileParseState {
         }
         let name = String(afterAt[..<eq]).trimmingWhitespace()
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) else {
-            throw error("invalid variable name '\(name)' (letters, digits, '_', '-', '.')", line: index, column: column + 1)
+            throw error("invalid variable name \(quoting: name) (letters, digits, '_', '-', '.')", line: index, column: column + 1)
         }
         let rawValue = String(afterAt[afterAt.index(after: eq)...])
         let value = rawValue.trimmingWhitespace()

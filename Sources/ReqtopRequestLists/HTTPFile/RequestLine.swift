@@ -41,25 +41,25 @@ struct RequestLine {
         } else if words.count == 1, methods.contains(first.string) {
             throw Invalid(message: "missing URL after \(first.string)", column: column(0) + first.string.count)
         } else if words.count > 1, !word(1).hasPrefix("HTTP/"), looksLikeURL(word(1)) {
-            throw Invalid(message: "'\(first.string)' is not an HTTP method (a token of letters, digits and !#$%&'*+-.^_`|~)",
+            throw Invalid(message: "\(quoting: first.string) is not an HTTP method (a token of letters, digits and !#$%&'*+-.^_`|~)",
                           column: column(0))
         }
         let url = word(index)
-        guard looksLikeURL(url) else { throw Invalid(message: "'\(url.string)' is not a URL (\(usage))", column: column(index)) }
+        guard looksLikeURL(url) else { throw Invalid(message: "\(quoting: url.string) is not a URL (\(usage))", column: column(index)) }
         if words.count > index + 1 {
             guard word(index + 1).hasPrefix("HTTP/") else {
                 let next = word(index + 1)
                 if next.hasPrefix("#") || next.hasPrefix("//") {
-                    throw Invalid(message: "unexpected '\(next.string)' after the URL: a comment goes on a line of its own", column: column(index + 1))
+                    throw Invalid(message: "unexpected \(quoting: next.string) after the URL: a comment goes on a line of its own", column: column(index + 1))
                 }
                 // Only what is surely a URL goes on past a space (not a line of prose with a colon in it).
                 guard url.contains(UInt8(ascii: ":"), UInt8(ascii: "/")) || url.hasPrefix("{{") || url.hasPrefix("/") else {
-                    throw Invalid(message: "unexpected '\(next.string)' after the URL (encode spaces in URLs as %20)", column: column(index + 1))
+                    throw Invalid(message: "unexpected \(quoting: next.string) after the URL (encode spaces in URLs as %20)", column: column(index + 1))
                 }
                 return withSpaces(line, method: method, urlStart: words[index].lowerBound, continuesAt: column(index + 1))
             }
             if words.count > index + 2 {
-                throw Invalid(message: "unexpected '\(word(index + 2).string)' after the HTTP version", column: column(index + 2))
+                throw Invalid(message: "unexpected \(quoting: word(index + 2).string) after the HTTP version", column: column(index + 2))
             }
         }
         return RequestLine(method: method, url: url.string, urlColumn: column(index))

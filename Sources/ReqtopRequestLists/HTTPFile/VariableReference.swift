@@ -16,7 +16,7 @@ enum VariableReference: Sendable, Hashable {
         if name.hasPrefix("$") {
             if let why = otherClientReason(name) { return .otherClient(why) }
             guard let dynamic = DynamicVariable(name) else {
-                throw Invalid(message: "unknown dynamic variable '\(name)' (supported: \(DynamicVariable.supported))")
+                throw Invalid(message: "unknown dynamic variable \(quoting: name) (supported: \(DynamicVariable.supported))")
             }
             return .dynamic(dynamic)
         }
@@ -36,7 +36,7 @@ enum VariableReference: Sendable, Hashable {
         if name.hasPrefix("$") { return nil }
         let parts = name.split(separator: ".", maxSplits: 2)
         if parts.count == 3, parts[1] == "request" {
-            return "refers to what '\(parts[0])' sent (kulala); reqtop substitutes only its response ('\(parts[0]).response.…')"
+            return "refers to what \(quoting: parts[0]) sent (kulala); reqtop substitutes only its response ('\(parts[0]).response.…')"
         }
         if !name.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) {
             return "is an expression (httpyac evaluates JavaScript in {{ }}); reqtop substitutes only variables"

@@ -43,8 +43,9 @@ public struct RequestListError: Error, Sendable, Hashable, CustomStringConvertib
         // Line 0 means the file as a whole (it is missing or unreadable).
         var text = line > 0 ? "\(file):\(line):\(column): error: \(message)" : "\(file): error: \(message)"
         if !lineText.isEmpty {
-            let shown = lineText.replacingTabsAndControls()
-            text += "\n\(shown)\n" + String(repeating: " ", count: max(0, column - 1)) + "^"
+            // At most `Excerpt.limit` characters of the line, around the column.
+            let shown = Excerpt.window(of: lineText.replacingTabsAndControls(), column: column)
+            text += "\n\(shown.text)\n" + String(repeating: " ", count: max(0, shown.column - 1)) + "^"
         }
         for note in notes { text += "\nnote: \(note)" }
         return text

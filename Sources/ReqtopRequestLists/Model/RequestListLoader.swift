@@ -11,7 +11,11 @@ public enum RequestListLoader {
                                    message: exists ? "cannot read the file (check its permissions)" : "no such file", lineText: "")
         }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() } // a UTF-8 BOM (Visual Studio writes one)
-        let format = RequestListFormat(pathExtension: (path as NSString).pathExtension) ?? RequestListFormat.sniff(text)
+        let ext = (path as NSString).pathExtension
+        let format = RequestListFormat(pathExtension: ext) ?? RequestListFormat.sniff(text)
+        if format != .har, let foreign = ForeignFormat.name(ofText: text, pathExtension: ext) {
+            throw ForeignFormat.error(path: path, name: foreign.name, line: foreign.line, lineText: foreign.text)
+        }
         return try load(text: text, path: path, format: format)
     }
 

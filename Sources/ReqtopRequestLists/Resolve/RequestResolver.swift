@@ -87,7 +87,7 @@ public final class RequestResolver: Sendable {
         try checkCycles()
         for index in templated where dependencies(of: index).isEmpty && !needsScript.contains(index) {
             if let literalError, literalError.index < index { throw literalError.error }
-            _ = try resolve(index)
+            do { _ = try resolve(index) } catch where error.needsSkippedScript {} // not sent when its turn comes, with why
         }
         if let literalError { throw literalError.error }
     }
@@ -205,7 +205,7 @@ public final class RequestResolver: Sendable {
         }
         var urlText = try apply(spec.url)
         guard HTTPRequest.isValidMethod(spec.method) else {
-            throw locator.error("'\(spec.method)' is not an HTTP method (a token of letters, digits and !#$%&'*+-.^_`|~)", spec: index)
+            throw locator.error("\(quoting: spec.method) is not an HTTP method (a token of letters, digits and !#$%&'*+-.^_`|~)", spec: index)
         }
         var headers: [HTTPHeader] = []
         for header in spec.headers {
@@ -217,19 +217,22 @@ public final class RequestResolver: Sendable {
             }
             headers.append(HTTPHeader(name: name, value: value))
         }
+        if sub != nil, !keepingResponseReferences {
+            try refuseUnresolvedPlaceholders(url: urlText, headers: headers, spec: spec, index: index)
+        }
         if urlText.hasPrefix("/") {
             // Origin form: the JetBrains spec takes the host from the Host header (http unless it says otherwise).
             guard let host = headers.value(for: "Host") else {
                 let hint = list.format == .http ? " (httpyac would prefix the file's {{host}} variable; reqtop follows the JetBrains spec)" : ""
-                throw locator.error("'\(urlText)' has no host: add a 'Host:' header or write a full URL" + hint, spec: index)
+                throw locator.error("\(quoting: urlText) has no host: add a 'Host:' header or write a full URL" + hint, spec: index)
             }
             urlText = (host.contains("://") ? host : "http://" + host) + urlText
         }
         guard let url = Self.makeURL(urlText) else {
-            throw locator.error("invalid URL '\(urlText)': use a full URL such as https://example.org/path", spec: index)
+            throw locator.error("invalid URL \(quoting: urlText): use a full URL such as https://example.org/path", spec: index)
         }
         guard url.scheme == "http" || url.scheme == "https" else {
-            throw locator.error("'\(urlText)': reqtop sends HTTP and HTTPS requests only, not \(url.scheme):", spec: index)
+            throw locator.error("\(quoting: urlText): reqtop sends HTTP and HTTPS requests only, not \(url.scheme):", spec: index)
         }
         var method = spec.method
         var body = HTTPRequest.Body.none
@@ -241,7 +244,7 @@ public final class RequestResolver: Sendable {
             let resolvedPath = try apply(path)
             let full = RequestBody.absolutePath(resolvedPath, relativeTo: directory)
             guard let data = FileManager.default.contents(atPath: full) else {
-                throw locator.error("cannot read body file '\(resolvedPath)' (looked for \(full))", spec: index)
+                throw locator.error("cannot read body file \(quoting: resolvedPath) (looked for \(full))", spec: index)
             }
             body = .data(data)
         case let .form(fields):
@@ -261,7 +264,7 @@ public final class RequestResolver: Sendable {
                     let resolvedPath = try apply(path)
                     let full = RequestBody.absolutePath(resolvedPath, relativeTo: directory)
                     guard let contents = FileManager.default.contents(atPath: full) else {
-                        throw locator.error("cannot read body file '\(resolvedPath)' (looked for \(full))", spec: index)
+                        throw locator.error("cannot read body file \(quoting: resolvedPath) (looked for \(full))", spec: index)
                     }
                     data.append(substitutes ? Data(try apply(String(decoding: contents, as: UTF8.self)).utf8) : contents)
                 }
@@ -276,6 +279,35 @@ public final class RequestResolver: Sendable {
             }
         }
         return HTTPRequest(method: method, url: url, headers: headers, body: body, options: spec.options)
+    }
+
+    /// A `{{…}}` still in the URL or a header after substitution (a value that brought one with it:
+    /// `--var id={{x}}`, an environment value with a placeholder meant for another client) would go
+    /// out as text nobody meant to send: the request is not sent, saying which placeholder and where.
+    private func refuseUnresolvedPlaceholders(url: String, headers: [HTTPHeader], spec: RequestSpec, index: Int) throws(RequestListError) {
+        var found: (place: String, text: String)?
+        if let range = Self.placeholder(in: url) {
+            found = ("URL", String(url[range]))
+        } else {
+            for header in headers {
+                if let range = Self.placeholder(in: header.name) { found = ("header name", String(header.name[range])); break }
+                if let range = Self.placeholder(in: header.value) { found = ("\(header.name) header", String(header.value[range])); break }
+            }
+        }
+        guard let found else { return }
+        var error = VariableLocator(list: list).error(
+            "the \(found.place) still holds \(quoting: found.text) after substitution (a variable's value brought it); "
+                + "reqtop does not send an unresolved placeholder", spec: index)
+        error.needsSkippedScript = true // not sent; the rest of the list runs
+        throw error
+    }
+
+    /// The range of the first `{{…}}` (on one line) in `text`, or nil.
+    static func placeholder(in text: String) -> Range<String.Index>? {
+        guard text.containsTemplateOpening, let open = text.range(of: "{{"),
+              let close = text.range(of: "}}", range: open.upperBound..<text.endIndex),
+              !text[open.upperBound..<close.lowerBound].contains(where: \.isNewline) else { return nil }
+        return open.lowerBound..<close.upperBound
     }
 
     /// `.http` files may write `Authorization: Basic user password` or `Basic user:password` in

@@ -108,7 +108,7 @@ struct Substitution {
                 guard value.containsTemplateOpening else { return value }
                 if budget.environmentStack.contains(key) {
                     let cycle = (budget.environmentStack + [key]).joined(separator: " → ")
-                    throw locator.error("environment variable '\(key)' refers to itself (\(cycle))", name: name, spec: specIndex, variable: variable)
+                    throw locator.error("environment variable \(quoting: key) refers to itself (\(cycle))", name: name, spec: specIndex, variable: variable)
                 }
                 budget.environmentStack.append(key)
                 defer { budget.environmentStack.removeLast() }
@@ -116,7 +116,7 @@ struct Substitution {
                     return try substitute(value, variable: variable, stack: stack, budget: budget)
                 } catch where budget.environmentStack.count == 1 && !error.message.hasPrefix("environment variable") {
                     // Said at the reference the request makes, naming the value it came through.
-                    var wrapped = locator.error("environment variable '\(key)': \(error.message)", name: name, spec: specIndex, variable: variable)
+                    var wrapped = locator.error("environment variable \(quoting: key): \(error.message)", name: name, spec: specIndex, variable: variable)
                     wrapped.needsSkippedScript = error.needsSkippedScript
                     throw wrapped
                 }
@@ -124,14 +124,14 @@ struct Substitution {
             if let fileVariable = fileVariables.variable(named: key, seenFromLine: referenceLine(in: variable)) {
                 if stack.contains(where: { $0.location == fileVariable.location }) {
                     let cycle = (stack + [fileVariable]).map(\.name).joined(separator: " → ")
-                    throw locator.error("variable '\(key)' refers to itself (\(cycle))", name: key, spec: nil, variable: fileVariable)
+                    throw locator.error("variable \(quoting: key) refers to itself (\(cycle))", name: key, spec: nil, variable: fileVariable)
                 }
                 return try substitute(fileVariable.value, variable: fileVariable, stack: stack + [fileVariable], budget: budget)
             }
             if let dot = key.firstIndex(of: "."), case let request = String(key[..<dot]), indicesByName[request] != nil {
                 // httpyac's shorthand for a response: `{{login.token}}`.
                 let path = key[key.index(after: dot)...]
-                throw locator.error("'\(key)' reads the response of '\(request)' in httpyac's shorthand; reqtop reads "
+                throw locator.error("\(quoting: key) reads the response of \(quoting: request) in httpyac's shorthand; reqtop reads "
                                     + "{{\(request).response.body.$.\(path)}} (VS Code REST Client and JetBrains syntax)",
                                     name: name, spec: specIndex, variable: variable)
             }
@@ -144,13 +144,13 @@ struct Substitution {
             if let script = list.allScripts.first(where: { ($0.kind == .preRequest || $0.kind == .responseHandler) && Self.namesAFile($0.source) }) {
                 // A script in a file reqtop does not read may be what sets it.
                 var error = locator.error("needs {{\(key)}}, which is defined nowhere reqtop reads; the script file "
-                                          + "'\(script.source)' skipped at \(script.location) may set it",
+                                          + "\(quoting: script.source) skipped at \(script.location) may set it",
                                           name: name, spec: specIndex, variable: variable)
                 error.needsSkippedScript = true
                 throw error
             }
-            var message = "unknown variable '\(key)': define it with '@\(key) = …', in \(Environments.publicFileName)"
-            if let env = variables.environmentName { message += " (environment '\(env)')" }
+            var message = "unknown variable \(quoting: key): define it with '@\(key) = …', in \(Environments.publicFileName)"
+            if let env = variables.environmentName { message += " (environment \(quoting: env))" }
             message += ", or with --var \(key)=…"
             if variables.environmentName == nil, case let environments = Environments.defining(key, besides: list.sourcePath), !environments.isEmpty {
                 message += " (the env file beside the list defines it: " + environments.map { "--env \($0)" }.joined(separator: ", ") + ")"
@@ -175,14 +175,14 @@ struct Substitution {
     private func responseValue(_ ref: ResponseReference, name: String, variable: FileVariable?) throws(RequestListError) -> String {
         guard let indices = indicesByName[ref.requestName], let producer = RequestResolver.producer(indices, before: specIndex) else {
             let why = indicesByName[ref.requestName] != nil ? "a request cannot use its own response"
-                : "there is no request named '\(ref.requestName)' (name one with '# @name \(ref.requestName)')"
+                : "there is no request named \(quoting: ref.requestName) (name one with '# @name \(ref.requestName)')"
             throw locator.error("invalid reference {{\(name)}}: \(why)", name: name, spec: specIndex, variable: variable)
         }
         guard let outcomes else { return "" }
         let who = specIndex.flatMap { list.specs[$0].name }.map { "'\($0)'" } ?? "this request"
         // A name used more than once: say which of its requests (by line) the reference reads.
-        let producerName = indices.count < 2 ? "'\(ref.requestName)'"
-            : "'\(ref.requestName)' (line \(list.specs[producer].location.map { String($0.line) } ?? "?"))"
+        let producerName = indices.count < 2 ? "\(quoting: ref.requestName)"
+            : "\(quoting: ref.requestName) (line \(list.specs[producer].location.map { String($0.line) } ?? "?"))"
         switch outcomes[producer] {
         case nil:
             throw locator.error("\(who) uses the response of \(producerName), which has not completed yet; run it first",

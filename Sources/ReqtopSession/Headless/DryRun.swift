@@ -5,37 +5,41 @@ import ReqtopRequestLists
 /// What `--dry-run` prints: each request exactly as it will be sent — request line, every header
 /// field in wire order, those the client adds by itself marked `# added`, then the body — or, for
 /// a request that waits for another's response, the same with the values it waits for left as
-/// `{{name.response…}}`, and what it waits for.
+/// `{{name.response…}}`, and what it waits for. A request that will not be sent is one line,
+/// `### N — not sent: why`.
 package enum DryRun {
-    package static func text(for resolver: RequestResolver, configuration: SessionConfiguration) -> String {
+    /// The text, and how many requests would not be sent (printed as `### N — not sent: why`, with
+    /// no request line, so the reason cannot be read as a header field of a request).
+    package static func text(for resolver: RequestResolver, configuration: SessionConfiguration) -> (text: String, notSent: Int) {
         var out = ""
+        var notSentCount = 0
         let list = resolver.list
         for index in list.specs.indices {
             let spec = list.specs[index]
-            out += "### \(index + 1)" + (spec.name.map { " \($0)" } ?? "") + "\n"
+            let title = "### \(index + 1)" + (spec.name.map { " \($0)" } ?? "")
             let waitsFor = resolver.dependencies(of: index)
-            var notSent: String?
             if waitsFor.isEmpty {
                 do throws(RequestListError) {
-                    out += text(for: try resolver.resolve(index), configuration: configuration)
-                    out += "\n"
-                    continue
+                    let request = try resolver.resolve(index)
+                    out += title + "\n" + text(for: request, configuration: configuration) + "\n"
                 } catch {
-                    notSent = error.message
+                    notSentCount += 1
+                    let at = error.line > 0 ? " (\((error.file as NSString).lastPathComponent):\(error.line):\(error.column))" : ""
+                    out += "\(title) — not sent: \(error.message)\(at)\n\n"
                 }
+                continue
             }
-            if !waitsFor.isEmpty, let request = try? resolver.resolveKeepingResponseReferences(index) {
+            out += title + "\n"
+            if let request = try? resolver.resolveKeepingResponseReferences(index) {
                 // Everything but the values it waits for, resolved: those stay `{{name.response…}}`.
                 out += text(for: request, configuration: configuration)
             } else {
                 out += "\(spec.method) \(spec.url)\n"
                 for header in spec.headers { out += "\(header.name): \(header.value)\n" }
             }
-            if !waitsFor.isEmpty { out += "# waits for the response of: \(waitsFor.sorted().joined(separator: ", "))\n" }
-            if let notSent { out += "# not sent: \(notSent)\n" }
-            out += "\n"
+            out += "# waits for the response of: \(waitsFor.sorted().joined(separator: ", "))\n\n"
         }
-        return out
+        return (out, notSentCount)
     }
 
     /// One request: `METHOD URL`, its header fields in wire order, a blank line and the body (text

@@ -20,7 +20,9 @@ enum RunCommand: Command {
         """
     static let footer: String? = """
         Exit codes: 0 every request completed (any HTTP status), 1 a request failed or was
-        cancelled (or HTTP >= 400 with --fail-on-status), 2 usage or parse error, 130 interrupted.
+        cancelled (or HTTP >= 400 with --fail-on-status), 2 usage or parse error, 130 interrupted;
+        --dry-run: 0 every request would be sent, 3 some would not (each printed as
+        "### N — not sent: why"), 2 the list does not parse.
         """
 
     static let environment = CommandOption.value("env", "NAME", help: "environment from http-client(.private).env.json beside each file")
@@ -158,6 +160,7 @@ func loadInputs(files: [String], environment: String?, variables: [String: Strin
 private func printDryRun(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
     let configuration = sessionConfiguration(options)
     var text = ""
+    var notSent = 0
     for input in inputs {
         let resolver = RequestResolver(list: input.list, variables: input.variables)
         do {
@@ -167,12 +170,18 @@ private func printDryRun(_ inputs: [RunnerInput], options: RunOptions) -> Int32 
             return 2
         }
         if inputs.count > 1 { text += "# \(input.list.sourcePath)\n" }
-        text += DryRun.text(for: resolver, configuration: configuration)
+        let dry = DryRun.text(for: resolver, configuration: configuration)
+        text += dry.text
+        notSent += dry.notSent
     }
     // On a terminal, control characters from the list (an escape sequence in a header or a body)
     // show as pictures (␛) instead of acting; piped, the text goes out as it is.
     if FileDescriptorSink.standardOutput.isTerminal { text = Sanitizer.lines(text).joined(separator: "\n") }
     FileDescriptorSink.standardOutput.write(text)
+    if notSent > 0 {
+        printToStandardError("reqtop run --dry-run: \(notSent) request\(notSent == 1 ? "" : "s") would not be sent (exit status 3)")
+        return 3
+    }
     return 0
 }
 
