@@ -35,7 +35,7 @@ let package = Package(
         // Test support for code that embeds the networking core: records bus events and awaits them.
         .target(name: "ReqtopNetworkingTesting", dependencies: ["ReqtopNetworking", "ReqtopSync"]),
         // Layer 2: request lists.
-        .target(name: "ReqtopRequestLists", dependencies: ["ReqtopSync", "ReqtopHTTPModel"]),
+        .target(name: "ReqtopRequestLists", dependencies: ["CCurl", "ReqtopSync", "ReqtopHTTPModel"]),
         // Text a terminal can show safely: the sanitizer for untrusted text, display widths.
         .target(name: "ReqtopTerminalText", dependencies: ["CTextWidth"]),
         // Terminal UI kit: pure Swift cells, buffers, widgets; ncurses backend and event loop.

@@ -319,11 +319,30 @@ struct CurlCommand {
             defaultMethod = "PUT"
         }
         let resolvedMethod = method ?? (head ? "HEAD" : defaultMethod)
-        return urls.map { url in
+        var specs: [RequestSpec] = []
+        for url in urls {
             var full = url
             if let upload, !upload.fromStdin, full.hasSuffix("/") { full += (upload.path as NSString).lastPathComponent }
             if !queryAddition.isEmpty { full += (url.contains("?") ? "&" : "?") + queryAddition.joined(separator: "&") }
-            return RequestSpec(method: resolvedMethod, url: full, headers: headers, body: body, options: options, location: location)
+            full = try curlsReading(of: full)
+            specs.append(RequestSpec(method: resolvedMethod, url: full, headers: headers, body: body, options: options, location: location))
+        }
+        return specs
+    }
+
+    /// `url` as libcurl reads it (`CurlURL`): unchanged when curl reads it as written (but for the
+    /// `/` of an empty path), else curl's reading with a warning saying so, or curl's refusal.
+    private mutating func curlsReading(of url: String) throws(RequestListError) -> String {
+        let word = ShellWords.Word(text: url, line: location.line, column: location.column)
+        switch CurlURL.normalized(url) {
+        case let .failure(refused):
+            throw error("\(refused.message): \(quoting: url)", at: word)
+        case let .success(normalized):
+            if normalized == url || normalized == url + "/" { return url }
+            // A `{{placeholder}}` or a glob is text curl would read otherwise: left as written (with its own warning).
+            if url.contains("{") || url.contains("[") { return url }
+            warnings.append(RequestListWarning(location: location, message: "curl reads the URL \(quoting: url) as \(quoting: normalized); sent as curl sends it"))
+            return normalized
         }
     }
 }

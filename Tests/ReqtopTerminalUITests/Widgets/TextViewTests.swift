@@ -66,6 +66,35 @@ final class TextViewTests: XCTestCase {
         assertLines(wrappedBuffer, ["long  ", "line  ", "here  "])
     }
 
+    /// `G` on a body whose last lines wrap into more rows than the page: like `less`, the page is the
+    /// last screenful of rows (the first line on it may start part-way), never one row and blanks.
+    func testTheLastPageIsFullWhenItsFirstLineWrapsPastTheTop() {
+        let cases: [[String]] = [
+            ["a", "one two three four five six", "b"],
+            [String(repeating: "x", count: 40)], // one line, taller than the page
+            ["head", String(repeating: "word ", count: 12), "", "tail"],
+        ]
+        for lines in cases {
+            var all = TextViewState()
+            let whole = render(width: 6, height: 60) { buffer, area in
+                TextView(lines: lines, wrap: true).render(area: area, buffer: &buffer, state: &all)
+            }
+            let rows = (0..<60).map { y in (0..<6).map { whole[$0, y].symbol }.joined() }
+            let used = rows.lastIndex { !$0.trimmingCharacters(in: .whitespaces).isEmpty }! + 1
+            var state = TextViewState(offset: Int.max / 2)
+            let page = render(width: 6, height: 3) { buffer, area in
+                TextView(lines: lines, wrap: true).render(area: area, buffer: &buffer, state: &state)
+            }
+            assertLines(page, Array(rows[(used - 3)..<used]))
+            // One line up from there is an ordinary page that starts at a line's first row.
+            state.offset -= 1
+            let above = render(width: 6, height: 3) { buffer, area in
+                TextView(lines: lines, wrap: true).render(area: area, buffer: &buffer, state: &state)
+            }
+            if lines.count > 1 { XCTAssertNotEqual((0..<6).map { above[$0, 0].symbol }, (0..<6).map { page[$0, 0].symbol }) }
+        }
+    }
+
     func testMatchesAreHighlightedAndSmartCaseDecides() {
         var state = TextViewState()
         var view = TextView(lines: ["Get the gET", "none"])

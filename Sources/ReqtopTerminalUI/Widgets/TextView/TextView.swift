@@ -52,13 +52,21 @@ public struct TextView: StatefulWidget {
 
     public func render(area: Rect, buffer: inout Buffer, state: inout TextViewState) {
         guard !area.isEmpty else { return }
-        state.offset = max(0, min(state.offset, lastOffset(area: area)))
+        // At (or past) the last page, the last page shows full, as `less` shows it: with wrapping,
+        // its first line may start part-way down (the rows above it belong to the page before).
+        let last = lastPage(area: area)
+        var skippedRows = 0
+        if state.offset >= last.offset {
+            state.offset = last.offset
+            skippedRows = last.skippedRows
+        }
+        state.offset = max(0, state.offset)
         var y = area.y
         var index = state.offset
         if wrap { state.column = 0 }
         state.column = max(0, state.column)
         while y < area.bottom, index < lineCount {
-            for var row in rows(of: index, width: area.width) where y < area.bottom {
+            for var row in rows(of: index, width: area.width).dropFirst(index == state.offset ? skippedRows : 0) where y < area.bottom {
                 if state.column > 0 { row = Self.dropColumns(state.column, of: row) }
                 buffer.setString(x: area.x, y: y, row, style: style, maxWidth: area.width)
                 // Colours are worked out on whole rows: not when scrolled sideways (a row may start mid-token).
@@ -92,17 +100,18 @@ public struct TextView: StatefulWidget {
         return TextWidth.wrap(String(line.dropFirst(indent)), width: width - indent).map { margin + $0 }
     }
 
-    /// The largest offset that still fills the area: scrolling to the end shows a full last page.
-    private func lastOffset(area: Rect) -> Int {
-        guard wrap else { return max(0, lineCount - area.height) }
+    /// Where the last full page starts: the line, and how many of its wrapped rows are above the page.
+    private func lastPage(area: Rect) -> (offset: Int, skippedRows: Int) {
+        guard wrap else { return (max(0, lineCount - area.height), 0) }
         var rowsBelow = 0
         var index = lineCount
         while index > 0 {
-            rowsBelow += rows(of: index - 1, width: area.width).count
-            if rowsBelow > area.height { return index }
+            let rows = rows(of: index - 1, width: area.width).count
+            if rowsBelow + rows >= area.height { return (index - 1, rowsBelow + rows - area.height) }
+            rowsBelow += rows
             index -= 1
         }
-        return 0
+        return (0, 0)
     }
 
     /// Lays each style over the cells of its character range in `row`.
