@@ -1,6 +1,8 @@
 # reqtop — the two commands a new user needs are `make demo` and `make test`.
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --disable-swift-testing
+## What `make test` (and so CI) builds with: a warning in any Swift target fails the build.
+STRICT_FLAGS = -Xswiftc -warnings-as-errors
 
 .PHONY: demo test build release test-unit test-tsan bench clean
 
@@ -29,15 +31,15 @@ release:
 ## and httpbin (started and stopped here), then the networking core again under ThreadSanitizer.
 test:
 	@scripts/setup.sh test
-	$(MAKE) --no-print-directory bench BENCH_QUICK=1
-	$(SWIFT) build
+	$(MAKE) --no-print-directory bench BENCH_QUICK=1 RELEASE_EXTRA="$(STRICT_FLAGS)"
+	$(SWIFT) build $(STRICT_FLAGS)
 	scripts/with-test-servers.sh $(MAKE) --no-print-directory test-unit test-tsan
 
 test-unit:
-	$(SWIFT) test $(SWIFT_TEST_FLAGS)
+	$(SWIFT) test $(SWIFT_TEST_FLAGS) $(STRICT_FLAGS)
 
 test-tsan:
-	$(SWIFT) test $(SWIFT_TEST_FLAGS) --sanitize=thread --scratch-path .build/tsan --filter 'ReqtopNetworkingTests|ReqtopSyncTests|EventStreamTests|JournalTests|ReqtopProxyTests'
+	$(SWIFT) test $(SWIFT_TEST_FLAGS) $(STRICT_FLAGS) --sanitize=thread --scratch-path .build/tsan --filter 'ReqtopNetworkingTests|ReqtopSyncTests|EventStreamTests|JournalTests|ReqtopProxyTests'
 
 ## Benchmarks side by side with curl and URLSession (release build; README "Performance").
 ## BENCH_QUICK=1 shrinks every case to smoke-test sizes (figures meaningless, for CI).
@@ -46,8 +48,8 @@ bench:
 	@$(if $(filter-out 0,$(BENCH_QUICK)),true,scripts/setup.sh bench)
 	@[ -x /usr/bin/time ] || { echo "bench: installing time (peak RSS of curl)" >&2; s=""; [ "$$(id -u)" -ne 0 ] && s=sudo; \
 	  DEBIAN_FRONTEND=noninteractive $$s apt-get install -y -qq --no-install-recommends time >/dev/null; }
-	$(SWIFT) build $(RELEASE_FLAGS) --product reqtop
-	$(SWIFT) build $(RELEASE_FLAGS) --product reqtop-bench
+	$(SWIFT) build $(RELEASE_FLAGS) $(RELEASE_EXTRA) --product reqtop
+	$(SWIFT) build $(RELEASE_FLAGS) $(RELEASE_EXTRA) --product reqtop-bench
 	BENCH_QUICK=$(BENCH_QUICK) REQTOP_LARGE_FILE_MB=$(if $(filter-out 0,$(BENCH_QUICK)),8,1024) \
 	  scripts/with-test-servers.sh .build/release/reqtop-bench
 

@@ -56,7 +56,7 @@ final class JSONLinesEncoderTests: SecretsInClearTestCase {
             HTTPHeader(name: "X-Item-9", value: ""), HTTPHeader(name: "content-length", value: "5"), HTTPHeader(name: "ETag", value: "\"x\""),
         ])
         var events: [TaskEvent] = []
-        for (i, time) in [0, 1.5, 2, 1_764_443_000.123456, 1_764_443_000, 1e-7, 0.30000000000000004, 1e22, -0.0, -3, -2.5, 1e15, 999_999_999_999_999, 9_007_199_254_740_993].enumerated() {
+        for (i, time) in [0, 1.5, 2, 1_764_443_000.123456, 1_764_443_000, 1e-7, 0.30000000000000004, 1e22, -0.0, -3, -2.5, 1e15, 999_999_999_999_999, 9_007_199_254_740_992].enumerated() {
             let id = TaskID(rawValue: i + 1)
             events += [
                 TaskEvent(task: id, time: time, kind: .created(TaskDescription(kind: .data, name: i % 2 == 0 ? odd : nil, request: HTTPRequest(

@@ -55,7 +55,7 @@ final class SpillFolderTests: XCTestCase {
         XCTAssertEqual(mode & 0o777, 0o700, "group and others lose their access")
         try FileManager.default.createSymbolicLink(atPath: base + "/link", withDestinationPath: base + "/open")
         XCTAssertFalse(SpillFolders.isPrivateFolderOfThisUser(base + "/link"), "a symlink could point anywhere")
-        FileManager.default.createFile(atPath: base + "/file", contents: Data())
+        _ = FileManager.default.createFile(atPath: base + "/file", contents: Data())
         XCTAssertFalse(SpillFolders.isPrivateFolderOfThisUser(base + "/file"))
         XCTAssertFalse(SpillFolders.isPrivateFolderOfThisUser(base + "/missing"))
     }

@@ -30,6 +30,8 @@ struct CurlCommand {
     /// curl follows redirects only with -L, so a command without it does not either.
     var options = HTTPRequest.Options(followRedirects: false)
     var ignored: [String] = []
+    /// `-g`: `{}` and `[]` in URLs are sent as written, not expanded (curl's URL globbing).
+    var globoff = false
     var warnings: [RequestListWarning] = []
     /// As long as curl's (24 dashes and 16 characters), so bodies have curl's length.
     private let boundary = "------------------------reqtop" + String(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(10)).lowercased()
@@ -135,6 +137,7 @@ struct CurlCommand {
             guard let hops = Int(v), hops >= -1 else { throw error("\(quoting: flag) needs a number, not \(quoting: v)", at: word) }
             options.maxRedirects = hops < 0 ? Int.max : hops
         case "url": urls.append(v)
+        case "globoff": globoff = true
         case "max-time":
             guard let seconds = Double(v), seconds > 0 else { throw error("\(quoting: flag) needs a number of seconds, not \(quoting: v)", at: word) }
             options.timeout = seconds
@@ -320,14 +323,36 @@ struct CurlCommand {
         }
         let resolvedMethod = method ?? (head ? "HEAD" : defaultMethod)
         var specs: [RequestSpec] = []
-        for url in urls {
-            var full = url
-            if let upload, !upload.fromStdin, full.hasSuffix("/") { full += (upload.path as NSString).lastPathComponent }
-            if !queryAddition.isEmpty { full += (url.contains("?") ? "&" : "?") + queryAddition.joined(separator: "&") }
-            full = try curlsReading(of: full)
-            specs.append(RequestSpec(method: resolvedMethod, url: full, headers: headers, body: body, options: options, location: location))
+        for written in urls {
+            for url in try globbed(written) {
+                var full = url
+                if let upload, !upload.fromStdin, full.hasSuffix("/") { full += (upload.path as NSString).lastPathComponent }
+                if !queryAddition.isEmpty { full += (url.contains("?") ? "&" : "?") + queryAddition.joined(separator: "&") }
+                full = try curlsReading(of: full)
+                specs.append(RequestSpec(method: resolvedMethod, url: full, headers: headers, body: body, options: options, location: location))
+            }
         }
         return specs
+    }
+
+    /// The URLs curl's globbing makes of `url` (just `url` with `-g`, or when it has no pattern).
+    private mutating func globbed(_ url: String) throws(RequestListError) -> [String] {
+        guard !globoff, url.contains(where: { "{}[]".contains($0) }) else { return [url] }
+        // `{{name}}` is a placeholder someone left, not a set: curl refuses it, so reqtop sends it as written with a warning.
+        if url.contains("{{") { return [url] }
+        switch CurlURL.glob(url) {
+        case let .failure(refused):
+            throw error("\(refused.message): \(quoting: url)", at: ShellWords.Word(text: url, line: location.line, column: location.column))
+        case let .success(urls):
+            if urls.count > 1 {
+                warnings.append(RequestListWarning(location: location,
+                                                   message: "curl's URL globbing makes \(urls.count) URLs of \(quoting: url): "
+                                                       + "one request each, as curl sends them (-g turns it off)"))
+            } else if urls.first != url {
+                warnings.append(RequestListWarning(location: location, message: "curl's URL globbing reads \(quoting: url) as \(quoting: urls[0]) (-g turns it off)"))
+            }
+            return urls
+        }
     }
 
     /// `url` as libcurl reads it (`CurlURL`): unchanged when curl reads it as written (but for the
@@ -339,8 +364,8 @@ struct CurlCommand {
             throw error("\(refused.message): \(quoting: url)", at: word)
         case let .success(normalized):
             if normalized == url || normalized == url + "/" { return url }
-            // A `{{placeholder}}` or a glob is text curl would read otherwise: left as written (with its own warning).
-            if url.contains("{") || url.contains("[") { return url }
+            // A `{{placeholder}}` is left as written (with its own warning).
+            if url.contains("{{") { return url }
             warnings.append(RequestListWarning(location: location, message: "curl reads the URL \(quoting: url) as \(quoting: normalized); sent as curl sends it"))
             return normalized
         }

@@ -77,7 +77,9 @@ public enum CurlImporter {
         let ordered = warnings.enumerated().sorted { a, b in
             let (x, y) = (a.element.location, b.element.location)
             return (x?.line ?? 0, x?.column ?? 0, a.offset) < (y?.line ?? 0, y?.column ?? 0, b.offset)
-        }.map(\.element)
+        }.map(\.element).reduce(into: [RequestListWarning]()) { unique, warning in
+            if unique.last != warning { unique.append(warning) } // a loop's body says the same thing each iteration
+        }
         return RequestList(specs: specs, sourcePath: path, format: .curl, warnings: ordered, sourceLines: lines)
     }
 }

@@ -130,9 +130,11 @@ extension ShellWords {
         if let array = raw.wholeMatch(of: /"?\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}"?/) {
             return arrays[String(array.1)]
         }
-        if let range = raw.wholeMatch(of: /\{(-?[0-9]+)\.\.(-?[0-9]+)\}/), let from = Int(range.1), let to = Int(range.2),
+        if let range = raw.wholeMatch(of: /\{(-?[0-9]+)\.\.(-?[0-9]+)(?:\.\.(-?[0-9]+))?\}/), let from = Int(range.1), let to = Int(range.2),
            abs(to - from) < 100_000 {
-            return from <= to ? (from...to).map(String.init) : (to...from).reversed().map(String.init)
+            let step = max(1, abs(range.3.flatMap { Int($0) } ?? 1))
+            return from <= to ? stride(from: from, through: to, by: step).map(String.init)
+                : stride(from: from, through: to, by: -step).map(String.init)
         }
         if let list = raw.wholeMatch(of: /\{([^{},]*(,[^{},]*)+)\}/) { return list.1.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         if Self.hasUnquotedGlob(raw) { return nil }

@@ -53,6 +53,8 @@ struct ShellWords {
     var line = 1
     var column = 1
     /// Heredocs opened on the current line, read when the line ends.
+    /// Commands found inside a command substitution of the command being read, put before it.
+    var nested: [Command] = []
     private var pendingHeredocs: [(delimiter: String, stripTabs: Bool, expands: Bool)] = []
     /// Warnings with their 1-based line and column.
     var warnings: [(message: String, line: Int, column: Int)] = []
@@ -78,6 +80,9 @@ struct ShellWords {
         index += 1
     }
 
+    /// Words of bash's grammar that start or end a compound command, not a command of their own.
+    static let reservedWords: Set<String> = ["if", "then", "else", "elif", "fi", "do", "done", "!", "{", "}", "time", "esac"]
+
     static func isNewline(_ c: Character) -> Bool { c == "\n" || c == "\r\n" }
 
     mutating func run() throws(Unbalanced) -> [Command] {
@@ -90,8 +95,12 @@ struct ShellWords {
         }
         func finishCommand() {
             finishWord()
+            commands += nested
+            nested = []
             command.unreplayable = unreplayable
             unreplayable = nil
+            // `if curl …; then curl …; fi`: the commands inside run (reqtop does not weigh conditions).
+            while let first = command.words.first, Self.reservedWords.contains(first.text) { command.words.removeFirst() }
             if let rest = applyAssignments(command) { command.words = rest } else { command = Command(); return }
             if !command.words.isEmpty || command.stdin != nil { commands.append(command) }
             command = Command()
@@ -102,7 +111,7 @@ struct ShellWords {
                 continue
             }
             if c == " " || c == "\t" || c == "\r" {
-                if command.words.isEmpty, let keyword = word, Self.loopKeywords.contains(keyword.text) {
+                if command.words.allSatisfy({ Self.reservedWords.contains($0.text) }), let keyword = word, Self.loopKeywords.contains(keyword.text) {
                     word = nil
                     try readLoop(keyword, into: &commands)
                     continue
@@ -270,8 +279,14 @@ struct ShellWords {
         var name = ""
         if current == "{" {
             advance()
-            while let c = current, c != "}" { name.append(c); advance() }
+            var depth = 0
+            while let c = current, c != "}" || depth > 0 {
+                if c == "{" { depth += 1 } else if c == "}" { depth -= 1 }
+                name.append(c)
+                advance()
+            }
             if current == "}" { advance() }
+            if let expanded = expandParameter(name, line: startLine, column: startColumn) { return expanded }
         } else {
             while let c = current, c == "_" || (c.isASCII && (c.isLetter || c.isNumber)) { name.append(c); advance() }
         }
@@ -289,6 +304,36 @@ struct ShellWords {
         return value
     }
 
+    /// `${NAME:-word}`, `${NAME-word}`, `${NAME:=word}`, `${NAME=word}`, `${NAME:+word}` and
+    /// `${NAME+word}` as bash expands them (the word's own `$NAME`s expanded too); nil for any other
+    /// `${…}`.
+    mutating func expandParameter(_ text: String, line: Int, column: Int) -> String? {
+        guard let match = text.wholeMatch(of: /([A-Za-z_][A-Za-z0-9_]*)(:?)([-=+])(.*)/) else { return nil }
+        let name = String(match.1)
+        let value: String? = assigned[name] ?? arrayElement(name) ?? (substituted[name] == nil ? environment[name] : nil)
+        if substituted[name] != nil {
+            unreplayable = unreplayable ?? ("$\(name) is set at line \(substituted[name]!.line) by a command substitution, which cannot be "
+                                            + "replayed: put the value itself", line, column)
+            return ""
+        }
+        let isSet = match.2.isEmpty ? value != nil : !(value ?? "").isEmpty // `:` also treats empty as unset
+        var word: String {
+            var lexer = ShellWords(chars: Array(match.4), environment: environment)
+            lexer.assigned = assigned
+            lexer.arrays = arrays
+            return lexer.expandVariables(in: String(match.4))
+        }
+        switch match.3 {
+        case "+": return isSet ? word : ""
+        case "=":
+            if isSet { return value ?? "" }
+            let chosen = word
+            assigned[name] = chosen
+            return chosen
+        default: return isSet ? value ?? "" : word
+        }
+    }
+
     /// Skips `$(…)` (nested parentheses and quotes inside) or `` `…` `` at `current`, noting that the
     /// command holding it cannot be replayed: reqtop does not run other programs.
     mutating func skipCommandSubstitution() throws(Unbalanced) {
@@ -298,12 +343,15 @@ struct ShellWords {
                                         startLine, startColumn)
         advance()
         if backticks {
+            let inner = (index, line, column)
             while let c = current, c != "`" { if c == "\\" { advance() }; if current != nil { advance() } }
             guard current == "`" else { throw Unbalanced(message: "unbalanced backtick: add the closing `", line: startLine, column: startColumn) }
             advance()
+            try readCurlInSubstitution(from: inner, to: index - 1)
             return
         }
         advance() // (
+        let inner = (index, line, column)
         var depth = 1
         while let c = current {
             switch c {
@@ -311,7 +359,10 @@ struct ShellWords {
             case ")":
                 depth -= 1
                 advance()
-                if depth == 0 { return }
+                if depth == 0 {
+                    try readCurlInSubstitution(from: inner, to: index - 1)
+                    return
+                }
             case "'": _ = try singleQuoted()
             case "\"": _ = try doubleQuoted()
             case "\\": advance(); if current != nil { advance() }
@@ -319,6 +370,29 @@ struct ShellWords {
             }
         }
         throw Unbalanced(message: "unbalanced $( : add the closing )", line: startLine, column: startColumn)
+    }
+
+    /// A curl command run for its output (`out=$(curl -s …)`, `if [[ $(curl …) ]]`) still sends its
+    /// request: its commands are read (with the script's variables so far) and replayed, after a
+    /// warning that the script used what it printed.
+    private mutating func readCurlInSubstitution(from start: (index: Int, line: Int, column: Int), to end: Int) throws(Unbalanced) {
+        guard start.index < end else { return }
+        let text = chars[start.index..<end]
+        guard let first = text.firstIndex(where: { $0 != " " && $0 != "\t" && !Self.isNewline($0) }),
+              text[first...].starts(with: "curl ") else { return }
+        var lexer = ShellWords(chars: Array(text), environment: environment)
+        lexer.line = start.line
+        lexer.column = start.column
+        lexer.assigned = assigned
+        lexer.arrays = arrays
+        lexer.substituted = substituted
+        let found = try lexer.run()
+        warnings += lexer.warnings
+        for command in found where command.words.first?.text == "curl" {
+            warnings.append(("curl inside a command substitution: its request is sent; what the script did with its output is not",
+                             command.words[0].line, command.words[0].column))
+        }
+        nested += found
     }
 
     /// Applies a command made of assignments only (`NAME=value`, also after `export`, `readonly`,

@@ -98,8 +98,8 @@ extension HAR.Request {
         self.init(method: try node.field("method").string(), url: try node.field("url").string(),
                   httpVersion: try node.optionalField("httpVersion")?.string(),
                   cookies: try node.optionalField("cookies")?.items().map(HAR.Cookie.init),
-                  headers: try node.optionalField("headers")?.items().map(HTTPHeader.init(har:)),
-                  queryString: try node.optionalField("queryString")?.items().map(HTTPHeader.init(har:)),
+                  headers: try node.optionalField("headers").map(HTTPHeader.fields(har:)),
+                  queryString: try node.optionalField("queryString").map(HTTPHeader.fields(har:)),
                   postData: try node.optionalField("postData").map(HAR.PostData.init),
                   headersSize: try node.optionalField("headersSize")?.int(),
                   bodySize: try node.optionalField("bodySize")?.int())
@@ -113,8 +113,21 @@ extension HAR.Cookie {
 }
 
 extension HTTPHeader {
-    init(har node: HARNode) throws(HARDecodingError) {
-        self.init(name: try node.field("name").string(), value: try node.field("value").text())
+    /// The fields of a `headers` or `queryString` array. A value written as an array (Polly.JS
+    /// records node's multi-valued headers so) is one field per element, as node sends them.
+    static func fields(har list: HARNode) throws(HARDecodingError) -> [HTTPHeader] {
+        var fields: [HTTPHeader] = []
+        for item in try list.items() {
+            let name = try item.field("name").string()
+            let value = try item.field("value")
+            if case .array = value.json.value {
+                for element in try value.items() { fields.append(HTTPHeader(name: name, value: try element.text())) }
+                value.coercions.count(value.path, as: "arrays as one field per element")
+            } else {
+                fields.append(HTTPHeader(name: name, value: try value.text()))
+            }
+        }
+        return fields
     }
 }
 

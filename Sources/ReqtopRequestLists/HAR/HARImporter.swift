@@ -126,7 +126,8 @@ public enum HARImporter {
         }
         var body: RequestBody?
         if let post = request.postData {
-            if let mimeType = post.mimeType, !mimeType.isEmpty, headers.value(for: "Content-Type") == nil {
+            // (An empty postData — Polly.JS writes one on every GET — has no body to type.)
+            if hasBody, let mimeType = post.mimeType, !mimeType.isEmpty, headers.value(for: "Content-Type") == nil {
                 headers.append(HTTPHeader(name: "Content-Type", value: mimeType))
             }
             if let text = post.text, !text.isEmpty {
