@@ -288,6 +288,24 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(server.requestLog.count, 0)
     }
 
+    /// ktor's JWT example: the second request needs what only a skipped script sets. `--dry-run`
+    /// prints it as one `### N … — not sent: why` line (no request line a reader could take for a
+    /// request, no `# not sent` a reader could take for a header) and exits 3.
+    func testDryRunMarksARequestThatWillNotBeSentAndExitsThree() throws {
+        let list = ((#filePath as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent("../ReqtopRequestListsTests/Fixtures/Wild/http/ktor-documentation__auth-jwt-hs256_requests.http")
+        let dry = try reqtop(["run", list, "--dry-run"])
+        XCTAssertEqual(dry.status, 3, dry.stderrText)
+        let lines = dry.stdoutText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let notSent = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("### 2 ") }, dry.stdoutText)
+        XCTAssertTrue(lines[notSent].contains(" — not sent: needs {{auth_token}}"), lines[notSent])
+        XCTAssertEqual(lines[notSent + 1], "", "nothing of the request follows: \(dry.stdoutText)")
+        XCTAssertFalse(dry.stdoutText.contains("GET http://localhost:8080/hello"), dry.stdoutText)
+        XCTAssertTrue(lines.contains("POST http://localhost:8080/login"), dry.stdoutText)
+        XCTAssertTrue(dry.stderrText.contains("1 request would not be sent (exit status 3)"), dry.stderrText)
+        XCTAssertEqual(server.requestLog.count, 0)
+    }
+
     func testDryRunShowsEveryFieldAsItWillBeSentWithTheAddedOnesMarked() throws {
         let list = try file("order.http", """
             wHat {{base}}/echo/head?a=%3A&b=[1]
