@@ -44,6 +44,8 @@ final class ClientConnection {
     var exchange: ProxyExchange?
     /// Decoding the current request's body from `inbound`, until it is complete.
     var body: BodyDecoder?
+    /// A chunked request's task, resumed once its first chunk size is read and good.
+    var deferredStart: HTTPTask?
     var readEOF = false
     /// When bytes last moved either way (idle connections are closed after a while).
     var lastActivity = Date().timeIntervalSince1970

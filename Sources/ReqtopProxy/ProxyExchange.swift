@@ -36,6 +36,8 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
         var body = ByteQueue()
         var bodyEnded = false
         var clientGone = false
+        /// Why the client's body framing is malformed: the task fails and the client gets a 400.
+        var malformed: String?
         var sourceWaiting = false
         var continueSent = false
         /// The body bytes the engine has read so far, kept while they are few, so libcurl can send
@@ -123,7 +125,11 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
         state.withLock { s in
             s.finished = true
             if let error {
-                if s.framing == .pending {
+                if s.framing == .pending, let malformed = s.malformed {
+                    let body = "reqtop proxy: \(malformed)\n"
+                    s.output.append("HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                                    + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
+                } else if s.framing == .pending {
                     let status = error.code == .timedOut ? 504 : 502
                     let body = "reqtop proxy: \(error.code.rawValue): \(error.message)\n"
                     s.output.append("HTTP/1.1 \(status) \(status == 504 ? "Gateway Timeout" : "Bad Gateway")\r\n"
@@ -167,6 +173,7 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
                 if before >= Self.lowWater, s.body.count < Self.lowWater { wakeProxy = true } // it may read from the client again
                 return .bytes(n)
             }
+            if let malformed = s.malformed { return .invalid(malformed) }
             if s.bodyEnded { return .end }
             if s.clientGone { return .failed("the client closed the connection before it sent the whole request body") }
             s.sourceWaiting = true
@@ -209,6 +216,23 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
         }?.streamIsReady()
     }
 
+    /// The client framed its body wrongly (`reason` says how): the task fails with a protocol error —
+    /// at once when it was never started — and the client gets `400 Bad Request` with the reason,
+    /// unless a response had begun.
+    func clientSentMalformedBody(_ reason: String, started: Bool) {
+        let task = state.withLock { s -> HTTPTask? in
+            s.malformed = reason
+            s.sourceWaiting = false
+            return s.finished ? nil : s.task
+        }
+        guard let task else { return }
+        if started {
+            task.streamIsReady() // its next read fails it
+        } else {
+            try? task.failBeforeSending(TransferError(code: .protocolError, message: reason))
+        }
+    }
+
     /// The client went away: a body still being read fails, a running task is cancelled.
     func clientWentAway() {
         let task = state.withLock { s -> HTTPTask? in
@@ -246,4 +270,12 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
     var completion: (done: Bool, close: Bool) {
         state.withLock { s in (s.finished && s.output.isEmpty, s.closeAfter) }
     }
+}
+
+/// The consumer of a task the proxy refused before sending it: nothing arrives, nothing is written
+/// (the connection answers the client itself).
+final class RefusedExchange: ResponseStreamConsumer {
+    func didReceiveResponse(_ head: HTTPResponseHead) {}
+    func consume(_ bytes: UnsafeRawBufferPointer) -> Bool { true }
+    func didFinish(_ error: TransferError?) {}
 }

@@ -250,9 +250,19 @@ final class ProxyLoop {
                 }
                 connection.inbound.drop(used)
             } catch {
-                exchange.clientWentAway()
-                connection.closeWhenFlushed = true
+                // Nothing more is read from this client: the task fails saying why, the client gets a 400
+                // (before anything went upstream when the first chunk size was the bad one), then the connection closes.
+                connection.inbound.removeAll()
+                connection.body = nil
+                exchange.clientSentMalformedBody("\(error)", started: connection.deferredStart == nil)
+                connection.deferredStart = nil
+                connection.readEOF = true
                 return
+            }
+            // A chunked body goes upstream once its first chunk size has been read and found good.
+            if let task = connection.deferredStart, decoder.hasReadAChunkSize || decoder.isDone {
+                connection.deferredStart = nil
+                resume(task, exchange)
             }
             if decoder.isDone {
                 connection.body = nil
@@ -284,7 +294,8 @@ final class ProxyLoop {
         let framing: BodyFraming
         switch RequestHeadParser.framing(of: head) {
         case .success(let value): framing = value
-        case .failure(let error): return connection.refuse(error.status, error.description)
+        case .failure(let error):
+            return refuseFraming(error, request: HTTPRequest(method: head.method, url: url, headers: head.headers), on: connection)
         }
         var headers = HopByHop.removing(from: head.headers)
         // RFC 9112 §3.2.2: for an absolute-form target, Host is the target's authority.
@@ -312,11 +323,29 @@ final class ProxyLoop {
         exchange.attach(task)
         connection.exchange = exchange
         connection.body = framing == .none ? nil : BodyDecoder(framing)
+        if framing == .chunked, !plan.expectsContinue {
+            connection.deferredStart = task // (a client waiting for 100 Continue sends nothing until the upstream asks)
+        } else {
+            resume(task, exchange)
+        }
+    }
+
+    private func resume(_ task: HTTPTask, _ exchange: ProxyExchange) {
         do {
             try task.resume()
         } catch {
             exchange.didFinish(TransferError(code: .other, message: "\(error)"))
         }
+    }
+
+    /// A request whose framing is malformed (`Content-Length` with `Transfer-Encoding`, two lengths,
+    /// a coding other than chunked) is not sent: its task is created and fails at once saying why,
+    /// so the inspector shows it, and the client gets the status and reason.
+    private func refuseFraming(_ error: ProxyError, request: HTTPRequest, on connection: ClientConnection) {
+        let task = manager.streamTask(with: request, body: nil, consumer: RefusedExchange(),
+                                      streamOptions: StreamOptions(keptBodyBytes: 0, verbatimHead: true))
+        try? task.failBeforeSending(TransferError(code: .protocolError, message: error.description))
+        connection.refuse(error.status, error.description)
     }
 
     // MARK: CONNECT

@@ -187,15 +187,58 @@ final class ForwardingTests: ProxyTestCase {
         }
         XCTAssertEqual(try curl(["-o", "/dev/null", "-w", "%{http_code}", server.url("/get").absoluteString]).stdoutText, "200",
                        "still serving")
-        XCTAssertEqual(proxiedTasks().count, 1, "a malformed request is never sent on")
+        // A request with a URL but malformed framing is shown as a task that failed, saying why; none is sent on.
+        let tasks = try waitForTasks(4)
+        XCTAssertEqual(tasks.count, 4)
+        let failures = tasks.compactMap { task -> TransferError? in
+            if case .failed(let failure)? = recorder.terminalEvent(of: task)?.kind { return failure.error } else { return nil }
+        }
+        XCTAssertEqual(failures.map(\.code), [.protocolError, .protocolError, .protocolError], "\(failures)")
+        XCTAssertTrue(failures[0].message.contains("both Transfer-Encoding and Content-Length"), failures[0].message)
+        XCTAssertEqual(server.requestLog.count, 1, "only curl's request reached the server")
     }
 
-    func testANegativeChunkSizeEndsThatRequestAndNotTheProxy() throws {
-        let connection = try rawConnection()
-        connection.send("POST \(server.url("/post").absoluteString) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\nA")
-        _ = connection.read(timeout: 5) // the proxy closes it
+    /// Every malformed chunked framing of a request body — a chunk size with a sign, too large, too
+    /// long, followed by junk, an extension without a name, a trailer that is not a field — gets
+    /// `400 Bad Request` with a one-line reason; the task fails with a protocol error that says
+    /// what was wrong; when the first chunk size is the bad one, nothing reaches the upstream.
+    func testMalformedChunkedBodiesGet400AndAFailedTaskSayingWhy() throws {
+        let cases: [(body: String, reason: String, firstChunkBad: Bool)] = [
+            ("-1\r\nA", "chunk size is not hexadecimal: '-1'", true),
+            ("7fffffffffffffff\r\n", "chunk size '7fffffffffffffff' is too large", true),
+            ("8000000000000000\r\n", "chunk size '8000000000000000' is too large", true),
+            ("10000000000000000\r\n", "is too large (more than 15 hex digits)", true),
+            ("5 junk\r\nhello\r\n0\r\n\r\n", "unexpected 'junk' after chunk size '5'", true),
+            ("5;=x\r\nhello\r\n0\r\n\r\n", "chunk extension without a name", true),
+            ("5\r\nhello\r\n0\r\nnot a field\r\n\r\n", "trailer line is not 'Name: value'", false),
+            ("5\r\nhelloXX\r\n0\r\n\r\n", "chunk data longer than its chunk size", false),
+        ]
+        for (index, (body, reason, firstChunkBad)) in cases.enumerated() {
+            let before = server.requestLog.count
+            let connection = try rawConnection()
+            connection.send("POST \(server.url("/post").absoluteString) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" + body)
+            let response = connection.readResponse()
+            XCTAssertTrue(response.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(body.debugDescription) → \(response.prefix(200))")
+            XCTAssertTrue(response.contains("reqtop proxy: malformed chunked body: "), response)
+            XCTAssertTrue(response.contains(reason), "\(reason) in \(response)")
+            let tasks = try waitForTasks(index + 1)
+            guard case .failed(let failure)? = recorder.terminalEvent(of: tasks[index])?.kind else {
+                XCTFail("\(body.debugDescription): the task fails, not \(String(describing: recorder.terminalEvent(of: tasks[index])?.name))")
+                continue
+            }
+            XCTAssertEqual(failure.error.code, .protocolError)
+            XCTAssertTrue(failure.error.message.contains(reason), failure.error.message)
+            if firstChunkBad { XCTAssertEqual(server.requestLog.count, before, "\(body.debugDescription): nothing was sent upstream") }
+        }
         XCTAssertEqual(try curl(["-o", "/dev/null", "-w", "%{http_code}", server.url("/get").absoluteString]).stdoutText, "200",
-                       "the proxy is still there (a sign in the chunk size trapped it)")
+                       "the proxy is still there")
+        // And a well-formed chunked body with extensions and a trailer goes through whole.
+        let connection = try rawConnection()
+        connection.send("POST \(server.url("/post").absoluteString) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + "5;name=value;q=\"a b\"\r\nhello\r\n6 ; x\r\n world\r\n0\r\nX-Trailer: 1\r\n\r\n")
+        let response = connection.readResponse()
+        XCTAssertTrue(response.hasPrefix("HTTP/1.1 200 "), String(response.prefix(300)))
+        XCTAssertEqual(server.requestLog.last?.bodySHA256, sha256(Data("hello world".utf8)), "the body went through whole")
     }
 
     func testAClientThatHalfClosesAfterALargeBodyGetsItsResponse() throws {

@@ -70,9 +70,9 @@ final class CurlImportTests: XCTestCase {
     }
 
     func testShellQuotingForms() throws {
-        let text = #"curl "http://x.example/a b" -H "X-A: \"q\" \$HOME" -H X-B:\ c -H $'X-C: \x41\u00e9\101' # comment"#
+        let text = #"curl "http://x.example/a%20b" -H "X-A: \"q\" \$HOME" -H X-B:\ c -H $'X-C: \x41\u00e9\101' # comment"#
         let spec = try XCTUnwrap(CurlImporter.parse(text: text, path: "q.curl").specs.first)
-        XCTAssertEqual(spec.url, "http://x.example/a b")
+        XCTAssertEqual(spec.url, "http://x.example/a%20b")
         XCTAssertEqual(spec.headers, [
             HTTPHeader(name: "X-A", value: #""q" $HOME"#),
             HTTPHeader(name: "X-B", value: "c"),

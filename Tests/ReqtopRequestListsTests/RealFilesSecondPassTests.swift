@@ -139,7 +139,7 @@ final class RealFilesSecondPassTests: XCTestCase {
     /// apisix's health check: a loop over a declared array (curl inside `if [[ $(…) ]]`) and one over
     /// `{1..7..1}`: one request per iteration, in order.
     func testLoopsOverADeclaredArrayAndABraceRangeAreExpanded() throws {
-        let list = try RequestListLoader.load(path: wild("curl/apisix__nacos-service-healthcheck.sh"))
+        let list = try RequestListLoader.load(path: wild("scripts/apisix__nacos-service-healthcheck.sh"))
         let base = "http://nacos2:8848/nacos/v1/ns/service/list?"
         XCTAssertEqual(list.specs.map(\.url), [
             base + "pageNo=1&pageSize=2", base + "groupName=test_group&pageNo=1&pageSize=2",
@@ -151,7 +151,7 @@ final class RealFilesSecondPassTests: XCTestCase {
 
     /// semanticMediator: `declare -a arr=(…)` and `for i in "${arr[@]}"`, the URL in curl's glob braces.
     func testALoopOverADeclaredArrayWithGlobBraces() throws {
-        let list = try RequestListLoader.load(path: wild("curl/semanticMediator__cache-missing.sh"))
+        let list = try RequestListLoader.load(path: wild("scripts/semanticMediator__cache-missing.sh"))
         let words = ["dog", "cat", "fish", "bird", "love", "dance", "bamos", "ciao", "ptica", "privet", "food", "bamboo", "flower",
                      "deep", "clear", "rain", "sun", "peace", "mission", "chance"]
         XCTAssertEqual(Array(list.specs.map(\.url).prefix(words.count)),
@@ -160,15 +160,15 @@ final class RealFilesSecondPassTests: XCTestCase {
 
     /// envoy's example: ports from `${VAR:-default}`, curl in `$(…)` inside `for i in {1..2}`.
     func testDefaultsInParameterExpansionAndLoopsOverRanges() throws {
-        let list = try RequestListLoader.load(path: wild("curl/examples__verify.sh"))
+        let list = try RequestListLoader.load(path: wild("scripts/examples__verify.sh"))
         XCTAssertEqual(list.specs.map(\.url), Array(repeating: "http://localhost:11210", count: 5)
             + Array(repeating: "http://localhost:11211/stats/prometheus", count: 5) + Array(repeating: "http://localhost:11212/stats/prometheus", count: 5))
     }
 
     /// A loop over command output (`$(seq …)`, backticks) cannot be known without running it: an error at the loop's line.
     func testALoopOverCommandOutputIsRefusedAtItsLine() throws {
-        let cases = [("curl/apisix__init-common-test-service.sh", 20, "command output $(seq 1 30)"),
-                     ("curl/semanticMediator__cache-hitting.sh", 6, "command output `seq 1 10`")]
+        let cases = [("scripts/apisix__init-common-test-service.sh", 20, "command output $(seq 1 30)"),
+                     ("scripts/semanticMediator__cache-hitting.sh", 6, "command output `seq 1 10`")]
         for (file, line, what) in cases {
             let error = try XCTUnwrap(loadError(wild(file)), file)
             XCTAssertEqual(error.line, line, error.description)

@@ -37,12 +37,26 @@ public final class HTTPTask: Sendable, CustomStringConvertible {
     /// Stops the task for good; its completion handler receives a `cancelled` error. Refused once it has ended.
     public func cancel() throws(IllegalTransition) { try manager.cancel(self) }
 
+    /// Ends a task that was never resumed as failed with `error`, without sending anything (a proxy
+    /// refusing a malformed request shows it as failed, saying why). Refused once it has been resumed.
+    public func failBeforeSending(_ error: TransferError) throws(IllegalTransition) { try manager.failBeforeSending(self, error) }
+
     /// While the task runs, the first body bytes received so far (decoded, at most the configuration's
     /// `liveBodyPreviewBytes`); nil once it has ended (its response has the body) or with no preview.
     public var bodyReceivedSoFar: Data? { manager.bodyReceivedSoFar(id) }
 
     public var description: String {
         "task \(id) \(request.method) \(request.url)"
+    }
+
+    /// Applies `next` if the state machine allows it and the engine never had the task.
+    func transitionUnsubmitted(to next: TaskState) throws(IllegalTransition) {
+        let refused: IllegalTransition? = lifecycle.withLock { life in
+            guard !life.submitted, life.state.canTransition(to: next) else { return IllegalTransition(task: id, from: life.state, to: next) }
+            life.state = next
+            return nil
+        }
+        if let refused { throw refused }
     }
 
     /// Applies `next` if the state machine allows it, then runs `effect` with the lifecycle before

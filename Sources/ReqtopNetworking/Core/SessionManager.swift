@@ -233,11 +233,18 @@ public final class SessionManager: Sendable {
         if unsent { finishUnsent(task) }
     }
 
-    /// Ends a task the engine never had (or can no longer take) as cancelled: handler, then event.
-    private func finishUnsent(_ task: HTTPTask) {
-        _ = try? task.transition(to: .cancelled)
+    func failBeforeSending(_ task: HTTPTask, _ error: TransferError) throws(IllegalTransition) {
+        try task.transitionUnsubmitted(to: .failed)
+        finishUnsent(task, error: error)
+    }
+
+    /// Ends a task the engine never had (or can no longer take) as cancelled — or failed with
+    /// `error` — handler, then event.
+    private func finishUnsent(_ task: HTTPTask, error: TransferError? = nil) {
+        if error == nil { _ = try? task.transition(to: .cancelled) }
         guard let delegate = registry.remove(task.id) else { return }
-        let unsent = delegate.unsentCancellation
+        var unsent = delegate.unsentCancellation
+        if let error { unsent.error = error }
         delegate.stream?.consumer.didFinish(unsent.error)
         let (handler, event) = delegate.respond(unsent)
         let bus = self.bus

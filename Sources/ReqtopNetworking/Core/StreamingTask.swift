@@ -40,6 +40,9 @@ public enum RequestBodyRead: Sendable {
     case end
     /// The body cannot be completed (its client went away): the task fails.
     case failed(String)
+    /// The body as the client framed it is malformed (a bad chunk size, say): the task fails with
+    /// a `protocolError` saying what was wrong.
+    case invalid(String)
 }
 
 /// How a streaming task runs.

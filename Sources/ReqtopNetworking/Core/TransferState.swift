@@ -243,6 +243,9 @@ final class TransferState {
         case .failed(let why):
             failure = TransferError(code: .sendFailed, message: why)
             return .abort
+        case .invalid(let why):
+            failure = TransferError(code: .protocolError, message: why)
+            return .abort
         }
     }
 

@@ -221,7 +221,7 @@ extension ShellWords {
             switch c {
             case "'": text += "'" + (try singleQuoted()) + "'"
             case "\"": text += "\"" + (try rawDoubleQuoted()) + "\""
-            case "`", "$" where peek(1) == "(":
+            case _ where c == "`" || (c == "$" && peek(1) == "("):
                 let from = index
                 try skipCommandSubstitution()
                 unreplayable = nil
