@@ -44,6 +44,24 @@ final class TunnelTests: ProxyTestCase {
         XCTAssertGreaterThan(uploaded, 0, "bytes from the client (its TLS handshake and request)")
     }
 
+    /// A CA folder and key someone loosened are made private again (the same CA: nothing is
+    /// regenerated); a CA folder that is a symbolic link is refused.
+    func testALooseCAFolderAndKeyAreTightenedAndKept() throws {
+        let directory = try temporaryDirectory()
+        let first = try CertificateAuthority.loadOrCreate(in: directory).authority
+        XCTAssertEqual(chmod(directory.path, 0o755), 0)
+        XCTAssertEqual(chmod(first.keyPath, 0o644), 0)
+        let (again, created) = try CertificateAuthority.loadOrCreate(in: directory)
+        XCTAssertFalse(created)
+        XCTAssertEqual(again.fingerprint, first.fingerprint)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int, 0o700)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: first.keyPath)[.posixPermissions] as? Int, 0o600)
+        let link = directory.deletingLastPathComponent().appendingPathComponent("linked-ca-\(UUID().uuidString)")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: directory)
+        defer { try? FileManager.default.removeItem(at: link) }
+        XCTAssertThrowsError(try CertificateAuthority.loadOrCreate(in: link)) { XCTAssertTrue("\($0)".contains("is a symbolic link"), "\($0)") }
+    }
+
     func testInterceptDecryptsHTTPSForCurlAndPythonWithTheGeneratedCA() throws {
         let (tls, nginxCA) = try nginxTLS()
         let directory = try temporaryDirectory()

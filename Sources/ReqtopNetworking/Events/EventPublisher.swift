@@ -277,12 +277,9 @@ public final class EventPublisher: Sendable {
             raw[bytes.count] = 0
         }
         let folder = (path as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        // A shared folder (the /tmp fallback) must be this user's own: another user who made it first would control the socket.
-        var folderInfo = stat()
-        if folder == "/tmp/reqtop-\(getuid())", lstat(folder, &folderInfo) != 0 || folderInfo.st_uid != getuid() || folderInfo.st_mode & 0o077 != 0 {
-            throw POSIXError(.EACCES)
-        }
+        // The folder must be this user's own and private: another user who made it first (the /tmp
+        // fallback is shared) or a symlink would let someone else control or read the socket.
+        try PrivateFolder.ensure(folder, holds: "the sockets programs publish their requests on")
         // A socket file left by a process that died is replaced; a live one (another process
         // publishing there) or anything else at the path is not.
         var info = stat()

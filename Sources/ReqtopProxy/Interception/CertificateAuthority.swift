@@ -1,5 +1,6 @@
 import CTLS
 import Foundation
+import ReqtopNetworking
 import ReqtopSync
 
 /// reqtop's local certificate authority for `--intercept`: made once (EC P-256, ten years), kept
@@ -32,13 +33,14 @@ public final class CertificateAuthority: Sendable {
         let certificate = directory.appendingPathComponent("reqtop-ca.pem").path
         let key = directory.appendingPathComponent("reqtop-ca-key.pem").path
         var created = false
+        // The folder and the key are private whoever made them: tightened when they are ours, refused otherwise.
+        do throws(PrivateFolder.Refused) {
+            try PrivateFolder.ensure(directory.path, holds: "the interception CA's private key")
+            try PrivateFolder.ensureFile(key, holds: "the interception CA's private key")
+        } catch {
+            throw ProxyError(error.description)
+        }
         if !FileManager.default.fileExists(atPath: certificate) || !FileManager.default.fileExists(atPath: key) {
-            do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw ProxyError("cannot create \(directory.path): \(error.localizedDescription)")
-            }
             try? FileManager.default.removeItem(atPath: certificate) // half a CA (one file) is made again
             try? FileManager.default.removeItem(atPath: key)
             var error = [CChar](repeating: 0, count: 512)

@@ -23,7 +23,8 @@ package final class JournalWriter: Sendable {
     /// - Parameter bodyLimit: bodies up to this size are kept in the journal; larger ones are named as omitted.
     package init(bus: EventBus, source: String, directory: URL = SessionJournals.directory,
                  bodyLimit: Int = SessionJournals.bodyLimit, now: Date = Date()) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if directory == SessionJournals.directory { try PrivateFolder.ensure(StateDirectory.url.path, holds: "reqtop's session journals") }
+        try PrivateFolder.ensure(directory.path, holds: "session journals (every request, with its credentials)")
         id = SessionJournals.newID(at: now)
         url = directory.appendingPathComponent(id + ".jsonl")
         self.bodyLimit = bodyLimit
