@@ -121,7 +121,42 @@ final class IdleTimeoutTests: EmbeddedServerTestCase {
         }
         guard case .failure(let error) = result else { return XCTFail("a stalled server must not hang the task") }
         XCTAssertEqual(error.code, .timedOut)
-        XCTAssertTrue(error.message.contains("idle timeout"), error.message)
+        XCTAssertTrue(error.message.hasPrefix("no byte arrived or left for "), error.message)
+        XCTAssertTrue(error.message.contains("(the idle timeout is 1 s"), error.message)
+        // The measured idle time is stated, and it is at least the limit.
+        let measured = error.message.dropFirst("no byte arrived or left for ".count).prefix { $0 != " " }
+        XCTAssertGreaterThanOrEqual(Double(measured) ?? 0, 1, error.message)
+    }
+
+    /// Head bytes count one by one, not a line at a time: with a 2 s idle timeout, a head whose
+    /// lines take 4–5 s each to arrive (a byte every 0.25 s) completes.
+    func testHeadBytesCountOneByOneNotALineAtATime() throws {
+        var configuration = SessionConfiguration()
+        configuration.idleTimeout = 2
+        let manager = SessionManager(configuration: configuration)
+        defer { manager.invalidate() }
+        let result = try awaitCompletion(timeout: 60) { done in
+            try? manager.dataTask(with: HTTPRequest(url: HTTPURL(string: server.url("/fault/slow-head?interval=0.25").absoluteString)!)) {
+                done($0.result)
+            }.resume()
+        }
+        guard case .success(let data) = result else { return XCTFail("a slow head is not an idle connection: \(result)") }
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "ok")
+    }
+
+    /// The idle timeout is the time since the last byte either way, head bytes included (not a
+    /// minimum speed, not body bytes only): a head arriving one byte a second for 40 s, with the
+    /// default 30 s idle timeout, completes.
+    func testAHeadArrivingOneBytePerSecondForFortySecondsCompletes() throws {
+        let manager = SessionManager(configuration: SessionConfiguration())
+        defer { manager.invalidate() }
+        let result = try awaitCompletion(timeout: 90) { done in
+            try? manager.dataTask(with: HTTPRequest(url: HTTPURL(string: server.url("/fault/slow-head?interval=1").absoluteString)!)) {
+                done($0.result)
+            }.resume()
+        }
+        guard case .success(let data) = result else { return XCTFail("a slow server is not an idle one: \(result)") }
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "ok")
     }
 
     func testASuspendedTaskIsNotTimedOut() throws {

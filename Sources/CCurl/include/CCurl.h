@@ -21,6 +21,9 @@ CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 CURLSHcode ccurl_share_setopt_long(CURLSH *share, CURLSHoption option, long value);
 
 CURLcode ccurl_easy_pause_all(CURL *handle);
+/// Milliseconds since the transfer's connection last moved a data byte either way (the kernel's
+/// TCP_INFO: head bytes, TLS records and all), or -1 when it has no connection (yet) or no TCP one.
+long ccurl_connection_idle_ms(CURL *handle);
 CURLcode ccurl_easy_pause_continue(CURL *handle);
 
 // Callbacks carry one context pointer (the transfer) back into Swift.

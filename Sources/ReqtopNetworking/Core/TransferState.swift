@@ -229,6 +229,18 @@ final class TransferState {
         return true
     }
 
+    /// The connection moved no byte either way for `idle` seconds, `limit` or more: the transfer is aborted.
+    func failIdle(idle: Double, limit: Double) {
+        EngineThread.check()
+        guard failure == nil else { return }
+        failure = TransferError(code: .timedOut, message: "no byte arrived or left for \(Self.seconds(idle)) s "
+                                    + "(the idle timeout is \(Self.seconds(limit)) s: SessionConfiguration.idleTimeout, --idle-timeout)")
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+
     /// What the next read of the request body produced.
     enum BodyRead { case bytes(Int), pause, abort }
 
@@ -386,10 +398,6 @@ final class TransferState {
     /// an out-of-memory condition.
     private func refined(_ error: TransferError) -> TransferError {
         var error = error
-        if error.code == .timedOut, error.message.hasPrefix("Operation too slow"), let idle = delegate.request.idleTimeout {
-            error.message = "nothing arrived for \(idle.formatted()) s (the idle timeout: SessionConfiguration.idleTimeout, --idle-timeout)"
-            return error
-        }
         guard head == nil else { return error }
         if error.code == .badURL, !sentHeads.isEmpty {
             error.code = .badServerResponse

@@ -176,6 +176,7 @@ final class EngineLoop {
         case .suspend(let id):
             if let transfer = active[id] {
                 ccurl_easy_pause_all(transfer.easy)
+                transfer.setPaused(true)
                 announce(transfer, running: false)
             } else if let transfer = waiting.removeValue(forKey: id) {
                 parked[id] = transfer
@@ -183,6 +184,7 @@ final class EngineLoop {
             }
         case .resume(let id):
             if let transfer = active[id] {
+                transfer.setPaused(false)
                 ccurl_easy_pause_continue(transfer.easy)
                 announce(transfer, running: true)
             } else if let transfer = parked.removeValue(forKey: id) {
@@ -198,6 +200,7 @@ final class EngineLoop {
             }
         case .continueStream(let id):
             if let transfer = active[id], delegate.registry.peek(id)?.task.state == .running {
+                transfer.setPaused(false)
                 ccurl_easy_pause_continue(transfer.easy)
             }
         case .shutdown:
@@ -323,20 +326,22 @@ private func transfer(_ context: UnsafeMutableRawPointer?) -> Transfer {
 private let onBody: ccurl_data_callback = { context, bytes, length in
     let transfer = transfer(context)
     switch transfer.delegate.didReceiveBody(UnsafeRawBufferPointer(start: bytes, count: length), transfer: transfer) {
-    case .taken: return length
-    case .paused: return ccurl_writefunc_pause()
+    case .taken: transfer.moved(); return length
+    case .paused: transfer.setPaused(true); return ccurl_writefunc_pause()
     case .failed: return 0
     }
 }
 
 private let onHeader: ccurl_data_callback = { context, bytes, length in
     let transfer = transfer(context)
+    transfer.moved()
     let ok = transfer.delegate.didReceiveHeaderLine(UnsafeRawBufferPointer(start: bytes, count: length), transfer: transfer)
     return ok ? length : 0
 }
 
 private let onHeaderOut: ccurl_data_callback = { context, bytes, length in
     let transfer = transfer(context)
+    transfer.moved()
     transfer.delegate.didSendHead(UnsafeRawBufferPointer(start: bytes, count: length), transfer: transfer)
     return length
 }
@@ -344,8 +349,8 @@ private let onHeaderOut: ccurl_data_callback = { context, bytes, length in
 private let onRead: ccurl_read_callback = { context, buffer, capacity in
     let transfer = transfer(context)
     switch transfer.delegate.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity), transfer: transfer) {
-    case .bytes(let n): return n
-    case .pause: return ccurl_readfunc_pause()
+    case .bytes(let n): transfer.moved(); return n
+    case .pause: transfer.setPaused(true); return ccurl_readfunc_pause()
     case .abort: return ccurl_readfunc_abort()
     }
 }
@@ -359,5 +364,10 @@ private let onProgress: ccurl_progress_callback = { context, downloadTotal, down
     let transfer = transfer(context)
     transfer.delegate.progress(transfer: transfer, downloaded: Int64(downloaded), downloadTotal: Int64(downloadTotal),
                                uploaded: Int64(uploaded), uploadTotal: Int64(uploadTotal))
+    // libcurl calls this at least once a second while a transfer runs: the idle timeout is checked here.
+    if let limit = transfer.idleLimit, let idle = transfer.idleSeconds(), idle >= limit {
+        transfer.state.failIdle(idle: idle, limit: limit)
+        return 1 // aborts the transfer
+    }
     return 0
 }

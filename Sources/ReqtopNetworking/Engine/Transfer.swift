@@ -11,6 +11,13 @@ final class Transfer {
     /// `request.hostKey`, made once: the engine reads it when the transfer starts and when it ends.
     let hostKey: String
     private(set) var easy: OpaquePointer?
+    /// The idle timeout (seconds; nil: none): the transfer fails when no byte has moved either way
+    /// on its connection for this long, head bytes included (`checkIdle`).
+    let idleLimit: Double?
+    /// When a callback last moved bytes (monotonic seconds); with the kernel's own count, how idle it is.
+    private var lastActivity = Transfer.now()
+    /// Paused (by a suspend, or waiting for its stream): not timed.
+    private var paused = false
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var errorBuffer: UnsafeMutablePointer<CChar>?
 
@@ -20,6 +27,39 @@ final class Transfer {
         self.state = state
         self.delegate = delegate
         hostKey = request.hostKey
+        idleLimit = request.idleTimeout.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+    }
+
+    // MARK: Idle time (engine thread)
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Bytes moved (a callback took or gave some): not idle.
+    func moved() {
+        lastActivity = Self.now()
+        paused = false
+    }
+
+    /// The transfer paused (suspended, or waiting for a stream) or went on.
+    func setPaused(_ value: Bool) {
+        paused = value
+        if !value { lastActivity = Self.now() }
+    }
+
+    /// How long the transfer has been idle, or nil when it is not timed (paused, no idle timeout).
+    /// Callbacks see head bytes only a line at a time: past the limit, the kernel's count for the
+    /// connection (TCP_INFO: every byte either way, head bytes included) decides.
+    func idleSeconds() -> Double? {
+        guard let idleLimit, !paused, let easy else { return nil }
+        let sinceCallback = Self.now() - lastActivity
+        // Most checks end here, without a system call: bytes reached a callback within the limit.
+        guard sinceCallback >= idleLimit else { return sinceCallback }
+        let kernel = ccurl_connection_idle_ms(easy)
+        return kernel >= 0 ? min(sinceCallback, Double(kernel) / 1000) : sinceCallback
     }
 
     /// Takes `easy` (new, or `reused`: reset by `curl_easy_reset`) and sets every option from the request.
@@ -63,10 +103,9 @@ final class Transfer {
         // Time limits (clamped: a huge value is no limit rather than a trap).
         if let timeout = r.timeout { ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout)) }
         ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(r.connectTimeout))
-        if let idle = r.idleTimeout, idle.isFinite, idle > 0 { // libcurl skips the check while a transfer is paused
-            ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
-            ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, Int(min(max(1, idle.rounded(.up)), Double(Int32.max))))
-        }
+        // The idle timeout is reqtop's own (`idleSeconds`, checked at each progress call): libcurl's
+        // low-speed limit counts body bytes only, so a head arriving slowly was failed as "idle".
+        lastActivity = Self.now()
 
         // Redirects are decided by `RedirectPolicy` and followed by the engine, one transfer per hop;
         // libcurl speaks http and https only, whatever a URL or a Location says.

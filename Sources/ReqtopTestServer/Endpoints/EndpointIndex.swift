@@ -34,6 +34,7 @@ package enum EndpointIndex {
     GET  /fault/huge-header                a response header (X-Huge) of 1 MiB
     GET  /fault/escape                     header values and text/plain body with ESC/CSI, OSC title, U+202E, bytes FF FE
     GET  /fault/drip-forever               200 without Content-Length, one byte every 100 ms until the client leaves
+    GET  /fault/slow-head?interval=S       a 40-byte response head sent one byte every S seconds (default 1), then "ok"
 
     """
 }

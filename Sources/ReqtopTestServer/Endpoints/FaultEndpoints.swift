@@ -9,6 +9,8 @@
 /// - `/fault/huge-header`: one response header, `X-Huge`, with a 1 MiB value.
 /// - `/fault/escape`: header values and a text/plain body carrying ESC/CSI (`ESC[31m`), an OSC title
 ///   set (`ESC]0;pwned BEL`), U+202E and the invalid UTF-8 bytes FF FE, all verbatim.
+/// - `/fault/slow-head?interval=S`: sends a 200 response head one byte every S seconds (default 1;
+///   the head is 40 bytes), then the body `ok`: a server slow, not idle.
 /// - `/fault/drip-forever`: 200 without Content-Length, one '*' every 100 ms until the client leaves
 ///   or the server stops.
 enum FaultEndpoints {
@@ -21,6 +23,7 @@ enum FaultEndpoints {
         case "huge-header": return try hugeHeader(exchange)
         case "escape": return try escape(exchange)
         case "drip-forever": return try dripForever(exchange)
+        case "slow-head": return try slowHead(exchange)
         default: return try Router.notFound(exchange)
         }
     }
@@ -82,6 +85,20 @@ enum FaultEndpoints {
         head += Array("X-Escape: ".utf8) + escapePayload + [13, 10]
         head += Array("Content-Length: \(body.count)\r\n\r\n".utf8)
         try exchange.socket.send(head + body)
+        return .close
+    }
+
+    private static func slowHead(_ exchange: Exchange) throws -> Disposition {
+        let text = exchange.request.queryValue("interval") ?? "1"
+        guard let interval = Double(text), interval >= 0, interval <= 60 else {
+            return try Router.badRequest(exchange, "slow-head: interval \(text) is not a number of seconds up to 60")
+        }
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n".utf8)
+        for byte in head {
+            try exchange.socket.send([byte])
+            try ByteEndpoints.wait(exchange, seconds: interval)
+        }
+        try exchange.socket.send("ok")
         return .close
     }
 
