@@ -75,6 +75,7 @@ final class HostileResponseTests: XCTestCase {
         let error = try XCTUnwrap(try fail(with: response))
         XCTAssertEqual(error.code, .badServerResponse, error.description)
         XCTAssertTrue(error.message.contains("response head is too large"), error.message)
+        XCTAssertFalse(error.message.contains("Out of memory") || error.message.contains("libcurl:"), "reqtop's own message only: \(error.message)")
     }
 
     func testAGzipBombIsRefusedWithATypedErrorBeforeItFillsTheDisk() throws {
@@ -97,11 +98,34 @@ final class HostileResponseTests: XCTestCase {
         XCTAssertTrue(outcome.2, "the spilled part is removed")
     }
 
+    /// The same limit when the body is neither held nor spilled: a streaming task whose consumer
+    /// discards it (a headless run without --har) fails with the same typed error.
+    func testAGzipBombIsRefusedWhenTheBodyIsDiscardedToo() throws {
+        let zeros = Gzip.compress([UInt8](repeating: 0, count: 256 << 20))
+        let response = Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(zeros.count)\r\n\r\n".utf8) + zeros
+        let server = try CannedResponseServer(response: response)
+        defer { server.stop() }
+        var configuration = SessionConfiguration()
+        configuration.compression = true
+        let manager = SessionManager(configuration: configuration)
+        defer { manager.invalidate() }
+        let outcome = try awaitCompletion { done in
+            try? manager.streamTask(with: HTTPRequest(url: HTTPURL(string: server.url)!), consumer: DiscardingConsumer(),
+                                    streamOptions: StreamOptions(keptBodyBytes: 0, verbatimHead: false), serializer: ResponseBodySerializer()) {
+                done(($0.error, $0.bytes))
+            }.resume()
+        }
+        XCTAssertEqual(outcome.0?.code, .bodyTooLarge, outcome.0?.description ?? "completed: 256 MB decoded and discarded")
+        XCTAssertTrue(outcome.0?.message.contains("compression bomb") ?? false)
+        XCTAssertLessThan(outcome.1, 128 << 20, "stopped soon after the check starts")
+    }
+
     func testAHundredThousandHeadersAreABadServerResponseNotAReset() throws {
         let fields = (0..<100_000).map { "X-\($0): 1\r\n" }.joined()
         let error = try XCTUnwrap(try fail(with: Array("HTTP/1.1 200 OK\r\n\(fields)Content-Length: 0\r\n\r\n".utf8)))
         XCTAssertEqual(error.code, .badServerResponse, error.description)
         XCTAssertTrue(error.message.contains("response head is too large"), error.message)
+        XCTAssertFalse(error.message.contains("Out of memory") || error.message.contains("libcurl:"), "reqtop's own message only: \(error.message)")
     }
 }
 

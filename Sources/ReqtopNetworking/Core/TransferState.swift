@@ -175,8 +175,23 @@ final class TransferState {
     func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> BodyWrite {
         EngineThread.check()
         if pendingRedirect != nil { return .taken } // the body of a redirect the engine follows
+        // The decoded-size limit holds on every path: held, spilled, streamed on or discarded.
+        if isCompressionBomb(adding: bytes.count) { return .failed }
         if let stream = delegate.stream { return pass(bytes, to: stream) }
         return store(bytes) ? .taken : .failed
+    }
+
+    /// Whether `count` more decoded bytes take the body past `maxDecodedRatio` × what arrived
+    /// compressed (checked past `bombCheckStart`); if so, the failure says so.
+    private func isCompressionBomb(adding count: Int) -> Bool {
+        let decoded = received + Int64(count)
+        // At most one read (libcurl's buffer) more than counted has come off the wire so far.
+        guard watchesDecodedRatio, decoded > Self.bombCheckStart, let ratio = delegate.maxDecodedRatio,
+              Double(decoded) > ratio * Double(encodedReceived + Self.readSize) else { return false }
+        failure = TransferError(code: .bodyTooLarge,
+                                message: "the decoded body grew past \(Int(ratio))× its compressed size (\(decoded) bytes from \(encodedReceived)): "
+                                    + "refused as a compression bomb (SessionConfiguration.maxDecodedRatio)")
+        return true
     }
 
     /// A streaming task: the consumer takes the bytes (or pauses the transfer); the first ones are kept.
@@ -191,14 +206,6 @@ final class TransferState {
 
     private func store(_ bytes: UnsafeRawBufferPointer) -> Bool {
         received += Int64(bytes.count)
-        // At most one read (libcurl's buffer) more than counted has come off the wire so far.
-        if watchesDecodedRatio, received > Self.bombCheckStart, let ratio = delegate.maxDecodedRatio,
-           Double(received) > ratio * Double(encodedReceived + Self.readSize) {
-            failure = TransferError(code: .bodyTooLarge,
-                                    message: "the decoded body grew past \(Int(ratio))× its compressed size (\(received) bytes from \(encodedReceived)): "
-                                        + "refused as a compression bomb (SessionConfiguration.maxDecodedRatio)")
-            return false
-        }
         if !previewFull, let preview = delegate.preview { previewFull = !preview.append(bytes) }
         if let file {
             if file.isTemporary, file.size + Int64(bytes.count) > delegate.spillCap {
@@ -404,7 +411,7 @@ final class TransferState {
             error.message = "the server did not answer in HTTP (\(error.message))"
         } else if error.message.hasPrefix("Too large response headers") || error.message == "Out of memory" && !sentHeads.isEmpty {
             error.code = .badServerResponse
-            error.message = "the response head is too large (libcurl: \(error.message); its limit is 100 KB per line, 300 KB in all)"
+            error.message = "the response head is too large (a line over 100 KB, or over 300 KB in all)"
         }
         return error
     }

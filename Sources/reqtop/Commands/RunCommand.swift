@@ -40,7 +40,7 @@ enum RunCommand: Command {
     static let timeout = CommandOption.value("timeout", "SECONDS", help: "default timeout per request (# @timeout overrides it)")
     static let connectTimeout = CommandOption.value("connect-timeout", "SECONDS", help: "give up connecting after SECONDS (default 10)")
     static let idleTimeout = CommandOption.value("idle-timeout", "SECONDS", help: "fail a transfer when no byte moves either way for SECONDS (default 30; 0: never)")
-    static let compressed = CommandOption.flag("compressed", help: "ask for compressed responses (else only # @compressed requests)")
+    static let compressed = CommandOption.flag("compressed", help: "ask for compressed responses (else only # @compressed ones); decoding past 200× (and 64 MB): bodyTooLarge")
     static let failOnStatus = CommandOption.flag("fail-on-status", help: "exit 1 when a response has HTTP status >= 400")
     static let dryRun = CommandOption.flag("dry-run", help: "print each request as it will be sent, without sending it")
     static let includeSecrets = CommandOption.flag("include-secrets",
