@@ -131,19 +131,24 @@ final class HostileResponseTests: XCTestCase {
 
 /// The default limits: a stalled server fails the task; a suspended task is not timed.
 final class IdleTimeoutTests: EmbeddedServerTestCase {
-    func testAStalledServerTimesOutAfterTheIdleTimeout() throws {
+    /// The result of a GET of `path` on the embedded server with `idleTimeout` (the default when nil).
+    private func get(_ path: String, idleTimeout: Double? = nil, timeout: Double = 60) throws -> Result<Data, TransferError> {
         var configuration = SessionConfiguration()
-        XCTAssertEqual(configuration.idleTimeout, 30, "on by default")
-        XCTAssertEqual(configuration.connectTimeout, 10)
-        configuration.idleTimeout = 1
+        if let idleTimeout { configuration.idleTimeout = idleTimeout }
         let manager = SessionManager(configuration: configuration)
         defer { manager.invalidate() }
-        let result = try awaitCompletion { done in
-            try? manager.dataTask(with: HTTPRequest(url: HTTPURL(string: server.url("/fault/stall?seconds=60").absoluteString)!)) {
-                done($0.result)
-            }.resume()
+        return try awaitCompletion(timeout: timeout) { done in
+            try? manager.dataTask(with: HTTPRequest(url: HTTPURL(string: server.url(path).absoluteString)!)) { done($0.result) }.resume()
         }
-        guard case .failure(let error) = result else { return XCTFail("a stalled server must not hang the task") }
+    }
+
+    func testAStalledServerTimesOutAfterTheIdleTimeout() throws {
+        let configuration = SessionConfiguration()
+        XCTAssertEqual(configuration.idleTimeout, 30, "on by default")
+        XCTAssertEqual(configuration.connectTimeout, 10)
+        guard case .failure(let error) = try get("/fault/stall?seconds=60", idleTimeout: 1) else {
+            return XCTFail("a stalled server must not hang the task")
+        }
         XCTAssertEqual(error.code, .timedOut)
         XCTAssertTrue(error.message.hasPrefix("no byte arrived or left for "), error.message)
         XCTAssertTrue(error.message.contains("(the idle timeout is 1 s"), error.message)
@@ -155,15 +160,7 @@ final class IdleTimeoutTests: EmbeddedServerTestCase {
     /// Head bytes count one by one, not a line at a time: with a 2 s idle timeout, a head whose
     /// lines take 4–5 s each to arrive (a byte every 0.25 s) completes.
     func testHeadBytesCountOneByOneNotALineAtATime() throws {
-        var configuration = SessionConfiguration()
-        configuration.idleTimeout = 2
-        let manager = SessionManager(configuration: configuration)
-        defer { manager.invalidate() }
-        let result = try awaitCompletion(timeout: 60) { done in
-            try? manager.dataTask(with: HTTPRequest(url: HTTPURL(string: server.url("/fault/slow-head?interval=0.25").absoluteString)!)) {
-                done($0.result)
-            }.resume()
-        }
+        let result = try get("/fault/slow-head?interval=0.25", idleTimeout: 2)
         guard case .success(let data) = result else { return XCTFail("a slow head is not an idle connection: \(result)") }
         XCTAssertEqual(String(decoding: data, as: UTF8.self), "ok")
     }
@@ -172,13 +169,7 @@ final class IdleTimeoutTests: EmbeddedServerTestCase {
     /// minimum speed, not body bytes only): a head arriving one byte a second for 40 s, with the
     /// default 30 s idle timeout, completes.
     func testAHeadArrivingOneBytePerSecondForFortySecondsCompletes() throws {
-        let manager = SessionManager(configuration: SessionConfiguration())
-        defer { manager.invalidate() }
-        let result = try awaitCompletion(timeout: 90) { done in
-            try? manager.dataTask(with: HTTPRequest(url: HTTPURL(string: server.url("/fault/slow-head?interval=1").absoluteString)!)) {
-                done($0.result)
-            }.resume()
-        }
+        let result = try get("/fault/slow-head?interval=1", timeout: 90)
         guard case .success(let data) = result else { return XCTFail("a slow server is not an idle one: \(result)") }
         XCTAssertEqual(String(decoding: data, as: UTF8.self), "ok")
     }

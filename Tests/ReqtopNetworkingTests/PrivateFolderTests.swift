@@ -46,6 +46,27 @@ final class PrivateFolderTests: XCTestCase {
         }
     }
 
+    /// A shared sticky folder (what /tmp is) is refused, never closed: other users' programs need it.
+    func testASharedStickyFolderIsRefusedNotChanged() throws {
+        let shared = base + "/shared"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+        XCTAssertEqual(chmod(shared, 0o1777), 0)
+        XCTAssertThrowsError(try PrivateFolder.ensure(shared, holds: "secrets")) { XCTAssertTrue("\($0)".contains("shared folder"), "\($0)") }
+        XCTAssertEqual(try mode(shared), 0o1777)
+    }
+
+    /// A socket path the program chose, in a folder of its own (here a shared one), leaves that folder as it is.
+    func testASocketInAFolderTheProgramChoseLeavesTheFolderAlone() throws {
+        let manager = SessionManager()
+        defer { manager.invalidate() }
+        let shared = base + "/apps"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+        XCTAssertEqual(chmod(shared, 0o1777), 0)
+        let publisher = try manager.publishEvents(at: shared + "/app.sock")
+        publisher.stop()
+        XCTAssertEqual(try mode(shared), 0o1777)
+    }
+
     func testASymbolicLinkIsRefused() throws {
         let target = base + "/elsewhere"
         try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
@@ -82,12 +103,14 @@ final class PrivateFolderTests: XCTestCase {
     func testTheAttachSocketFolderIsPrivate() throws {
         let manager = SessionManager()
         defer { manager.invalidate() }
-        let loose = base + "/sockets"
+        let loose = base + "/reqtop"
         try FileManager.default.createDirectory(atPath: loose, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o777])
         let publisher = try manager.publishEvents(at: loose + "/app.sock")
         defer { publisher.stop() }
         XCTAssertEqual(try mode(loose), 0o700)
-        try FileManager.default.createSymbolicLink(atPath: base + "/linked", withDestinationPath: loose)
-        XCTAssertThrowsError(try manager.publishEvents(at: base + "/linked/other.sock"))
+        let linked = base + "/linked/reqtop"
+        try FileManager.default.createDirectory(atPath: base + "/linked", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: loose)
+        XCTAssertThrowsError(try manager.publishEvents(at: linked + "/other.sock"))
     }
 }

@@ -62,6 +62,10 @@ public enum PrivateFolder {
         }
         let loose = info.st_mode & 0o077
         guard loose != 0 else { return }
+        // A shared folder (sticky, as /tmp) is never reqtop's to close: refused, not changed.
+        guard info.st_mode & S_ISVTX == 0 else {
+            throw Refused(description: "\(path) is a shared folder (sticky, like /tmp); it would hold \(holds): give reqtop a folder of its own")
+        }
         guard chmod(path, mode) == 0 else {
             throw Refused(description: "\(path) is open to others (mode \(String(info.st_mode & 0o777, radix: 8))) and cannot be made "
                               + "private: \(String(cString: strerror(errno)))")

@@ -98,9 +98,13 @@ public final class EventPublisher: Sendable {
     /// Where an app named `name` puts its socket unless told otherwise:
     /// `$XDG_RUNTIME_DIR/reqtop/NAME-PID.sock`, else `/tmp/reqtop-UID/NAME-PID.sock` (`reqtop attach` lists both).
     public static func defaultPath(for name: String) -> String {
+        "\(defaultFolder)/\(name)-\(getpid()).sock"
+    }
+
+    /// `$XDG_RUNTIME_DIR/reqtop`, else `/tmp/reqtop-UID`: reqtop's own folder, kept private.
+    static var defaultFolder: String {
         let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        let folder = runtime.map { $0 + "/reqtop" } ?? "/tmp/reqtop-\(getuid())"
-        return "\(folder)/\(name)-\(getpid()).sock"
+        return runtime.map { $0 + "/reqtop" } ?? "/tmp/reqtop-\(getuid())"
     }
 
     /// How many readers are connected now.
@@ -277,9 +281,15 @@ public final class EventPublisher: Sendable {
             raw[bytes.count] = 0
         }
         let folder = (path as NSString).deletingLastPathComponent
-        // The folder must be this user's own and private: another user who made it first (the /tmp
-        // fallback is shared) or a symlink would let someone else control or read the socket.
-        try PrivateFolder.ensure(folder, holds: "the sockets programs publish their requests on")
+        if folder == defaultFolder || folder.hasSuffix("/reqtop") || (folder as NSString).lastPathComponent.hasPrefix("reqtop-") {
+            // reqtop's own folder must be this user's and private: another user who made it first (the
+            // /tmp fallback is shared) or a symlink would let someone else control or read the socket.
+            try PrivateFolder.ensure(folder, holds: "the sockets programs publish their requests on")
+        } else {
+            // A folder the program chose (REQTOP_SOCKET=/somewhere/app.sock) is the program's: made if
+            // missing, never changed.
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
         // A socket file left by a process that died is replaced; a live one (another process
         // publishing there) or anything else at the path is not.
         var info = stat()
