@@ -70,6 +70,8 @@ let package = Package(
         // Tests.
         .target(name: "ReqtopTestSupport", dependencies: ["ReqtopSync", "ReqtopHTTPModel", "ReqtopTestServer"], path: "Tests/ReqtopTestSupport"),
         .testTarget(name: "ReqtopSyncTests", dependencies: ["ReqtopSync"]),
+        // The modules' layers (docs/architecture.md): read from the sources' import lines.
+        .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "ReqtopHTTPModelTests", dependencies: ["ReqtopHTTPModel"]),
         .testTarget(name: "ReqtopTestServerTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopProxyTests", dependencies: ["ReqtopProxy", "ReqtopNetworking", "ReqtopNetworkingTesting", "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"]),

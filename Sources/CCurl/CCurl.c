@@ -3,9 +3,8 @@
 #include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <stdlib.h>
 #include "CCurl.h"
-
-void ccurl_track_sockets(CURL *h);
 
 CURLcode ccurl_easy_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
 CURLcode ccurl_easy_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
@@ -77,35 +76,54 @@ void ccurl_install_callbacks(CURL *h, void *context) {
     curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, progress_trampoline);
     curl_easy_setopt(h, CURLOPT_XFERINFODATA, context);
     curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-    ccurl_track_sockets(h);
 }
 
 int ccurl_features(void) { return curl_version_info(CURLVERSION_NOW)->features; }
 
-// The sockets libcurl opened and has not closed yet (engine thread only: libcurl calls these from
-// the thread that drives the multi handle), so a transfer's connection can be found by its ports.
-#define CCURL_MAX_SOCKETS 4096
-static curl_socket_t g_sockets[CCURL_MAX_SOCKETS];
-static int g_socket_count = 0;
+// The sockets libcurl opened for one engine and has not closed yet, so a transfer's connection can
+// be found by its ports. One table per engine (its multi handle): only that engine's thread touches it.
+struct ccurl_sockets {
+    curl_socket_t *fds;
+    int count, capacity;
+};
+
+ccurl_sockets *ccurl_sockets_new(void) { return calloc(1, sizeof(ccurl_sockets)); }
+
+void ccurl_sockets_free(ccurl_sockets *table) {
+    if (!table) return;
+    free(table->fds);
+    free(table);
+}
 
 static curl_socket_t open_trampoline(void *ctx, curlsocktype purpose, struct curl_sockaddr *address) {
-    (void)ctx; (void)purpose;
+    (void)purpose;
+    ccurl_sockets *table = ctx;
     curl_socket_t fd = socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
-    if (fd != CURL_SOCKET_BAD && g_socket_count < CCURL_MAX_SOCKETS) g_sockets[g_socket_count++] = fd;
+    if (fd == CURL_SOCKET_BAD) return fd;
+    if (table->count == table->capacity) {
+        int capacity = table->capacity ? table->capacity * 2 : 64;
+        curl_socket_t *grown = realloc(table->fds, (size_t)capacity * sizeof(curl_socket_t));
+        if (!grown) return fd; // untracked: its transfer is timed by callbacks alone
+        table->fds = grown;
+        table->capacity = capacity;
+    }
+    table->fds[table->count++] = fd;
     return fd;
 }
 
 static int close_trampoline(void *ctx, curl_socket_t fd) {
-    (void)ctx;
-    for (int i = 0; i < g_socket_count; i++) {
-        if (g_sockets[i] == fd) { g_sockets[i] = g_sockets[--g_socket_count]; break; }
+    ccurl_sockets *table = ctx;
+    for (int i = 0; i < table->count; i++) {
+        if (table->fds[i] == fd) { table->fds[i] = table->fds[--table->count]; break; }
     }
     return close(fd);
 }
 
-void ccurl_track_sockets(CURL *h) {
+void ccurl_track_sockets(CURL *h, ccurl_sockets *table) {
     curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, open_trampoline);
+    curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, table);
     curl_easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, close_trampoline);
+    curl_easy_setopt(h, CURLOPT_CLOSESOCKETDATA, table);
 }
 
 static long port_of(const struct sockaddr_storage *address) {
@@ -114,18 +132,18 @@ static long port_of(const struct sockaddr_storage *address) {
     return -1;
 }
 
-long ccurl_connection_idle_ms(CURL *h) {
+long ccurl_connection_idle_ms(CURL *h, ccurl_sockets *table) {
     long local = 0, remote = 0;
     if (curl_easy_getinfo(h, CURLINFO_LOCAL_PORT, &local) != CURLE_OK || local <= 0) return -1;
     if (curl_easy_getinfo(h, CURLINFO_PRIMARY_PORT, &remote) != CURLE_OK || remote <= 0) return -1;
-    for (int i = 0; i < g_socket_count; i++) {
+    for (int i = 0; i < table->count; i++) {
         struct sockaddr_storage mine, theirs;
         socklen_t mine_length = sizeof(mine), theirs_length = sizeof(theirs);
-        if (getsockname(g_sockets[i], (struct sockaddr *)&mine, &mine_length) != 0 || port_of(&mine) != local) continue;
-        if (getpeername(g_sockets[i], (struct sockaddr *)&theirs, &theirs_length) != 0 || port_of(&theirs) != remote) continue;
+        if (getsockname(table->fds[i], (struct sockaddr *)&mine, &mine_length) != 0 || port_of(&mine) != local) continue;
+        if (getpeername(table->fds[i], (struct sockaddr *)&theirs, &theirs_length) != 0 || port_of(&theirs) != remote) continue;
         struct tcp_info info;
         socklen_t length = sizeof(info);
-        if (getsockopt(g_sockets[i], IPPROTO_TCP, TCP_INFO, &info, &length) != 0) return -1;
+        if (getsockopt(table->fds[i], IPPROTO_TCP, TCP_INFO, &info, &length) != 0) return -1;
         unsigned int received = info.tcpi_last_data_recv, sent = info.tcpi_last_data_sent;
         return (long)(received < sent ? received : sent);
     }

@@ -8,13 +8,14 @@ import ReqtopNetworking
 /// The proxy thread: one `poll` over the listener, every client connection and every tunnel's
 /// host connection. Everything here runs on that thread.
 final class ProxyLoop {
-    private let listener: Int32
-    private let manager: SessionManager
-    private let configuration: ProxyConfiguration
-    private let control: ProxyControl
-    private let interception: Interception?
-    private var connections: [Int: ClientConnection] = [:]
-    private var nextSerial = 0
+    let listener: Int32
+    let manager: SessionManager
+    let configuration: ProxyConfiguration
+    let control: ProxyControl
+    let interception: Interception?
+    var connections: [Int: ClientConnection] = [:]
+    var nextSerial = 0
+    var pendingTunnels: [Int: TunnelReport] = [:]
 
     init(listener: Int32, manager: SessionManager, configuration: ProxyConfiguration, control: ProxyControl) {
         self.listener = listener
@@ -109,17 +110,17 @@ final class ProxyLoop {
     }()
 
     /// After `accept` failed for want of descriptors, the listener rests a moment (it would stay readable).
-    private var acceptPausedUntil = 0.0
+    var acceptPausedUntil = 0.0
 
     /// A connection waiting for a request head (or a TLS handshake) this long is closed.
     static let idleTimeout = 60.0
 
-    private func drainWakePipe() {
+    func drainWakePipe() {
         var buffer = [UInt8](repeating: 0, count: 512)
         while read(control.wakeRead, &buffer, buffer.count) > 0 {}
     }
 
-    private func acceptAll() {
+    func acceptAll() {
         while connections.count < maxConnections {
             switch Socket.accept(listener) {
             case .accepted(let fd):
@@ -138,7 +139,7 @@ final class ProxyLoop {
 
     /// Moves everything along that can move: parses requests, feeds bodies, writes responses,
     /// relays tunnels, and closes the connection when it is done.
-    private func service(_ connection: ClientConnection, now: Double) {
+    func service(_ connection: ClientConnection, now: Double) {
         switch connection.mode {
         case .http:
             if connection.exchange == nil, now - connection.lastActivity > Self.idleTimeout { return finish(connection) }
@@ -182,7 +183,7 @@ final class ProxyLoop {
     /// Ends a connection. A client that may still be sending (an HTTP connection, not at its end)
     /// gets a lingering close: closing with unread bytes would reset the connection and could
     /// destroy the response still on its way to it.
-    private func finish(_ connection: ClientConnection) {
+    func finish(_ connection: ClientConnection) {
         if case .http = connection.mode, !connection.readEOF, !connection.hungUp, !connection.closed,
            connection.transport is SocketTransport {
             connection.exchange?.clientWentAway()
@@ -196,13 +197,13 @@ final class ProxyLoop {
         close(connection)
     }
 
-    private func close(_ connection: ClientConnection) {
+    func close(_ connection: ClientConnection) {
         connection.close()
         connections[connection.serial] = nil
     }
 
     /// After a response was written whole: the next request, or the end of the connection.
-    private func advance(_ connection: ClientConnection) {
+    func advance(_ connection: ClientConnection) {
         guard let exchange = connection.exchange else { return }
         let (done, close) = exchange.completion
         guard done else {
@@ -221,7 +222,7 @@ final class ProxyLoop {
     }
 
     /// Parses and starts requests, and feeds the current one's body.
-    private func process(_ connection: ClientConnection) {
+    func process(_ connection: ClientConnection) {
         while !connection.closeWhenFlushed {
             if connection.exchange == nil {
                 guard !connection.inbound.isEmpty else { return }
@@ -274,161 +275,5 @@ final class ProxyLoop {
             }
             return // the next request is parsed once this response is written
         }
-    }
-
-    // MARK: Requests
-
-    private func start(_ head: ClientRequestHead, on connection: ClientConnection) {
-        if head.method == "CONNECT" { return connect(head, on: connection) }
-        let url: HTTPURL
-        if head.target.hasPrefix("/"), let origin = connection.origin, let resolved = HTTPURL(string: origin + head.target) {
-            url = resolved
-        } else if let absolute = HTTPURL(string: head.target), absolute.scheme == "http" || absolute.scheme == "https" {
-            url = absolute
-        } else if head.target.hasPrefix("/") {
-            return connection.refuse(400, "this is a forward proxy: send the request target in absolute form (GET http://host/path), "
-                                     + "e.g. with HTTP_PROXY=http://\(configuration.host):\(Socket.boundPort(listener))")
-        } else {
-            return connection.refuse(400, "the request target is not an http or https URL: \(head.target.prefix(200))")
-        }
-        let framing: BodyFraming
-        switch RequestHeadParser.framing(of: head) {
-        case .success(let value): framing = value
-        case .failure(let error):
-            return refuseFraming(error, request: HTTPRequest(method: head.method, url: url, headers: head.headers), on: connection)
-        }
-        var headers = HopByHop.removing(from: head.headers)
-        // RFC 9112 §3.2.2: for an absolute-form target, Host is the target's authority.
-        if let index = headers.firstIndex(where: { HTTPHeader.namesMatch($0.name, "Host") }), connection.origin == nil {
-            headers[index].value = url.authority
-            var seen = false
-            headers.removeAll { header in
-                guard HTTPHeader.namesMatch(header.name, "Host") else { return false }
-                defer { seen = true }
-                return seen
-            }
-        }
-        if let via = configuration.via { headers.append(HTTPHeader(name: "Via", value: "\(head.version) \(via)")) }
-        var options = HTTPRequest.Options()
-        options.followRedirects = false
-        options.compressed = false
-        let request = HTTPRequest(method: head.method, url: url, headers: headers, options: options)
-        let plan = ProxyExchange.Plan(method: head.method, clientIsHTTP10: head.isHTTP10, clientWantsClose: head.wantsClose,
-                                      expectsContinue: head.expectsContinue && framing != .none && !head.isHTTP10, // RFC 9110 §10.1.1
-                                      bodyLength: { if case .length(let n) = framing { n } else { nil } }(),
-                                      hasBody: framing != .none, via: configuration.via)
-        let exchange = ProxyExchange(plan: plan, wake: { [control] in control.wake() })
-        let task = manager.streamTask(with: request, body: framing == .none ? nil : exchange, consumer: exchange,
-                                      streamOptions: StreamOptions(keptBodyBytes: configuration.keptBodyBytes, verbatimHead: true))
-        exchange.attach(task)
-        connection.exchange = exchange
-        connection.body = framing == .none ? nil : BodyDecoder(framing)
-        if framing == .chunked, !plan.expectsContinue {
-            connection.deferredStart = task // (a client waiting for 100 Continue sends nothing until the upstream asks)
-        } else {
-            resume(task, exchange)
-        }
-    }
-
-    private func resume(_ task: HTTPTask, _ exchange: ProxyExchange) {
-        do {
-            try task.resume()
-        } catch {
-            exchange.didFinish(TransferError(code: .other, message: "\(error)"))
-        }
-    }
-
-    /// A request whose framing is malformed (`Content-Length` with `Transfer-Encoding`, two lengths,
-    /// a coding other than chunked) is not sent: its task is created and fails at once saying why,
-    /// so the inspector shows it, and the client gets the status and reason.
-    private func refuseFraming(_ error: ProxyError, request: HTTPRequest, on connection: ClientConnection) {
-        let task = manager.streamTask(with: request, body: nil, consumer: RefusedExchange(),
-                                      streamOptions: StreamOptions(keptBodyBytes: 0, verbatimHead: true))
-        try? task.failBeforeSending(TransferError(code: .protocolError, message: error.description))
-        connection.refuse(error.status, error.description)
-    }
-
-    // MARK: CONNECT
-
-    private func connect(_ head: ClientRequestHead, on connection: ClientConnection) {
-        guard let (host, port) = Self.authority(head.target),
-              let report = TunnelReport(manager: manager, request: head, host: host, port: port, announce: interception == nil) else {
-            return connection.refuse(400, "CONNECT needs host:port (a host name or an IP address), got \(head.target.prefix(200))")
-        }
-        if let interception {
-            do throws(ProxyError) {
-                let context = try interception.context(for: host)
-                guard let tls = TLSTransport(context: context, fd: connection.fd) else { throw ProxyError("cannot start TLS") }
-                connection.pendingOut.append("HTTP/1.1 200 Connection established\r\n\r\n")
-                connection.mode = .handshake(ClientConnection.Handshake(host: host, port: port, connect: head, tls: tls))
-            } catch {
-                report.announce()
-                report.end(failure: error.description, code: .tlsFailure)
-                connection.refuse(502, error.description)
-            }
-            return
-        }
-        connection.mode = .connecting
-        let serial = connection.serial
-        let timeout = configuration.connectTimeout
-        let control = self.control
-        DispatchQueue.global().async {
-            let result = Result { () throws(ProxyError) -> Int32 in try Socket.connect(host: host, port: port, timeout: timeout) }
-            control.inbox.withLock { inbox in
-                if inbox.stopped {
-                    if case .success(let fd) = result { Glibc.close(fd) } // nobody will take it
-                } else {
-                    inbox.connected.append((serial, result))
-                }
-            }
-            control.wake()
-        }
-        pendingTunnels[serial] = report
-    }
-
-    private var pendingTunnels: [Int: TunnelReport] = [:]
-
-    private func tunnelConnected(_ serial: Int, _ result: Result<Int32, ProxyError>) {
-        guard let report = pendingTunnels.removeValue(forKey: serial) else {
-            if case .success(let fd) = result { Glibc.close(fd) }
-            return
-        }
-        guard let connection = connections[serial], !connection.closed else {
-            if case .success(let fd) = result { Glibc.close(fd) }
-            report.end(failure: "the client closed the connection while the tunnel was connecting")
-            return
-        }
-        switch result {
-        case .success(let fd):
-            report.connected()
-            connection.pendingOut.append("HTTP/1.1 200 Connection established\r\n\r\n")
-            let tunnel = Tunnel(upstream: fd, report: report)
-            connection.mode = .tunnel(tunnel)
-            // Bytes the client sent after the CONNECT head (it may not wait for the reply) go first.
-            if !connection.inbound.isEmpty {
-                connection.inbound.withBytes { tunnel.fromClient($0) }
-                connection.inbound.removeAll()
-            }
-        case .failure(let error):
-            report.end(failure: error.description)
-            connection.refuse(502, error.description)
-            connection.mode = .http
-        }
-    }
-
-    /// `host:port` of a CONNECT target: a host name (letters, digits, `.`, `-`, `_`), an IPv4
-    /// address, or an IPv6 address in brackets.
-    static func authority(_ target: String) -> (String, Int)? {
-        guard let colon = target.lastIndex(of: ":"), let port = Int(target[target.index(after: colon)...]),
-              (1...65535).contains(port) else { return nil }
-        let written = target[..<colon]
-        if written.hasPrefix("["), written.hasSuffix("]") {
-            let address = String(written.dropFirst().dropLast())
-            var scratch = in6_addr()
-            return inet_pton(AF_INET6, address, &scratch) == 1 ? (address, port) : nil
-        }
-        let nameBytes: (UInt8) -> Bool = { $0 < 0x80 && (isalnum(Int32($0)) != 0 || $0 == 0x2E || $0 == 0x2D || $0 == 0x5F) }
-        guard !written.isEmpty, written.count <= 253, written.utf8.allSatisfy(nameBytes) else { return nil }
-        return (String(written), port)
     }
 }

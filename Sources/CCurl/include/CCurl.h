@@ -21,9 +21,15 @@ CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 CURLSHcode ccurl_share_setopt_long(CURLSH *share, CURLSHoption option, long value);
 
 CURLcode ccurl_easy_pause_all(CURL *handle);
+/// The sockets one engine's libcurl has open (engine thread only), to find a transfer's connection.
+typedef struct ccurl_sockets ccurl_sockets;
+ccurl_sockets *ccurl_sockets_new(void);
+void ccurl_sockets_free(ccurl_sockets *table);
+/// Makes libcurl open and close `handle`'s sockets through `table`.
+void ccurl_track_sockets(CURL *handle, ccurl_sockets *table);
 /// Milliseconds since the transfer's connection last moved a data byte either way (the kernel's
 /// TCP_INFO: head bytes, TLS records and all), or -1 when it has no connection (yet) or no TCP one.
-long ccurl_connection_idle_ms(CURL *handle);
+long ccurl_connection_idle_ms(CURL *handle, ccurl_sockets *table);
 CURLcode ccurl_easy_pause_continue(CURL *handle);
 
 // Callbacks carry one context pointer (the transfer) back into Swift.

@@ -18,6 +18,8 @@ final class Transfer {
     private var lastActivity = Transfer.now()
     /// Paused (by a suspend, or waiting for its stream): not timed.
     private var paused = false
+    /// The engine's table of open sockets (`ccurl_sockets`), where this transfer's connection is found.
+    private var sockets: OpaquePointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var errorBuffer: UnsafeMutablePointer<CChar>?
 
@@ -54,17 +56,19 @@ final class Transfer {
     /// Callbacks see head bytes only a line at a time: past the limit, the kernel's count for the
     /// connection (TCP_INFO: every byte either way, head bytes included) decides.
     func idleSeconds() -> Double? {
-        guard let idleLimit, !paused, let easy else { return nil }
+        guard let idleLimit, !paused, let easy, let sockets else { return nil }
         let sinceCallback = Self.now() - lastActivity
         // Most checks end here, without a system call: bytes reached a callback within the limit.
         guard sinceCallback >= idleLimit else { return sinceCallback }
-        let kernel = ccurl_connection_idle_ms(easy)
+        let kernel = ccurl_connection_idle_ms(easy, sockets)
         return kernel >= 0 ? min(sinceCallback, Double(kernel) / 1000) : sinceCallback
     }
 
     /// Takes `easy` (new, or `reused`: reset by `curl_easy_reset`) and sets every option from the request.
-    func configure(easy: OpaquePointer, share: OpaquePointer, reused: Bool) {
+    func configure(easy: OpaquePointer, share: OpaquePointer, sockets: OpaquePointer, reused: Bool) {
         self.easy = easy
+        self.sockets = sockets
+        ccurl_track_sockets(easy, sockets)
         let r = request
         ccurl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, UnsafeMutableRawPointer(bitPattern: id.rawValue))
         ccurl_install_callbacks(easy, Unmanaged.passUnretained(self).toOpaque())

@@ -32,10 +32,3 @@ enum Excerpt {
         return (prefix + String(characters[start..<end]) + suffix, wanted - start + prefix.count + 1)
     }
 }
-
-extension DefaultStringInterpolation {
-    /// `value` in single quotes, cut as `Excerpt.of` cuts it: `"unknown variable \(quoting: name)"`.
-    mutating func appendInterpolation(quoting value: some StringProtocol) {
-        appendLiteral("'" + Excerpt.of(value) + "'")
-    }
-}

@@ -8,14 +8,14 @@ import ReqtopSync
 public final class RequestResolver: Sendable {
     public let list: RequestList
     public let variables: VariableContext
-    private let fileVariables: FileVariableScope
+    let fileVariables: FileVariableScope
     /// The indices of the requests of each name, in list order: a name may be used more than once
     /// (a reference reads the nearest request of that name before it — `producer(_:before:)`).
-    private let indicesByName: [String: [Int]]
+    let indicesByName: [String: [Int]]
     /// Outcomes of finished requests, by index.
-    private let outcomes = Protected<[Int: RecordedOutcome]>([:])
+    let outcomes = Protected<[Int: RecordedOutcome]>([:])
     /// `dependencies(of:)` per spec: parsed once, asked for by validation, cycle checks and the runner.
-    private let dependencyCache = Protected<[Int: Set<String>]>([:])
+    let dependencyCache = Protected<[Int: Set<String>]>([:])
 
     public init(list: RequestList, variables: VariableContext = VariableContext()) {
         self.list = list
@@ -43,9 +43,9 @@ public final class RequestResolver: Sendable {
         return low < indices.count ? indices[low] : nil
     }
 
-    private var substitutesVariables: Bool { list.format == .http }
+    var substitutesVariables: Bool { list.format == .http }
 
-    private func substitution(spec index: Int?, outcomes: [Int: RecordedOutcome]?,
+    func substitution(spec index: Int?, outcomes: [Int: RecordedOutcome]?,
                               keepingResponseReferences: Bool = false) -> Substitution {
         var substitution = Substitution(list: list, variables: variables, fileVariables: fileVariables,
                                         locator: VariableLocator(list: list), outcomes: outcomes, specIndex: index,
@@ -92,71 +92,6 @@ public final class RequestResolver: Sendable {
         if let literalError { throw literalError.error }
     }
 
-    /// Names of the requests whose responses the spec at `index` uses (through file variables too).
-    public func dependencies(of index: Int) -> Set<String> {
-        guard list.specs.indices.contains(index), !list.specs.resolvesAsWritten(index) else { return [] }
-        return dependencies(of: index, spec: list.specs[index])
-    }
-
-    /// The indices of the requests whose responses the spec at `index` reads: for each name it
-    /// references, the nearest request of that name before it (see `producer(_:before:)`).
-    public func producers(of index: Int) -> Set<Int> {
-        producers(of: index, names: dependencies(of: index))
-    }
-
-    private func producers(of index: Int, names: Set<String>) -> Set<Int> {
-        Set(names.compactMap { name in indicesByName[name].flatMap { Self.producer($0, before: index) } })
-    }
-
-    /// `producers(of:)` of every request that reads some response, by index (one read of the list;
-    /// the requests a long list knows resolve as written are not read at all).
-    public func requestsWithProducers() -> [Int: Set<Int>] {
-        guard substitutesVariables else { return [:] }
-        var found: [Int: Set<Int>] = [:]
-        for index in list.specs.indices where !list.specs.resolvesAsWritten(index) {
-            let names = dependencies(of: index, spec: list.specs[index])
-            if !names.isEmpty { found[index] = producers(of: index, names: names) }
-        }
-        return found
-    }
-
-    /// `dependencies(of:)` for the spec at `index` when it has been read already.
-    private func dependencies(of index: Int, spec: RequestSpec) -> Set<String> {
-        guard substitutesVariables, Self.hasTemplates(spec) || readsFileWithVariables(spec) else { return [] }
-        if let cached = dependencyCache.withLock({ $0[index] }) { return cached }
-        let found = findDependencies(of: index, spec: spec)
-        dependencyCache.withLock { $0[index] = found }
-        return found
-    }
-
-    private func findDependencies(of index: Int, spec: RequestSpec) -> Set<String> {
-        var names: Set<String> = []
-        var visited: Set<SourceLocation> = []
-        var visitedEnvironment: Set<String> = []
-        // Each template with the line it is written on (file variables are positional).
-        let specLine = spec.location?.line
-        var pending = (Self.templates(of: spec) + substitutedFileTexts(of: spec)).map { (text: $0, line: specLine) }
-        while let (text, line) = pending.popLast() {
-            guard let template = try? Template.parse(text) else { continue }
-            for name in template.variableNames {
-                switch try? VariableReference.parse(name) {
-                case let .response(ref)?: names.insert(ref.requestName)
-                case let .named(key)?:
-                    if variables.commandLine[key] != nil { continue }
-                    if let value = variables.environment[key] {
-                        // An environment value's own `{{…}}` are read too (`"auth": "Bearer {{token}}"`).
-                        if value.containsTemplateOpening, visitedEnvironment.insert(key).inserted { pending.append((value, line)) }
-                    } else if let variable = fileVariables.variable(named: key, seenFromLine: line),
-                              visited.insert(variable.location).inserted {
-                        pending.append((variable.value, variable.location.line))
-                    }
-                default: break
-                }
-            }
-        }
-        return names
-    }
-
     /// Records the response of the completed request at `index`, for the requests that reference it.
     public func record(response: RecordedResponse, forRequestAt index: Int) {
         outcomes.withLock { $0[index] = .response(response) }
@@ -190,11 +125,11 @@ public final class RequestResolver: Sendable {
         try resolve(index, keepingResponseReferences: true)
     }
 
-    private func resolve(_ index: Int, keepingResponseReferences: Bool) throws(RequestListError) -> HTTPRequest {
+    func resolve(_ index: Int, keepingResponseReferences: Bool) throws(RequestListError) -> HTTPRequest {
         try resolve(index, spec: list.specs[index], keepingResponseReferences: keepingResponseReferences)
     }
 
-    private func resolve(_ index: Int, spec: RequestSpec, keepingResponseReferences: Bool) throws(RequestListError) -> HTTPRequest {
+    func resolve(_ index: Int, spec: RequestSpec, keepingResponseReferences: Bool) throws(RequestListError) -> HTTPRequest {
         var locator: VariableLocator { VariableLocator(list: list) } // made only for an error
         // Most requests of a long list have no `{{` (nor a `<@` file whose text may have some): they are
         // taken as written, without setting up a substitution.
@@ -281,125 +216,10 @@ public final class RequestResolver: Sendable {
         return HTTPRequest(method: method, url: url, headers: headers, body: body, options: spec.options)
     }
 
-    /// A `{{…}}` still in the URL or a header after substitution (a value that brought one with it:
-    /// `--var id={{x}}`, an environment value with a placeholder meant for another client) would go
-    /// out as text nobody meant to send: the request is not sent, saying which placeholder and where.
-    private func refuseUnresolvedPlaceholders(url: String, headers: [HTTPHeader], spec: RequestSpec, index: Int) throws(RequestListError) {
-        var found: (place: String, text: String)?
-        if let range = Self.placeholder(in: url) {
-            found = ("URL", String(url[range]))
-        } else {
-            for header in headers {
-                if let range = Self.placeholder(in: header.name) { found = ("header name", String(header.name[range])); break }
-                if let range = Self.placeholder(in: header.value) { found = ("\(header.name) header", String(header.value[range])); break }
-            }
-        }
-        guard let found else { return }
-        var error = VariableLocator(list: list).error(
-            "the \(found.place) still holds \(quoting: found.text) after substitution (a variable's value brought it); "
-                + "reqtop does not send an unresolved placeholder", spec: index)
-        error.needsSkippedScript = true // not sent; the rest of the list runs
-        throw error
-    }
-
-    /// The range of the first `{{…}}` (on one line) in `text`, or nil.
-    static func placeholder(in text: String) -> Range<String.Index>? {
-        guard text.containsTemplateOpening, let open = text.range(of: "{{"),
-              let close = text.range(of: "}}", range: open.upperBound..<text.endIndex),
-              !text[open.upperBound..<close.lowerBound].contains(where: \.isNewline) else { return nil }
-        return open.lowerBound..<close.upperBound
-    }
-
-    /// `.http` files may write `Authorization: Basic user password` or `Basic user:password` in
-    /// the clear, as the JetBrains and VS Code clients accept; the header sent is base64-encoded.
-    /// A value that is already one token without a colon is taken as encoded.
-    static func encodingBasicCredentials(_ value: String) -> String {
-        let parts = value.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        guard parts.count >= 2, parts[0].caseInsensitiveCompare("Basic") == .orderedSame else { return value }
-        let credentials: String
-        if parts.count == 3 {
-            credentials = "\(parts[1]):\(parts[2])"
-        } else if parts[1].contains(":") {
-            credentials = String(parts[1])
-        } else {
-            return value
-        }
-        return "Basic " + Data(credentials.utf8).base64EncodedString()
-    }
-
-    /// Whether `spec` resolves to a request with nothing to substitute and nothing that can fail
-    /// later: no `{{`, a token method, an absolute http(s) URL, no body file, not GraphQL. A long
-    /// list notes this when it is first parsed (one bit a request), so validation need not parse the
-    /// request again.
-    static func resolvesAsWritten(_ spec: RequestSpec) -> Bool {
-        switch spec.body {
-        case nil, .text?, .bytes?, .form?: break
-        case .file?, .parts?: return false
-        }
-        guard !hasTemplates(spec), HTTPRequest.isValidMethod(spec.method), !spec.url.hasPrefix("/"),
-              spec.method.utf8.count != 7 || spec.method.uppercased() != "GRAPHQL", spec.header(named: "X-REQUEST-TYPE") == nil,
-              let url = makeURL(spec.url), url.scheme == "http" || url.scheme == "https" else { return false }
-        return true
-    }
-
-    /// The URL as written; `http://` is assumed when it names no scheme (`localhost:8080/x`).
-    static func makeURL(_ text: String) -> HTTPURL? {
-        if let url = HTTPURL(string: text) { return url } // it trims the text itself
-        let candidate = text.trimmingWhitespace()
-        return candidate.contains("://") ? nil : HTTPURL(string: "http://" + candidate)
-    }
-
-    /// Whether any text of the spec has a `{{` (most requests of a long list have none).
-    private static func hasTemplates(_ spec: RequestSpec) -> Bool {
-        if spec.url.containsTemplateOpening || spec.headers.contains(where: { $0.name.containsTemplateOpening || $0.value.containsTemplateOpening }) {
-            return true
-        }
-        switch spec.body {
-        case nil, .bytes?: return false
-        default: return templates(of: spec).contains { $0.containsTemplateOpening }
-        }
-    }
-
-    /// The text of each `<@` file of the body that can be read now (its variables, and the responses
-    /// it uses, count as the request's own; a file that cannot be read fails when the request is sent).
-    private func substitutedFileTexts(of spec: RequestSpec) -> [String] {
-        guard case let .parts(parts)? = spec.body else { return [] }
-        return parts.compactMap { part -> String? in
-            guard case let .file(path, directory, true) = part, !path.containsTemplateOpening,
-                  let data = FileManager.default.contents(atPath: RequestBody.absolutePath(path, relativeTo: directory)) else { return nil }
-            return String(decoding: data, as: UTF8.self)
-        }
-    }
-
-    /// Whether the body has a `<@` file part, whose text is substituted when it is read.
-    private func readsFileWithVariables(_ spec: RequestSpec) -> Bool {
-        guard case let .parts(parts)? = spec.body else { return false }
-        return parts.contains { if case .file(_, _, true) = $0 { true } else { false } }
-    }
-
-    private static func templates(of spec: RequestSpec) -> [String] {
-        var texts = [spec.url]
-        for header in spec.headers { texts += [header.name, header.value] }
-        switch spec.body {
-        case let .text(text)?: texts.append(text)
-        case let .file(path, _)?: texts.append(path)
-        case let .form(fields)?: for field in fields { texts += [field.name, field.value] }
-        case let .parts(parts)?:
-            for part in parts {
-                switch part {
-                case let .text(text): texts.append(text)
-                case let .file(path, _, _): texts.append(path) // a `<@` file's own variables are checked when it is read
-                }
-            }
-        case .bytes?, nil: break
-        }
-        return texts
-    }
-
     /// One depth-first walk over the dependency graph (linear in requests and references): a
     /// reference back to a request still on the walk's path closes a cycle, reported from there.
     /// (A walk from every request, carrying copies of its path, took 61 s for a chain of 8000.)
-    private func checkCycles() throws(RequestListError) {
+    func checkCycles() throws(RequestListError) {
         guard !indicesByName.isEmpty else { return } // references name requests: without names there are no edges
         func edges(_ index: Int) -> [Int] { producers(of: index).sorted() }
         enum Mark { case unvisited, onPath, done }

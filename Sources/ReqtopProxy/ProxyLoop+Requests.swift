@@ -1,0 +1,80 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import ReqtopHTTPModel
+import ReqtopNetworking
+
+/// A request from a client: checked, turned into a streaming task, and sent on (a chunked body
+/// once its first chunk size is read and good); malformed framing refused with a failed task.
+extension ProxyLoop {
+    func start(_ head: ClientRequestHead, on connection: ClientConnection) {
+        if head.method == "CONNECT" { return connect(head, on: connection) }
+        let url: HTTPURL
+        if head.target.hasPrefix("/"), let origin = connection.origin, let resolved = HTTPURL(string: origin + head.target) {
+            url = resolved
+        } else if let absolute = HTTPURL(string: head.target), absolute.scheme == "http" || absolute.scheme == "https" {
+            url = absolute
+        } else if head.target.hasPrefix("/") {
+            return connection.refuse(400, "this is a forward proxy: send the request target in absolute form (GET http://host/path), "
+                                     + "e.g. with HTTP_PROXY=http://\(configuration.host):\(Socket.boundPort(listener))")
+        } else {
+            return connection.refuse(400, "the request target is not an http or https URL: \(head.target.prefix(200))")
+        }
+        let framing: BodyFraming
+        switch RequestHeadParser.framing(of: head) {
+        case .success(let value): framing = value
+        case .failure(let error):
+            return refuseFraming(error, request: HTTPRequest(method: head.method, url: url, headers: head.headers), on: connection)
+        }
+        var headers = HopByHop.removing(from: head.headers)
+        // RFC 9112 §3.2.2: for an absolute-form target, Host is the target's authority.
+        if let index = headers.firstIndex(where: { HTTPHeader.namesMatch($0.name, "Host") }), connection.origin == nil {
+            headers[index].value = url.authority
+            var seen = false
+            headers.removeAll { header in
+                guard HTTPHeader.namesMatch(header.name, "Host") else { return false }
+                defer { seen = true }
+                return seen
+            }
+        }
+        if let via = configuration.via { headers.append(HTTPHeader(name: "Via", value: "\(head.version) \(via)")) }
+        var options = HTTPRequest.Options()
+        options.followRedirects = false
+        options.compressed = false
+        let request = HTTPRequest(method: head.method, url: url, headers: headers, options: options)
+        let plan = ProxyExchange.Plan(method: head.method, clientIsHTTP10: head.isHTTP10, clientWantsClose: head.wantsClose,
+                                      expectsContinue: head.expectsContinue && framing != .none && !head.isHTTP10, // RFC 9110 §10.1.1
+                                      bodyLength: { if case .length(let n) = framing { n } else { nil } }(),
+                                      hasBody: framing != .none, via: configuration.via)
+        let exchange = ProxyExchange(plan: plan, wake: { [control] in control.wake() })
+        let task = manager.streamTask(with: request, body: framing == .none ? nil : exchange, consumer: exchange,
+                                      streamOptions: StreamOptions(keptBodyBytes: configuration.keptBodyBytes, verbatimHead: true))
+        exchange.attach(task)
+        connection.exchange = exchange
+        connection.body = framing == .none ? nil : BodyDecoder(framing)
+        if framing == .chunked, !plan.expectsContinue {
+            connection.deferredStart = task // (a client waiting for 100 Continue sends nothing until the upstream asks)
+        } else {
+            resume(task, exchange)
+        }
+    }
+
+    func resume(_ task: HTTPTask, _ exchange: ProxyExchange) {
+        do {
+            try task.resume()
+        } catch {
+            exchange.didFinish(TransferError(code: .other, message: "\(error)"))
+        }
+    }
+
+    /// A request whose framing is malformed (`Content-Length` with `Transfer-Encoding`, two lengths,
+    /// a coding other than chunked) is not sent: its task is created and fails at once saying why,
+    /// so the inspector shows it, and the client gets the status and reason.
+    func refuseFraming(_ error: ProxyError, request: HTTPRequest, on connection: ClientConnection) {
+        let task = manager.streamTask(with: request, body: nil, consumer: RefusedExchange(),
+                                      streamOptions: StreamOptions(keptBodyBytes: 0, verbatimHead: true))
+        try? task.failBeforeSending(TransferError(code: .protocolError, message: error.description))
+        connection.refuse(error.status, error.description)
+    }
+}
