@@ -79,6 +79,8 @@ let package = Package(
                                                               "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopTerminalUITests", dependencies: ["ReqtopTerminalUI", "ReqtopNcurses", "ReqtopTestSupport"], exclude: ["Screens/__Snapshots__"]),
+        .testTarget(name: "ReqtopSessionTests", dependencies: ["ReqtopSession", "ReqtopNetworking", "ReqtopNetworkingTesting", "ReqtopRequestLists",
+                                                          "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopSession", "ReqtopInspector", "ReqtopNetworkingTesting", "ReqtopNetworking", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport", "ReqtopSession", "ReqtopSync"], exclude: ["README.md"]),
     ],

@@ -1,6 +1,7 @@
 import Foundation
 @testable import ReqtopInspector
 import ReqtopNetworking
+import ReqtopNetworkingTesting
 import ReqtopTerminalUI
 import XCTest
 import ReqtopSession
@@ -50,10 +51,10 @@ final class ScreenTests: XCTestCase {
 
     func testMainScreenShowsHeaderRowsAndHints() {
         let (app, store, _, terminal) = makeApp()
-        store.apply(Events.lifecycle(1, "GET", "http://api.test:8080/users", status: 200, bytes: 2048, totalMs: 50))
-        store.apply([Events.created(2, "POST", "http://api.test:8080/login"), Events.simple(2, .resumed, at: 100.5),
-                     Events.simple(2, .response(Events.head(404, "http://api.test:8080/login")), at: 100.6),
-                     Events.simple(2, .progress(TransferProgress(direction: .download, completed: 25, total: 100)), at: 100.7)])
+        store.apply(CannedEvents.lifecycle(1, "GET", "http://api.test:8080/users", status: 200, bytes: 2048, totalMs: 50))
+        store.apply([CannedEvents.created(2, "POST", "http://api.test:8080/login"), CannedEvents.simple(2, .resumed, at: 100.5),
+                     CannedEvents.simple(2, .response(CannedEvents.head(404, "http://api.test:8080/login")), at: 100.6),
+                     CannedEvents.simple(2, .progress(TransferProgress(direction: .download, completed: 25, total: 100)), at: 100.7)])
         let lines = draw(app, terminal)
         XCTAssertEqual(lines[0].trimmingCharacters(in: .whitespaces),
                        "reqtop · api.http   1 running  0 suspended  1 completed  0 failed  0 cancelled")
@@ -66,8 +67,8 @@ final class ScreenTests: XCTestCase {
 
     func testKeysActOnTheSelectedRow() {
         let (app, store, actions, terminal) = makeApp()
-        store.apply(Events.lifecycle(1, "GET", "http://t/a", status: 200, bytes: 1, totalMs: 1))
-        store.apply(Events.lifecycle(2, "GET", "http://t/b", status: 200, bytes: 1, totalMs: 1))
+        store.apply(CannedEvents.lifecycle(1, "GET", "http://t/a", status: 200, bytes: 1, totalMs: 1))
+        store.apply(CannedEvents.lifecycle(2, "GET", "http://t/b", status: 200, bytes: 1, totalMs: 1))
         _ = draw(app, terminal)
         XCTAssertEqual(app.handle(.char("j")), .redraw)
         _ = app.handle(.char("s"))
@@ -80,7 +81,7 @@ final class ScreenTests: XCTestCase {
 
     func testDetailTabsShowRequestResponseBodyTimingAndTimeline() {
         let (app, store, _, terminal) = makeApp(width: 90, height: 20)
-        store.apply(Events.lifecycle(7, "GET", "http://api.test/items", status: 200, bytes: 11, totalMs: 40))
+        store.apply(CannedEvents.lifecycle(7, "GET", "http://api.test/items", status: 200, bytes: 11, totalMs: 40))
         _ = draw(app, terminal)
         _ = app.handle(.enter)
         var lines = draw(app, terminal)
@@ -125,9 +126,9 @@ final class ScreenTests: XCTestCase {
         let url = "http://api.test/t\(id)"
         let head = HTTPResponseHead(url: HTTPURL(string: url)!, httpVersion: "1.1", status: 200, reason: "OK", headers: headers)
         let timings = PhaseTimings(dns: 1, connect: 1, tls: -1, send: 1, wait: 1, receive: 1, total: 5)
-        return [Events.created(id, "GET", url), Events.simple(id, .resumed, at: 100.01),
-                Events.simple(id, .requestSent(Events.sent("GET", url)), at: 100.02), Events.simple(id, .response(head), at: 100.03),
-                Events.simple(id, .completed(TaskCompletion(response: head, body: .data(body), bytes: Int64(body.count), timings: timings,
+        return [CannedEvents.created(id, "GET", url), CannedEvents.simple(id, .resumed, at: 100.01),
+                CannedEvents.simple(id, .requestSent(CannedEvents.sent("GET", url)), at: 100.02), CannedEvents.simple(id, .response(head), at: 100.03),
+                CannedEvents.simple(id, .completed(TaskCompletion(response: head, body: .data(body), bytes: Int64(body.count), timings: timings,
                                                            redirects: [], serializer: "raw", serializedValue: nil, serializationError: nil)), at: 100.04)]
     }
 
@@ -165,7 +166,7 @@ final class ScreenTests: XCTestCase {
 
     func testAnUnboundLetterInTheDetailViewChangesNothing() {
         let (app, store, actions, terminal) = makeApp(width: 60, height: 8)
-        store.apply(Events.lifecycle(1, "GET", "http://api.test/a", status: 200, bytes: 11, totalMs: 5))
+        store.apply(CannedEvents.lifecycle(1, "GET", "http://api.test/a", status: 200, bytes: 11, totalMs: 5))
         let before = openDetail(app, terminal, tab: "1")
         for key in "uiqpadfhk".filter({ Keymap.command(for: .char($0), in: .detail) == nil }) {
             XCTAssertEqual(app.handle(.char(key)), .ignore, "\(key)")
@@ -210,8 +211,8 @@ final class ScreenTests: XCTestCase {
         let url = "http://api.test/reset"
         let head = HTTPResponseHead(url: HTTPURL(string: url)!, httpVersion: "1.1", status: 200, reason: "OK",
                                     headers: [HTTPHeader(name: "Content-Type", value: "text/plain")])
-        store.apply([Events.created(1, "GET", url), Events.simple(1, .resumed, at: 100.01), Events.simple(1, .response(head), at: 100.02),
-                     Events.simple(1, .failed(TaskFailure(error: TransferError(code: .connectionReset, message: "reset by peer"), response: head,
+        store.apply([CannedEvents.created(1, "GET", url), CannedEvents.simple(1, .resumed, at: 100.01), CannedEvents.simple(1, .response(head), at: 100.02),
+                     CannedEvents.simple(1, .failed(TaskFailure(error: TransferError(code: .connectionReset, message: "reset by peer"), response: head,
                                                           bytes: 9, timings: nil, redirects: [], partialBody: .data(Data("first par".utf8)))), at: 100.03)])
         let lines = openDetail(app, terminal, tab: "3").map { $0.trimmingCharacters(in: .whitespaces) }
         XCTAssertTrue(lines[2].hasPrefix("(partial: connectionReset after 9 B)"), lines[2])
@@ -223,17 +224,17 @@ final class ScreenTests: XCTestCase {
         let url = "http://api.test/stream"
         let head = HTTPResponseHead(url: HTTPURL(string: url)!, httpVersion: "1.1", status: 200, reason: "OK",
                                     headers: [HTTPHeader(name: "Content-Type", value: "application/x-ndjson")])
-        store.apply([Events.created(1, "GET", url), Events.simple(1, .resumed, at: 100.01), Events.simple(1, .response(head), at: 100.02),
-                     Events.simple(1, .progress(TransferProgress(direction: .download, completed: 12, total: -1)), at: 100.03)])
+        store.apply([CannedEvents.created(1, "GET", url), CannedEvents.simple(1, .resumed, at: 100.01), CannedEvents.simple(1, .response(head), at: 100.02),
+                     CannedEvents.simple(1, .progress(TransferProgress(direction: .download, completed: 12, total: -1)), at: 100.03)])
         var lines = openDetail(app, terminal, tab: "3").map { $0.trimmingCharacters(in: .whitespaces) }
         XCTAssertEqual(lines[2], "waiting for the body…", "no live bytes offered yet: \(lines)")
         actions.liveBodies[TaskID(rawValue: 1)] = Data("{\"n\":1}\n{\"n\":2}\n".utf8)
-        store.apply([Events.simple(1, .progress(TransferProgress(direction: .download, completed: 16, total: -1)), at: 100.04)])
+        store.apply([CannedEvents.simple(1, .progress(TransferProgress(direction: .download, completed: 16, total: -1)), at: 100.04)])
         lines = draw(app, terminal).map { $0.trimmingCharacters(in: .whitespaces) }
         XCTAssertTrue(lines[2].hasPrefix("(receiving: 16 B so far)"), "\(lines)")
         XCTAssertEqual(Array(lines[4...5]), [#"{"n":1}"#, #"{"n":2}"#], "NDJSON is text, line by line")
         actions.liveBodies = [:]
-        store.apply([Events.simple(1, .cancelled(TaskFailure(error: TransferError(code: .cancelled, message: "cancelled"), response: head,
+        store.apply([CannedEvents.simple(1, .cancelled(TaskFailure(error: TransferError(code: .cancelled, message: "cancelled"), response: head,
                                                              bytes: 16, timings: nil, redirects: [],
                                                              partialBody: .data(Data("{\"n\":1}\n{\"n\":2}\n".utf8)))), at: 100.05)])
         lines = draw(app, terminal).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -285,9 +286,9 @@ final class ScreenTests: XCTestCase {
     func testTimingShowsLivePhasesAndPausesAsTheirOwnRow() {
         let (app, store, _, terminal) = makeApp(width: 90, height: 16)
         let url = "http://api.test/slow"
-        store.apply([Events.created(1, "GET", url, at: 100), Events.simple(1, .resumed, at: 100),
-                     Events.simple(1, .response(Events.head(200, url)), at: 100.5), Events.simple(1, .suspended, at: 101),
-                     Events.simple(1, .resumed, at: 103)])
+        store.apply([CannedEvents.created(1, "GET", url, at: 100), CannedEvents.simple(1, .resumed, at: 100),
+                     CannedEvents.simple(1, .response(CannedEvents.head(200, url)), at: 100.5), CannedEvents.simple(1, .suspended, at: 101),
+                     CannedEvents.simple(1, .resumed, at: 103)])
         _ = draw(app, terminal, now: 104)
         _ = app.handle(.enter)
         _ = app.handle(.char("4"))
@@ -298,7 +299,7 @@ final class ScreenTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.hasPrefix("paused") && $0.hasSuffix("2.00 s") }, "\(lines)")
         // Finished: the paused time is its own row and out of receive.
         let timings = PhaseTimings(dns: 1, connect: 1, tls: -1, send: 1, wait: 497, receive: 3_500, total: 4_000)
-        store.apply([Events.simple(1, .completed(TaskCompletion(response: Events.head(200, url), body: nil, bytes: 0, timings: timings,
+        store.apply([CannedEvents.simple(1, .completed(TaskCompletion(response: CannedEvents.head(200, url), body: nil, bytes: 0, timings: timings,
                                                                redirects: [], serializer: "raw", serializedValue: nil, serializationError: nil)), at: 104)])
         lines = draw(app, terminal, now: 105).map { $0.trimmingCharacters(in: .whitespaces) }
         XCTAssertTrue(lines.contains { $0.hasPrefix("receive") && $0.contains("1.50 s") }, "\(lines)")
@@ -359,8 +360,8 @@ final class ScreenTests: XCTestCase {
 
     func testFilterPromptNarrowsTheTableAndEscClearsIt() {
         let (app, store, _, terminal) = makeApp()
-        store.apply(Events.lifecycle(1, "GET", "http://t/ok", status: 200, bytes: 1, totalMs: 1))
-        store.apply(Events.lifecycle(2, "GET", "http://t/missing", status: 404, bytes: 1, totalMs: 1))
+        store.apply(CannedEvents.lifecycle(1, "GET", "http://t/ok", status: 200, bytes: 1, totalMs: 1))
+        store.apply(CannedEvents.lifecycle(2, "GET", "http://t/missing", status: 404, bytes: 1, totalMs: 1))
         _ = draw(app, terminal)
         _ = app.handle(.char("/"))
         for c in "status:4xx" { _ = app.handle(.char(c)) }
@@ -444,7 +445,7 @@ final class ScreenTests: XCTestCase {
 
     func testMouseSelectsOpensAndPicksTabs() {
         let (app, store, actions, terminal) = makeApp()
-        for i in 1...5 { store.apply(Events.lifecycle(i, "GET", "http://t/\(i)", status: 200, bytes: 1, totalMs: 1)) }
+        for i in 1...5 { store.apply(CannedEvents.lifecycle(i, "GET", "http://t/\(i)", status: 200, bytes: 1, totalMs: 1)) }
         _ = draw(app, terminal)
         _ = app.handle(.mouse(MouseEvent(.click, x: 10, y: 5))) // the third row
         _ = app.handle(.char("x"))
@@ -512,7 +513,7 @@ final class ScreenTests: XCTestCase {
 
     func testSmallTerminalDrawsWithoutCrashing() {
         let (app, store, _, _) = makeApp()
-        store.apply(Events.lifecycle(1, "GET", "http://t/ok", status: 200, bytes: 1, totalMs: 1))
+        store.apply(CannedEvents.lifecycle(1, "GET", "http://t/ok", status: 200, bytes: 1, totalMs: 1))
         for (w, h) in [(20, 5), (1, 1), (200, 60), (0, 0)] {
             let terminal = Terminal(backend: TestBackend(width: w, height: h))
             _ = draw(app, terminal)
@@ -529,8 +530,8 @@ final class SelectionTests: XCTestCase {
         let actions = RecordingActions()
         let app = InspectorApp(store: store, actions: actions, title: "t")
         let terminal = Terminal(backend: TestBackend(width: 100, height: 12))
-        store.apply(Events.lifecycle(1, "GET", "http://t/small", status: 200, bytes: 10, totalMs: 1))
-        store.apply(Events.lifecycle(2, "GET", "http://t/large", status: 200, bytes: 9000, totalMs: 1))
+        store.apply(CannedEvents.lifecycle(1, "GET", "http://t/small", status: 200, bytes: 10, totalMs: 1))
+        store.apply(CannedEvents.lifecycle(2, "GET", "http://t/large", status: 200, bytes: 9000, totalMs: 1))
         terminal.draw { app.render(&$0, now: 101) }
         _ = app.handle(.char("j"))          // on #2
         _ = app.handle(.char("o"))          // the sort menu

@@ -1,6 +1,7 @@
 import Foundation
 @testable import ReqtopInspector
 import ReqtopNetworking
+import ReqtopNetworkingTesting
 import ReqtopSession
 import ReqtopTerminalUI
 import XCTest
@@ -18,11 +19,11 @@ final class TaskTableTests: XCTestCase {
     private func app(named: Bool = false) -> (InspectorApp, TaskStore) {
         let store = TaskStore()
         let app = InspectorApp(store: store, actions: RecordingActions(), title: "api.http")
-        var events = Events.lifecycle(1, "GET", longURL, status: 200, bytes: 2048, totalMs: 12)
-        if named { events[0] = Events.created(1, "GET", longURL, name: "list-transactions") }
+        var events = CannedEvents.lifecycle(1, "GET", longURL, status: 200, bytes: 2048, totalMs: 12)
+        if named { events[0] = CannedEvents.created(1, "GET", longURL, name: "list-transactions") }
         store.apply(events)
-        store.apply(Events.lifecycle(2, "POST", "http://api.internal.example.com:8443/v1/login", status: 404, bytes: 10, totalMs: 3))
-        store.apply(Events.lifecycle(3, "GET", "http://api.internal.example.com:8443/v1/health", status: 503, bytes: 10, totalMs: 3))
+        store.apply(CannedEvents.lifecycle(2, "POST", "http://api.internal.example.com:8443/v1/login", status: 404, bytes: 10, totalMs: 3))
+        store.apply(CannedEvents.lifecycle(3, "GET", "http://api.internal.example.com:8443/v1/health", status: 503, bytes: 10, totalMs: 3))
         return (app, store)
     }
 
@@ -55,15 +56,15 @@ final class TaskTableTests: XCTestCase {
 
     func testATaskWaitingForASlotSaysSoAndOneSuspendedBeforeItStartedSaysSuspended() {
         let (app, store) = app()
-        store.apply([Events.created(4, "GET", "http://api.internal.example.com:8443/v1/next", at: 100.5)])
-        store.apply([Events.created(5, "GET", "http://api.internal.example.com:8443/v1/later", at: 100.6),
-                     Events.simple(5, .suspended, at: 100.7)])
+        store.apply([CannedEvents.created(4, "GET", "http://api.internal.example.com:8443/v1/next", at: 100.5)])
+        store.apply([CannedEvents.created(5, "GET", "http://api.internal.example.com:8443/v1/later", at: 100.6),
+                     CannedEvents.simple(5, .suspended, at: 100.7)])
         let narrow = draw(app, width: 80, height: 24).lines
         XCTAssertTrue(narrow[6].contains("wait "), "created, not started: \(narrow[6])")
         XCTAssertTrue(narrow[7].contains("susp "), "suspended by someone: \(narrow[7])")
         let wide = draw(app, width: 200, height: 24).lines
         XCTAssertTrue(wide[6].contains("waiting"), wide[6])
-        store.apply([Events.simple(4, .resumed, at: 101)])
+        store.apply([CannedEvents.simple(4, .resumed, at: 101)])
         XCTAssertTrue(draw(app, width: 80, height: 24).lines[6].contains("run "), "started")
     }
 
@@ -89,8 +90,8 @@ final class TaskTableTests: XCTestCase {
 
     func testStatusAndStateCellsAreColouredByClassNotTheWholeRow() {
         let (app, store) = app()
-        store.apply([Events.created(4, "GET", "http://t/x"), Events.simple(4, .resumed, at: 100.01),
-                     Events.simple(4, .failed(TaskFailure(error: TransferError(code: .cannotConnect, message: "refused"),
+        store.apply([CannedEvents.created(4, "GET", "http://t/x"), CannedEvents.simple(4, .resumed, at: 100.01),
+                     CannedEvents.simple(4, .failed(TaskFailure(error: TransferError(code: .cannotConnect, message: "refused"),
                                                           response: nil, bytes: 0, timings: nil, redirects: [])), at: 100.02)])
         let (lines, buffer) = draw(app, width: 120, height: 10)
         func colour(of text: String, row: Int) -> Color {
@@ -126,13 +127,13 @@ final class TaskTableTests: XCTestCase {
         _ = app.handle(.char("F"))
         var lines = draw(app, width: 100, height: 10).lines
         XCTAssertTrue(lines[0].contains("FOLLOW"), lines[0])
-        store.apply(Events.lifecycle(4, "GET", "http://t/new", status: 200, bytes: 1, totalMs: 1))
+        store.apply(CannedEvents.lifecycle(4, "GET", "http://t/new", status: 200, bytes: 1, totalMs: 1))
         _ = draw(app, width: 100, height: 10)
         XCTAssertEqual(app.selectedID, TaskID(rawValue: 4))
         _ = app.handle(.char("k"))
         lines = draw(app, width: 100, height: 10).lines
         XCTAssertFalse(lines[0].contains("FOLLOW"), lines[0])
-        store.apply(Events.lifecycle(5, "GET", "http://t/newer", status: 200, bytes: 1, totalMs: 1))
+        store.apply(CannedEvents.lifecycle(5, "GET", "http://t/newer", status: 200, bytes: 1, totalMs: 1))
         _ = draw(app, width: 100, height: 10)
         XCTAssertEqual(app.selectedID, TaskID(rawValue: 3), "stays where the user put it")
     }

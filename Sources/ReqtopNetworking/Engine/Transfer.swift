@@ -83,7 +83,6 @@ final class Transfer {
         // Method exactly as written, body, headers in list order; nothing invented: libcurl's default
         // Content-Type for a body and its Expect: 100-continue are suppressed unless the request has them.
         let headers = r.request.headers
-        var suppressed: [String] = []
         let method = r.request.method
         if !r.hasBody {
             if method == "GET" { ccurl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1) }
@@ -93,14 +92,9 @@ final class Transfer {
             ccurl_easy_setopt_long(easy, CURLOPT_POST, 1)
             ccurl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(r.bodySize ?? -1)) // -1: chunked
             if method != "POST" { ccurl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method) }
-            suppressed = ["Expect", "Content-Type"].filter { !headers.contains(name: $0) }
-        }
-        if r.verbatimHead, !headers.contains(name: "Accept") { suppressed.append("Accept") }
-        for name in r.request.options.omittedHeaders ?? [] where !headers.contains(name: name) && !suppressed.contains(name) {
-            suppressed.append(name)
         }
         for header in headers { headerList = curl_slist_append(headerList, Self.headerLine(header)) }
-        for name in suppressed { headerList = curl_slist_append(headerList, name + ":") } // "Name:" removes libcurl's own
+        for name in ClientHeaders.suppressed(r) { headerList = curl_slist_append(headerList, name + ":") } // "Name:" removes libcurl's own
         if let headerList { ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList) }
         if let userAgent = r.userAgent { ccurl_easy_setopt_string(easy, CURLOPT_USERAGENT, userAgent) }
 

@@ -11,8 +11,9 @@ public enum ClientHeaders {
     public static func onTheWire(_ request: HTTPRequest, configuration: SessionConfiguration) -> [(header: HTTPHeader, added: Bool)] {
         let transfer = TransferRequest(request, configuration: configuration)
         var fields: [(header: HTTPHeader, added: Bool)] = []
+        let suppressed = Set(suppressed(transfer).map { $0.lowercased() })
         func add(_ name: String, _ value: String?) {
-            guard let value, !request.headers.contains(name: name), !request.options.omits(name) else { return }
+            guard let value, !request.headers.contains(name: name), !suppressed.contains(name.lowercased()) else { return }
             fields.append((HTTPHeader(name: name, value: value), true))
         }
         if let host = request.headers.first(where: { HTTPHeader.namesMatch($0.name, "Host") }) {
@@ -32,6 +33,20 @@ public enum ClientHeaders {
         fields += request.headers.filter { !HTTPHeader.namesMatch($0.name, "Host") }.map { ($0, false) }
         if request.body != .none, let size { add("Content-Length", String(size)) }
         return fields
+    }
+
+    /// The fields libcurl would add by itself that this request goes without (the transfer sends
+    /// `Name:` for each, which removes libcurl's): `Expect` and a default `Content-Type` for a body
+    /// (nothing is invented), `Accept` for a proxied request sent as its client wrote it, and what
+    /// the request's options leave out (curl's `-H 'Accept:'`). The one rule for both the wire
+    /// (`Transfer`) and what `onTheWire` shows.
+    static func suppressed(_ transfer: TransferRequest) -> [String] {
+        let headers = transfer.request.headers
+        var names: [String] = transfer.hasBody ? ["Expect", "Content-Type"] : []
+        if transfer.verbatimHead { names.append("Accept") }
+        names += transfer.request.options.omittedHeaders ?? []
+        var seen: Set<String> = []
+        return names.filter { !headers.contains(name: $0) && seen.insert($0.lowercased()).inserted }
     }
 
     /// What libcurl sends for `CURLOPT_ACCEPT_ENCODING ""`: every encoding this libcurl can decode.

@@ -1,5 +1,4 @@
 import Foundation
-import ReqtopInspector
 import ReqtopNetworking
 import ReqtopSync
 import XCTest

@@ -1,60 +1,22 @@
 import Foundation
-import ReqtopInspector
 import ReqtopNetworking
+import ReqtopNetworkingTesting
 import XCTest
 import ReqtopSession
-
-/// Builds bus events the way the networking core posts them.
-enum Events {
-    static func created(_ id: Int, _ method: String = "GET", _ url: String, at time: Double = 100, name: String? = nil) -> TaskEvent {
-        TaskEvent(task: TaskID(rawValue: id), time: time, kind: .created(TaskDescription(
-            kind: .data, name: name, request: HTTPRequest(method: method, url: HTTPURL(string: url)!,
-                                                          headers: [HTTPHeader(name: "Accept", value: "*/*")]))))
-    }
-    static func simple(_ id: Int, _ kind: TaskEvent.Kind, at time: Double) -> TaskEvent {
-        TaskEvent(task: TaskID(rawValue: id), time: time, kind: kind)
-    }
-    static func head(_ status: Int, _ url: String) -> HTTPResponseHead {
-        HTTPResponseHead(url: HTTPURL(string: url)!, httpVersion: "1.1", status: status, reason: status == 200 ? "OK" : "Not Found",
-                         headers: [HTTPHeader(name: "Content-Type", value: "application/json")])
-    }
-    static func completed(_ id: Int, status: Int, url: String, bytes: Int64, totalMs: Double, at time: Double) -> TaskEvent {
-        let timings = PhaseTimings(dns: 1, connect: 2, tls: -1, send: 0.5, wait: totalMs - 5, receive: 1.5, total: totalMs)
-        return simple(id, .completed(TaskCompletion(response: head(status, url), body: .data(Data("{\"ok\":true}".utf8)), bytes: bytes,
-                                                     timings: timings, redirects: [], serializer: "raw", serializedValue: nil,
-                                                     serializationError: nil)), at: time)
-    }
-    /// The head the engine reports as sent: the client's own fields first, then the request's.
-    static func sent(_ method: String, _ url: String) -> RequestHead {
-        let target = HTTPURL(string: url)!
-        return RequestHead(url: target, method: method, target: target.requestTarget, httpVersion: "HTTP/1.1",
-                           headers: [HTTPHeader(name: "Host", value: target.authority), HTTPHeader(name: "User-Agent", value: "reqtop/0.1.0"),
-                                     HTTPHeader(name: "Accept", value: "*/*")], size: 80)
-    }
-    /// A whole successful lifecycle.
-    static func lifecycle(_ id: Int, _ method: String = "GET", _ url: String, status: Int, bytes: Int64, totalMs: Double) -> [TaskEvent] {
-        [created(id, method, url, at: 100), simple(id, .resumed, at: 100.01),
-         simple(id, .requestSent(sent(method, url)), at: 100.015),
-         simple(id, .response(head(status, url)), at: 100.02),
-         simple(id, .progress(TransferProgress(direction: .download, completed: bytes / 2, total: bytes)), at: 100.03),
-         simple(id, .progress(TransferProgress(direction: .download, completed: bytes, total: bytes)), at: 100.04),
-         completed(id, status: status, url: url, bytes: bytes, totalMs: totalMs, at: 100.05)]
-    }
-}
 
 final class TaskStoreTests: XCTestCase {
     func testRowsAppearUpdateAndFinishAsEventsArrive() {
         let store = TaskStore()
-        store.apply([Events.created(1, "GET", "http://api.test/users?page=2")])
+        store.apply([CannedEvents.created(1, "GET", "http://api.test/users?page=2")])
         XCTAssertEqual(store.record(TaskID(rawValue: 1))?.state, .suspended)
-        store.apply([Events.simple(1, .resumed, at: 101), Events.simple(1, .response(Events.head(200, "http://api.test/users")), at: 101.1),
-                     Events.simple(1, .progress(TransferProgress(direction: .download, completed: 50, total: 200)), at: 101.2)])
+        store.apply([CannedEvents.simple(1, .resumed, at: 101), CannedEvents.simple(1, .response(CannedEvents.head(200, "http://api.test/users")), at: 101.1),
+                     CannedEvents.simple(1, .progress(TransferProgress(direction: .download, completed: 50, total: 200)), at: 101.2)])
         let running = store.record(TaskID(rawValue: 1))
         XCTAssertEqual(running?.state, .running)
         XCTAssertEqual(running?.status, 200)
         XCTAssertEqual(running?.progressFraction, 0.25)
         XCTAssertEqual(running?.pathAndQuery, "/users?page=2")
-        store.apply([Events.completed(1, status: 200, url: "http://api.test/users", bytes: 200, totalMs: 250, at: 101.3)])
+        store.apply([CannedEvents.completed(1, status: 200, url: "http://api.test/users", bytes: 200, totalMs: 250, at: 101.3)])
         let done = store.record(TaskID(rawValue: 1))
         XCTAssertEqual(done?.state, .completed)
         XCTAssertEqual(done?.downloaded, 200)
@@ -65,7 +27,7 @@ final class TaskStoreTests: XCTestCase {
 
     func testTimelineKeepsEveryLifecycleEventWithPayloadAndFoldsProgress() {
         let store = TaskStore()
-        store.apply(Events.lifecycle(4, "GET", "http://h.test/x", status: 200, bytes: 2048, totalMs: 40))
+        store.apply(CannedEvents.lifecycle(4, "GET", "http://h.test/x", status: 200, bytes: 2048, totalMs: 40))
         let record = store.record(TaskID(rawValue: 4))!
         let timeline = record.timeline
         XCTAssertEqual(timeline.map(\.event), [.created, .resumed, .request, .response, .progress, .completed])
@@ -79,11 +41,11 @@ final class TaskStoreTests: XCTestCase {
 
     func testFiltersCombineWithAndAndNegation() throws {
         let store = TaskStore()
-        store.apply(Events.lifecycle(1, "GET", "http://api.test/a", status: 200, bytes: 10, totalMs: 10))
-        store.apply(Events.lifecycle(2, "POST", "http://api.test/b", status: 404, bytes: 10, totalMs: 10))
-        store.apply(Events.lifecycle(3, "GET", "http://cdn.test/c", status: 503, bytes: 10, totalMs: 10))
-        store.apply([Events.created(4, "GET", "http://api.test/d"), Events.simple(4, .resumed, at: 101),
-                     Events.simple(4, .failed(TaskFailure(error: TransferError(code: .cannotConnect, message: "refused"),
+        store.apply(CannedEvents.lifecycle(1, "GET", "http://api.test/a", status: 200, bytes: 10, totalMs: 10))
+        store.apply(CannedEvents.lifecycle(2, "POST", "http://api.test/b", status: 404, bytes: 10, totalMs: 10))
+        store.apply(CannedEvents.lifecycle(3, "GET", "http://cdn.test/c", status: 503, bytes: 10, totalMs: 10))
+        store.apply([CannedEvents.created(4, "GET", "http://api.test/d"), CannedEvents.simple(4, .resumed, at: 101),
+                     CannedEvents.simple(4, .failed(TaskFailure(error: TransferError(code: .cannotConnect, message: "refused"),
                                                           response: nil, bytes: 0, timings: nil, redirects: [])), at: 102)])
         func ids(_ expression: String) throws -> [Int] {
             let listing = store.listing(filter: try TaskFilter(parsing: expression), order: .byID)
@@ -103,10 +65,10 @@ final class TaskStoreTests: XCTestCase {
 
     func testSortOrdersByEveryColumnBothWaysWithTiesInCreationOrder() {
         let store = TaskStore()
-        store.apply(Events.lifecycle(1, "GET", "http://b.test/a", status: 200, bytes: 300, totalMs: 10))
-        store.apply(Events.lifecycle(2, "POST", "http://a.test/c", status: 404, bytes: 100, totalMs: 10))
-        store.apply(Events.lifecycle(3, "GET", "http://c.test/b", status: 500, bytes: 200, totalMs: 10))
-        store.apply(Events.lifecycle(4, "DELETE", "http://a.test/b", status: 200, bytes: 200, totalMs: 10))
+        store.apply(CannedEvents.lifecycle(1, "GET", "http://b.test/a", status: 200, bytes: 300, totalMs: 10))
+        store.apply(CannedEvents.lifecycle(2, "POST", "http://a.test/c", status: 404, bytes: 100, totalMs: 10))
+        store.apply(CannedEvents.lifecycle(3, "GET", "http://c.test/b", status: 500, bytes: 200, totalMs: 10))
+        store.apply(CannedEvents.lifecycle(4, "DELETE", "http://a.test/b", status: 200, bytes: 200, totalMs: 10))
         func ids(_ key: TaskSort, descending: Bool? = nil) -> [Int] {
             let listing = store.listing(filter: .all, order: TaskOrder(key, descending: descending))
             return store.records(listing, rows: 0..<listing.count).map(\.id.rawValue)
@@ -131,7 +93,7 @@ final class TaskStoreTests: XCTestCase {
                     "http://A.TEST/X", "http://a.test:010/", "http://é.test/ü"]
         let store = TaskStore()
         for (index, url) in urls.enumerated() {
-            store.apply(Events.lifecycle(index + 1, "GET", url, status: 200, bytes: 1, totalMs: 1))
+            store.apply(CannedEvents.lifecycle(index + 1, "GET", url, status: 200, bytes: 1, totalMs: 1))
         }
         func ids(_ key: TaskSort, descending: Bool) -> [Int] {
             let listing = store.listing(filter: .all, order: TaskOrder(key, descending: descending))
@@ -153,7 +115,7 @@ final class TaskStoreTests: XCTestCase {
 
     func testTasksWithoutANameSortAfterNamedOnesEitherWay() {
         let store = TaskStore()
-        store.apply([Events.created(1, "GET", "http://t/1")])
+        store.apply([CannedEvents.created(1, "GET", "http://t/1")])
         store.apply([TaskEvent(task: TaskID(rawValue: 2), time: 100, kind: .created(TaskDescription(kind: .data, name: "beta", request: HTTPRequest(url: HTTPURL(string: "http://t/2")!))))])
         store.apply([TaskEvent(task: TaskID(rawValue: 3), time: 100, kind: .created(TaskDescription(kind: .data, name: "Alpha", request: HTTPRequest(url: HTTPURL(string: "http://t/3")!))))])
         for descending in [false, true] {
@@ -165,7 +127,7 @@ final class TaskStoreTests: XCTestCase {
     func testAggregatesReportLatencyPercentilesAndRates() {
         let store = TaskStore()
         for i in 1...100 {
-            store.apply(Events.lifecycle(i, "GET", "http://t/\(i)", status: 200, bytes: 1000, totalMs: Double(i)))
+            store.apply(CannedEvents.lifecycle(i, "GET", "http://t/\(i)", status: 200, bytes: 1000, totalMs: Double(i)))
         }
         let aggregates = store.aggregates(now: 100.5)
         XCTAssertEqual(aggregates.count(.completed), 100)
@@ -178,7 +140,7 @@ final class TaskStoreTests: XCTestCase {
 
     func testMarksToggle() {
         let store = TaskStore()
-        store.apply([Events.created(1, "GET", "http://t/")])
+        store.apply([CannedEvents.created(1, "GET", "http://t/")])
         store.toggleMark(TaskID(rawValue: 1))
         XCTAssertTrue(store.marks.contains(TaskID(rawValue: 1)))
         store.toggleMark(TaskID(rawValue: 1))
@@ -187,7 +149,7 @@ final class TaskStoreTests: XCTestCase {
 
     func testEventLogKeepsTheNewestLinesInOrder() {
         let store = TaskStore()
-        for i in 1...(TaskStore.logCapacity + 10) { store.apply([Events.created(i, "GET", "http://t/\(i)")]) }
+        for i in 1...(TaskStore.logCapacity + 10) { store.apply([CannedEvents.created(i, "GET", "http://t/\(i)")]) }
         let lines = store.logLines(limit: 3)
         XCTAssertEqual(lines.count, 3)
         XCTAssertTrue(lines[2].hasPrefix("#\(TaskStore.logCapacity + 10) created"), lines[2])
@@ -198,7 +160,7 @@ final class TaskStoreTests: XCTestCase {
 final class TaskStoreMemoryTests: XCTestCase {
     func testOldestBodiesAreReleasedPastTheBudget() {
         let store = TaskStore(bodyBudget: 25) // each test body is 11 bytes
-        for i in 1...3 { store.apply(Events.lifecycle(i, "GET", "http://t/\(i)", status: 200, bytes: 11, totalMs: 1)) }
+        for i in 1...3 { store.apply(CannedEvents.lifecycle(i, "GET", "http://t/\(i)", status: 200, bytes: 11, totalMs: 1)) }
         XCTAssertNil(store.record(TaskID(rawValue: 1))?.body)
         XCTAssertEqual(store.record(TaskID(rawValue: 1))?.bodyReleased, true)
         XCTAssertEqual(store.record(TaskID(rawValue: 2))?.body?.count, 11)
@@ -209,20 +171,20 @@ final class TaskStoreMemoryTests: XCTestCase {
     /// the ones after it, which stay readable by id, and the body budget follows what is left.
     func testRemovingTheEndedPrefixKeepsTheRestAddressable() {
         let store = TaskStore(bodyBudget: 25) // each test body is 11 bytes: two fit
-        store.apply(Events.lifecycle(1, "GET", "http://t/1", status: 200, bytes: 11, totalMs: 1))
-        store.apply([Events.created(2, "GET", "http://t/2"), Events.simple(2, .resumed, at: 100.01)])
-        store.apply(Events.lifecycle(3, "GET", "http://t/3", status: 200, bytes: 11, totalMs: 1))
+        store.apply(CannedEvents.lifecycle(1, "GET", "http://t/1", status: 200, bytes: 11, totalMs: 1))
+        store.apply([CannedEvents.created(2, "GET", "http://t/2"), CannedEvents.simple(2, .resumed, at: 100.01)])
+        store.apply(CannedEvents.lifecycle(3, "GET", "http://t/3", status: 200, bytes: 11, totalMs: 1))
         XCTAssertEqual(store.removeEndedPrefix().map(\.id.rawValue), [1])
         XCTAssertEqual(store.removeEndedPrefix().map(\.id.rawValue), [], "task 2 still runs: 3 waits behind it")
         XCTAssertEqual(store.record(TaskID(rawValue: 3))?.body?.count, 11)
         XCTAssertNil(store.record(TaskID(rawValue: 1)))
-        store.apply(Array(Events.lifecycle(2, "GET", "http://t/2", status: 200, bytes: 11, totalMs: 1).dropFirst(2)))
+        store.apply(Array(CannedEvents.lifecycle(2, "GET", "http://t/2", status: 200, bytes: 11, totalMs: 1).dropFirst(2)))
         XCTAssertEqual(store.record(TaskID(rawValue: 3))?.body?.count, 11, "task 1's body left the budget with it: two held, none released")
-        store.apply(Events.lifecycle(4, "GET", "http://t/4", status: 200, bytes: 11, totalMs: 1))
+        store.apply(CannedEvents.lifecycle(4, "GET", "http://t/4", status: 200, bytes: 11, totalMs: 1))
         XCTAssertEqual(store.record(TaskID(rawValue: 3))?.bodyReleased, true, "three held: the oldest goes")
         XCTAssertEqual(store.removeEndedPrefix().map(\.id.rawValue), [2, 3, 4])
         XCTAssertTrue(store.allRecords.isEmpty)
-        store.apply(Events.lifecycle(5, "GET", "http://t/5", status: 200, bytes: 11, totalMs: 1))
+        store.apply(CannedEvents.lifecycle(5, "GET", "http://t/5", status: 200, bytes: 11, totalMs: 1))
         XCTAssertEqual(store.record(TaskID(rawValue: 5))?.body?.count, 11)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import ReqtopInspector
 import ReqtopNetworking
 import ReqtopRequestLists
 import ReqtopSync
