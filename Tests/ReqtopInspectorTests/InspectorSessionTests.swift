@@ -32,11 +32,7 @@ final class InspectorSessionTests: XCTestCase {
     }
 
     private func waitFor(_ what: String, timeout: TimeInterval = 20, _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { return XCTFail("timed out waiting for \(what)") }
-            usleep(5_000)
-        }
+        if !eventually(timeout: timeout, condition) { XCTFail("timed out waiting for \(what)") }
     }
 
     func testSuspendResumeAndCancelReachTheTasks() throws {

@@ -102,9 +102,7 @@ final class TransportTests: EmbeddedServerTestCase {
         response = nil
         _ = response
         // The completion event's payload may still hold the body briefly; wait for the last reference to go.
-        let deadline = Date().addingTimeInterval(5)
-        while FileManager.default.fileExists(atPath: path), Date() < deadline { usleep(5000) }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "temporary body file deleted when released")
+        XCTAssertTrue(eventually(timeout: 5) { !FileManager.default.fileExists(atPath: path) }, "temporary body file deleted when released")
     }
 
     func testUploadReportsMonotoneProgressEndingAtItsSize() throws {

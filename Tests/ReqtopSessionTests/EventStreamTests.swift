@@ -22,11 +22,7 @@ final class EventStreamTests: EmbeddedServerTestCase {
 
     /// Waits (polling a condition, with a deadline) for something another thread does.
     private func eventually(_ what: String, timeout: Double = 10, _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { return XCTFail("timed out waiting for \(what)") }
-            usleep(10_000)
-        }
+        if !ReqtopTestSupport.eventually(timeout: timeout, condition) { XCTFail("timed out waiting for \(what)") }
     }
 
     func testAnAttachedStoreSeesWhatTheAppsStoreSees() throws {

@@ -38,8 +38,11 @@ final class BadRequestTests: ServerTestCase {
             _ = slow.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
             waiting.append(slow)
         }
-        let deadline = Date().addingTimeInterval(5)
-        while server.requestLog.filter({ $0.path != "/headers" }).count < 4, Date() < deadline { _ = try exchange("/headers") }
+        try eventually(timeout: 5, every: 0) {
+            if server.requestLog.filter({ $0.path != "/headers" }).count >= 4 { return true }
+            _ = try exchange("/headers")
+            return false
+        }
         XCTAssertGreaterThanOrEqual(server.requestLog.filter { $0.path != "/headers" }.count, 4, "every absurd wait has begun")
         XCTAssertEqual(try exchange("/get").status, 200, "the server is still up")
         withExtendedLifetime(waiting) {}
@@ -72,17 +75,15 @@ final class BadRequestTests: ServerTestCase {
         var idle: [RawConnection] = []
         for _ in 0..<TestServer.maxConnections { idle.append(try RawConnection(port: server.port)) }
         // The accept thread registers connections in order: wait until all are counted.
-        let deadline = Date().addingTimeInterval(10)
-        while server.connectionCount < TestServer.maxConnections, Date() < deadline { usleep(10_000) }
+        eventually(timeout: 10) { server.connectionCount >= TestServer.maxConnections }
         let refused = try RawConnection(port: server.port)
         refused.send("GET /get HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertTrue(String(decoding: refused.read(), as: UTF8.self).hasPrefix("HTTP/1.1 503 "), "told at once, not queued")
         idle.removeAll() // they close
-        let recovered = Date().addingTimeInterval(10)
         var status = 0
-        while status != 200, Date() < recovered {
+        eventually(timeout: 10, every: 0.02) {
             status = (try? exchange("/get"))?.status ?? 0
-            if status != 200 { usleep(20_000) }
+            return status == 200
         }
         XCTAssertEqual(status, 200, "serving again once the idle connections went")
     }

@@ -46,16 +46,6 @@ class ServerTestCase: EmbeddedServerTestCase {
         return (status, headers, result.stdout)
     }
 
-    /// Polls `condition` until it holds or `timeout` seconds pass.
-    func eventually(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(5_000)
-        }
-        return condition()
-    }
-
     /// SHA-256 of `data` computed by the system's `sha256sum`, an implementation independent of the server's.
     func systemSHA256(_ data: Data) throws -> String {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(UUID().uuidString).bin")

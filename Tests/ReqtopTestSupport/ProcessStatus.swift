@@ -28,10 +28,5 @@ public func unusedLoopbackPort() -> Int { LoopbackPort.unused() }
 
 /// Waits until something accepts connections on 127.0.0.1:`port` (a server starting up), up to `timeout` seconds.
 public func waitForListener(port: Int, timeout: Double = 20) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if LoopbackPort.accepts(port) { return true }
-        usleep(20_000) // a readiness probe: nothing to await but the port itself
-    }
-    return false
+    eventually(timeout: timeout, every: 0.02) { LoopbackPort.accepts(port) } // a readiness probe: nothing to await but the port itself
 }

@@ -9,7 +9,7 @@ enum JSONSyntax {
     static let number = Style().fg(.yellow)
     static let literal = Style().fg(.magenta)
 
-    static func spans(_ row: String) -> [(characters: Range<Int>, style: Style)] {
+    static func spans(_ row: String) -> [Span] {
         let chars = Array(row)
         var i = 0
         while i < chars.count, chars[i] == " " { i += 1 }
@@ -17,7 +17,7 @@ enum JSONSyntax {
         let startsLikeJSON = "{}[]\"-0123456789".contains(chars[i])
             || ["true", "false", "null"].contains { String(chars[i...]).hasPrefix($0) && [$0, $0 + ","].contains(String(chars[i...])) }
         guard startsLikeJSON else { return [] }
-        var spans: [(characters: Range<Int>, style: Style)] = []
+        var spans: [Span] = []
         while i < chars.count {
             let c = chars[i]
             if c == "\"" {
@@ -26,15 +26,15 @@ enum JSONSyntax {
                 end = min(end + 1, chars.count)
                 var after = end
                 while after < chars.count, chars[after] == " " { after += 1 }
-                spans.append((i..<end, after < chars.count && chars[after] == ":" ? key : string))
+                spans.append(Span(i..<end, after < chars.count && chars[after] == ":" ? key : string))
                 i = end
             } else if c == "-" || c.isNumber {
                 var end = i + 1
                 while end < chars.count, chars[end].isNumber || ".eE+-".contains(chars[end]) { end += 1 }
-                spans.append((i..<end, number))
+                spans.append(Span(i..<end, number))
                 i = end
             } else if let word = ["true", "false", "null"].first(where: { chars[i...].starts(with: $0) }) {
-                spans.append((i..<i + word.count, literal))
+                spans.append(Span(i..<i + word.count, literal))
                 i += word.count
             } else {
                 i += 1

@@ -7,31 +7,31 @@ enum MarkupSyntax {
     static let value = Style().fg(.green)
     static let comment = Style().dim
 
-    static func spans(_ row: String) -> [(characters: Range<Int>, style: Style)] {
+    static func spans(_ row: String) -> [Span] {
         let chars = Array(row)
         var i = 0
         while i < chars.count, chars[i] == " " { i += 1 }
         guard i < chars.count, chars[i] == "<" else { return [] }
-        if row.dropFirst(i).hasPrefix("<!--") { return [(i..<chars.count, comment)] }
-        var spans: [(characters: Range<Int>, style: Style)] = []
+        if row.dropFirst(i).hasPrefix("<!--") { return [Span(i..<chars.count, comment)] }
+        var spans: [Span] = []
         var inTag = false
         while i < chars.count {
             let c = chars[i]
             if c == "<" {
                 var end = i + 1
                 while end < chars.count, !chars[end].isWhitespace, chars[end] != ">" { end += 1 }
-                spans.append((i..<end, tag))
+                spans.append(Span(i..<end, tag))
                 inTag = true
                 i = end
             } else if inTag, c == "\"" || c == "'" {
                 var end = i + 1
                 while end < chars.count, chars[end] != c { end += 1 }
                 end = min(end + 1, chars.count)
-                spans.append((i..<end, value))
+                spans.append(Span(i..<end, value))
                 i = end
             } else if inTag, c == ">" || (c == "/" && i + 1 < chars.count && chars[i + 1] == ">") {
                 let end = c == ">" ? i + 1 : i + 2
-                spans.append((i..<end, tag))
+                spans.append(Span(i..<end, tag))
                 inTag = false
                 i = end
             } else {

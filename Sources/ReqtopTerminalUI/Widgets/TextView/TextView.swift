@@ -25,7 +25,7 @@ public struct TextView: StatefulWidget {
     public var highlight: TextSearch?
     public var highlightStyle = Style().reversed
     /// Syntax colouring: styles for character ranges of a drawn row (laid under search highlights).
-    public var colorize: ((String) -> [(characters: Range<Int>, style: Style)])?
+    public var colorize: ((String) -> [Span])?
 
     /// A view of `lineCount` lines produced by `line` (untrusted text is fine: it is sanitized).
     public init(lineCount: Int, wrap: Bool = false, style: Style = .plain, line: @escaping (Int) -> String) {
@@ -71,7 +71,7 @@ public struct TextView: StatefulWidget {
                 buffer.setString(x: area.x, y: y, row, style: style, maxWidth: area.width)
                 // Colours are worked out on whole rows: not when scrolled sideways (a row may start mid-token).
                 if let colorize, state.column == 0 { paint(colorize(row), in: row, area: area, y: y, buffer: &buffer) }
-                if let highlight { paint(highlight.ranges(in: row).map { ($0, highlightStyle) }, in: row, area: area, y: y, buffer: &buffer) }
+                if let highlight { paint(highlight.ranges(in: row).map { Span($0, highlightStyle) }, in: row, area: area, y: y, buffer: &buffer) }
                 y += 1
             }
             index += 1
@@ -115,13 +115,13 @@ public struct TextView: StatefulWidget {
     }
 
     /// Lays each style over the cells of its character range in `row`.
-    private func paint(_ spans: [(characters: Range<Int>, style: Style)], in row: String, area: Rect, y: Int, buffer: inout Buffer) {
+    private func paint(_ spans: [Span], in row: String, area: Rect, y: Int, buffer: inout Buffer) {
         guard !spans.isEmpty else { return }
         let characters = Array(row)
-        for (range, style) in spans where range.lowerBound >= 0 && range.upperBound <= characters.count {
-            let start = TextWidth.of(String(characters[..<range.lowerBound]))
-            let width = TextWidth.of(String(characters[range]))
-            buffer.setStyle(Rect(x: area.x + start, y: y, width: width, height: 1).intersection(area), style)
+        for span in spans where span.characters.lowerBound >= 0 && span.characters.upperBound <= characters.count {
+            let start = TextWidth.of(String(characters[..<span.characters.lowerBound]))
+            let width = TextWidth.of(String(characters[span.characters]))
+            buffer.setStyle(Rect(x: area.x + start, y: y, width: width, height: 1).intersection(area), span.style)
         }
     }
 }
