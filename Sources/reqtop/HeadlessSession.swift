@@ -8,7 +8,7 @@ import ReqtopSync
 import ReqtopSession
 
 /// Headless output formats (`--events`).
-enum EventFormat: String {
+enum EventFormat: String, CaseIterable {
     case text, jsonl
 }
 

@@ -11,16 +11,7 @@ _ = cmemory_limit_arenas(2)
 
 // Wiring only: pick the subcommand, run it, exit with its code.
 let commands: [any Command.Type] = [RunCommand.self, ConvertCommand.self, SessionsCommand.self, OpenCommand.self, AttachCommand.self, ProxyCommand.self, DemoCommand.self, ServeCommand.self]
-var arguments = Array(CommandLine.arguments.dropFirst())
-// `reqtop [--no-mouse] [--no-journal] [--include-secrets] [URL]`: the session's options (subcommands parse their own).
-let isSubcommand = arguments.first.map { name in commands.contains { $0.name == name } } ?? false
-var sessionOptions = InteractiveOptions()
-if !isSubcommand {
-    sessionOptions.mouse = !arguments.contains("--no-mouse")
-    sessionOptions.journal = !arguments.contains("--no-journal")
-    if arguments.contains("--include-secrets") { Redaction.isEnabled = false }
-    arguments.removeAll { $0 == "--no-mouse" || $0 == "--no-journal" || $0 == "--include-secrets" }
-}
+let arguments = Array(CommandLine.arguments.dropFirst())
 let code: Int32
 switch arguments.first {
 case let name? where commands.contains { $0.name == name }:
@@ -31,11 +22,9 @@ case "--version", "-V":
 case "--help", "-h", "help":
     print(mainHelp(commands))
     code = 0
-case let other? where other.hasPrefix("-") || !looksLikeURL(other):
-    printToStandardError("reqtop: unknown command '\(other)'\nRun 'reqtop --help' for usage.")
-    code = 2
 default:
-    code = runSessionCommand(arguments.first, options: sessionOptions)
+    // `reqtop [URL] [options]`: the interactive session, parsed by the same parser as the subcommands.
+    code = SessionCommand.main(arguments)
 }
 SessionManager.removeTemporaryFiles()
 // Output written through C's stdio (print) is flushed, then the process ends without running exit

@@ -50,7 +50,7 @@ extension Command {
     }
 
     /// `reqtop NAME ARGUMENTS`.
-    static var usage: String { "reqtop \(name) \(arguments)" }
+    static var usage: String { name.isEmpty ? "reqtop \(arguments)" : "reqtop \(name) \(arguments)" }
 
     /// The `--help` text.
     static var help: String {
@@ -70,6 +70,8 @@ struct CommandOption: Hashable, Sendable {
     /// The value's placeholder in help (`N`, `FILE`); nil for a flag.
     let valueName: String?
     let help: String
+    /// The only values the option takes (`text`, `jsonl`), checked when the line is parsed; nil: any.
+    var choices: [String]? = nil
 
     var takesValue: Bool { valueName != nil }
 
@@ -79,6 +81,11 @@ struct CommandOption: Hashable, Sendable {
 
     static func value(_ long: String, short: Character? = nil, _ valueName: String, help: String) -> CommandOption {
         CommandOption(long: long, short: short, valueName: valueName, help: help)
+    }
+
+    /// An option whose value is one of `choices` (its placeholder is them, joined with `|`).
+    static func choice(_ long: String, _ choices: [String], help: String) -> CommandOption {
+        CommandOption(long: long, short: nil, valueName: choices.joined(separator: "|"), help: help, choices: choices)
     }
 
     /// `--help`/`-h`, which every command accepts.

@@ -33,6 +33,9 @@ struct ParsedCommandLine {
         return number
     }
 
+    /// The headless output format (`--events`, checked by the parser), or nil when not given.
+    var eventFormat: EventFormat? { value(RunCommand.events).flatMap(EventFormat.init(rawValue:)) }
+
     /// Refuses positional arguments beyond `count`.
     func expectPositionals(atMost count: Int) throws(UsageError) {
         if positionals.count > count { throw UsageError("unexpected argument '\(positionals[count])'") }
@@ -99,6 +102,9 @@ struct CommandLineParser {
                     guard index < arguments.count else { throw UsageError("option '--\(option.long)' needs a value") }
                     value = arguments[index]
                     index += 1
+                }
+                if let choices = option.choices, !choices.contains(value) {
+                    throw UsageError("--\(option.long) must be \(choices.joined(separator: " or ")), got '\(value)'")
                 }
                 parsed.values[option.long, default: []].append(value)
             } else {

@@ -31,11 +31,7 @@ enum AttachCommand: Command {
         // Without a path: with exactly one program listening, attach to it; otherwise list them.
         let live = parsed.positionals.isEmpty ? EventStreamClient.sockets().filter { EventStreamClient.probe($0) == nil } : []
         guard let path = parsed.positionals.first ?? (live.count == 1 ? live[0] : nil) else { return list() }
-        var format = EventFormat.text
-        if let text = parsed.value(RunCommand.events) {
-            guard let chosen = EventFormat(rawValue: text) else { throw UsageError("--events must be text or jsonl, got '\(text)'") }
-            format = chosen
-        }
+        let format = parsed.eventFormat ?? .text
         if !parsed.has(follow), let problem = EventStreamClient.probe(path) {
             printToStandardError("reqtop attach: \(problem)")
             return 1

@@ -43,11 +43,7 @@ enum ProxyCommand: Command {
         }
         if let address = parsed.value(host) { configuration.host = address }
         if parsed.has(via) { configuration.via = "reqtop" }
-        var format = EventFormat.text
-        if let text = parsed.value(RunCommand.events) {
-            guard let chosen = EventFormat(rawValue: text) else { throw UsageError("--events must be text or jsonl, got '\(text)'") }
-            format = chosen
-        }
+        let format = parsed.eventFormat ?? .text
         var session = ProxyConfiguration.forwardingSession(from: inspectorConfiguration())
         session.insecure = parsed.has(RunCommand.insecure)
         session.caFile = parsed.value(RunCommand.caFile)

@@ -30,7 +30,7 @@ enum RunCommand: Command {
     static let concurrency = CommandOption.value("concurrency", "N", help: "at most N requests in flight (default 1)")
     static let repeatCount = CommandOption.value("repeat", "N", help: "replay the whole list N times (default 1)")
     static let headless = CommandOption.flag("headless", help: "no terminal UI: print events and a summary")
-    static let events = CommandOption.value("events", "text|jsonl", help: "headless output: readable lines (default) or JSON Lines")
+    static let events = CommandOption.choice("events", EventFormat.allCases.map(\.rawValue), help: "headless output: readable lines (default) or JSON Lines")
     static let har = CommandOption.value("har", "PATH", help: "write the session as HAR 1.2 at the end (also on Ctrl-C)")
     static let keepBodies = CommandOption.value("keep-bodies", "DIR", help: "terminal UI: keep every response body in DIR after exit (index.tsv lists them)")
     static let noJournal = CommandOption.flag("no-journal", help: "do not journal the session (the terminal UI's, or a headless run with --har)")
@@ -91,12 +91,7 @@ struct RunOptions {
         concurrency = try parsed.integer(RunCommand.concurrency, minimum: 1, default: 1)
         repeatCount = try parsed.integer(RunCommand.repeatCount, minimum: 1, default: 1)
         headless = parsed.has(RunCommand.headless)
-        if let events = parsed.value(RunCommand.events) {
-            guard let format = EventFormat(rawValue: events) else {
-                throw UsageError("--events must be text or jsonl, got '\(events)'")
-            }
-            settings.format = format
-        }
+        if let format = parsed.eventFormat { settings.format = format }
         settings.harPath = parsed.value(RunCommand.har)
         settings.failOnStatus = parsed.has(RunCommand.failOnStatus)
         settings.keepBodiesPath = parsed.value(RunCommand.keepBodies)

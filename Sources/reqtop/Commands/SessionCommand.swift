@@ -7,8 +7,35 @@ import ReqtopNetworking
 import ReqtopRequestLists
 import ReqtopSession
 
-/// `reqtop [URL]`: the interactive session, with a first GET of URL. Without a terminal,
-/// `reqtop URL` sends the GET headless (like `reqtop run`), and bare `reqtop` explains itself.
+/// `reqtop [URL]`: the interactive session, with a first GET of URL — declared and parsed like every
+/// subcommand, under no name (`reqtop --help` lists it first). Without a terminal, `reqtop URL`
+/// sends the GET headless (like `reqtop run`), and bare `reqtop` explains itself.
+enum SessionCommand: Command {
+    static let name = ""
+    static let arguments = "[URL] [--no-mouse] [--no-journal] [--include-secrets]"
+    static let abstract = "interactive session (with a first GET of URL)"
+    static let discussion = "Opens the inspector on a new session; with URL, its first task is a GET of it."
+    static let options = [RunCommand.noMouse, RunCommand.noJournal, RunCommand.includeSecrets]
+
+    static var usage: String { "reqtop \(arguments)" }
+
+    static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
+        try parsed.expectPositionals(atMost: 1)
+        if let word = parsed.positionals.first, !looksLikeURL(word) {
+            throw UsageError("unknown command '\(word)'")
+        }
+        var options = InteractiveOptions()
+        options.mouse = !parsed.has(RunCommand.noMouse)
+        options.journal = !parsed.has(RunCommand.noJournal)
+        return runSessionCommand(parsed.positionals.first, options: options)
+    }
+
+    static func usageFailure(_ error: UsageError) -> Int32 {
+        printToStandardError("reqtop: \(error.message)\nRun 'reqtop --help' for usage.")
+        return 2
+    }
+}
+
 func runSessionCommand(_ argument: String?, options: InteractiveOptions = InteractiveOptions()) -> Int32 {
     var url: HTTPURL?
     if let argument {
