@@ -15,16 +15,24 @@ import ReqtopSync
 /// XCTAssertEqual(recorder.terminalEvent(of: task.id)?.name, .completed)
 /// ```
 public final class EventRecorder: Sendable {
-    private let recorded = Protected([TaskEvent]())
-    /// Raised after each delivered batch; a waiter holds it while it decides to sleep, so no batch is missed.
-    private let arrived = NSCondition()
-    private let subscription: EventBus.Subscription
+    private let recording = Recording()
+    private var recorded: Protected<[TaskEvent]> { recording.recorded }
+    private var arrived: NSCondition { recording.arrived }
+    private let host: EventMonitorHost
 
     /// Subscribes to `bus` at once; the subscription ends when the recorder is released.
     public init(bus: EventBus) {
-        let recorded = self.recorded
-        let arrived = self.arrived
-        subscription = bus.subscribeBatches { events in
+        host = EventMonitorHost(bus: bus, monitor: recording, label: "reqtop.recorder")
+        host.start()
+    }
+
+    /// The events, kept as they arrive.
+    private final class Recording: EventMonitor, @unchecked Sendable { // NSCondition is thread-safe; Protected guards the list
+        let recorded = Protected([TaskEvent]())
+        /// Raised after each delivered batch; a waiter holds it while it decides to sleep, so no batch is missed.
+        let arrived = NSCondition()
+
+        func receive(_ events: [TaskEvent]) {
             recorded.withLock { $0.append(contentsOf: events) }
             arrived.lock()
             arrived.broadcast()
@@ -33,7 +41,7 @@ public final class EventRecorder: Sendable {
     }
 
     /// Returns once every event posted to the bus so far has been recorded.
-    public func flush() { subscription.flush() }
+    public func flush() { host.flush() }
 
     /// Every event recorded so far, in delivery order.
     public var events: [TaskEvent] { recorded.snapshot }

@@ -41,19 +41,28 @@ public final class NotificationBridge: Sendable {
         return Notification.Name("reqtop.task.\(suffix)")
     }
 
-    private let subscription: EventBus.Subscription
+    private let host: EventMonitorHost
 
     /// Starts re-posting `bus`'s events on `center` until `stop()` (or until the bridge is released).
     public init(bus: EventBus, center: NotificationCenter = .default) {
-        subscription = bus.subscribeBatches { events in
+        host = EventMonitorHost(bus: bus, monitor: Poster(center: center), label: "reqtop.notifications")
+        host.start()
+    }
+
+    /// Posts what was delivered so far, then stops.
+    public func stop() { host.stop() }
+
+    /// Each event as a notification.
+    private final class Poster: EventMonitor, @unchecked Sendable { // NotificationCenter is thread-safe
+        let center: NotificationCenter
+        init(center: NotificationCenter) { self.center = center }
+
+        func receive(_ events: [TaskEvent]) {
             for event in events {
-                center.post(name: NotificationBridge.name(for: event.name), object: nil,
-                            userInfo: NotificationBridge.userInfo(for: event))
+                center.post(name: NotificationBridge.name(for: event.name), object: nil, userInfo: NotificationBridge.userInfo(for: event))
             }
         }
     }
-
-    public func stop() { subscription.cancel() }
 
     static func userInfo(for event: TaskEvent) -> [AnyHashable: Any] {
         var info: [AnyHashable: Any] = [UserInfoKey.taskID: event.task.rawValue, UserInfoKey.event: event]

@@ -5,41 +5,35 @@ import ReqtopSync
 /// Headless `--events jsonl`: every bus event as exactly `JSONLinesEncoder.line(for:)`, one per
 /// line, written (unbuffered) to `sink` batch by batch.
 package final class JSONLinesPrinter: Sendable {
-    private let bus: EventBus
-    private let sink: any OutputSink
-    private let queue = DispatchQueue(label: "reqtop.headless.jsonl")
-    private let subscription = Protected<EventBus.Subscription?>(nil)
+    private let host: EventMonitorHost
 
     package init(bus: EventBus, sink: any OutputSink = FileDescriptorSink.standardOutput) {
-        self.bus = bus
-        self.sink = sink
+        host = EventMonitorHost(bus: bus, monitor: Writer(sink: sink), label: "reqtop.headless.jsonl", gathering: headlessGathering)
     }
 
     /// Starts printing the bus's events.
-    package func start() {
-        let sink = self.sink
-        let sub = bus.subscribeBatches(queue: queue, gathering: headlessGathering) { events in
+    package func start() { host.start() }
+
+    /// Waits until every event posted so far has been printed.
+    package func flush() { host.flush() }
+
+    /// Prints every event posted so far, then stops.
+    package func stop() { host.stop() }
+
+    /// Each batch as JSON Lines, in one write(2).
+    private final class Writer: EventMonitor {
+        let sink: any OutputSink
+        init(sink: any OutputSink) { self.sink = sink }
+
+        func receive(_ events: [TaskEvent]) {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(events.count * 400)
             for event in events {
                 JSONLinesEncoder.append(event, to: &bytes)
                 bytes.append(UInt8(ascii: "\n"))
             }
-            sink.write(String(decoding: bytes, as: UTF8.self)) // one write(2) per batch
+            sink.write(String(decoding: bytes, as: UTF8.self))
         }
-        subscription.withLock { $0 = sub }
-    }
-
-    /// Waits until every event posted so far has been printed.
-    package func flush() {
-        subscription.withLock({ $0 })?.flush()
-        queue.sync {}
-    }
-
-    /// Prints every event posted so far, then stops.
-    package func stop() {
-        flush()
-        subscription.withLock({ $0 })?.cancel()
     }
 }
 

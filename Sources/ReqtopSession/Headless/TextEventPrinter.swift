@@ -5,55 +5,53 @@ import ReqtopSync
 /// Headless text mode: prints one readable line per lifecycle event (see `TextEventFormatter`)
 /// to `sink`, keeping the live status line (if any) below the printed lines.
 package final class TextEventPrinter: Sendable {
-    private let bus: EventBus
-    private let sink: any OutputSink
-    private let statusLine: LiveStatusLine?
-    private let formatter: Protected<TextEventFormatter>
-    private let queue = DispatchQueue(label: "reqtop.headless.text")
-    private let subscription = Protected<EventBus.Subscription?>(nil)
+    private let host: EventMonitorHost
+    private let lines: Lines
 
     /// - Parameters:
     ///   - progressInterval: minimum seconds between two progress lines of one task.
     ///   - statusLine: redrawn after each batch of lines, when stderr is a terminal.
     package init(bus: EventBus, sink: any OutputSink = FileDescriptorSink.standardOutput,
                 progressInterval: Double = 0.25, statusLine: LiveStatusLine? = nil) {
-        self.bus = bus
-        self.sink = sink
-        self.statusLine = statusLine
-        formatter = Protected(TextEventFormatter(progressInterval: progressInterval))
+        lines = Lines(sink: sink, statusLine: statusLine, progressInterval: progressInterval)
+        host = EventMonitorHost(bus: bus, monitor: lines, label: "reqtop.headless.text", gathering: headlessGathering)
     }
 
     /// Starts printing the bus's events.
-    package func start() {
-        let sub = bus.subscribeBatches(queue: queue, gathering: headlessGathering) { [self] events in self.print(events) }
-        subscription.withLock { $0 = sub }
-    }
+    package func start() { host.start() }
 
-    /// Prints a line for a request the runner did not send.
+    /// Prints a line for a request the runner did not send (in order with the events' lines).
     package func printNotSent(_ result: RunResult) {
-        queue.async { [self] in self.emit(TextEventFormatter.line(forNotSent: result) + "\n") }
+        host.async { [lines] in lines.emit(TextEventFormatter.line(forNotSent: result) + "\n") }
     }
 
     /// Waits until every event posted so far has been printed.
-    package func flush() {
-        subscription.withLock({ $0 })?.flush()
-        queue.sync {}
-    }
+    package func flush() { host.flush() }
 
     /// Prints every event posted so far, then stops.
-    package func stop() {
-        flush()
-        subscription.withLock({ $0 })?.cancel()
-    }
+    package func stop() { host.stop() }
 
-    private func print(_ events: [TaskEvent]) {
-        let text = formatter.withLock { formatter in
-            events.compactMap { formatter.line(for: $0) }.map { $0 + "\n" }.joined()
+    /// The lines, written on the host's queue.
+    private final class Lines: EventMonitor {
+        let sink: any OutputSink
+        let statusLine: LiveStatusLine?
+        let formatter: Protected<TextEventFormatter>
+
+        init(sink: any OutputSink, statusLine: LiveStatusLine?, progressInterval: Double) {
+            self.sink = sink
+            self.statusLine = statusLine
+            formatter = Protected(TextEventFormatter(progressInterval: progressInterval))
         }
-        if !text.isEmpty { emit(text) }
-    }
 
-    private func emit(_ text: String) {
-        if let statusLine { statusLine.printAbove(text, to: sink) } else { sink.write(text) }
+        func receive(_ events: [TaskEvent]) {
+            let text = formatter.withLock { formatter in
+                events.compactMap { formatter.line(for: $0) }.map { $0 + "\n" }.joined()
+            }
+            if !text.isEmpty { emit(text) }
+        }
+
+        func emit(_ text: String) {
+            if let statusLine { statusLine.printAbove(text, to: sink) } else { sink.write(text) }
+        }
     }
 }
