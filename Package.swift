@@ -43,9 +43,9 @@ let package = Package(
         .target(name: "ReqtopNcurses", dependencies: ["ReqtopTerminalUI", "CNcursesw", "ReqtopSync"]),
         // Layer 3a: a session without any UI — the task store fed by the bus, the request-list runner,
         // headless printers (text, JSON Lines), HAR recording and export, dry runs.
-        .target(name: "ReqtopSession", dependencies: ["ReqtopNetworking", "ReqtopRequestLists", "ReqtopTerminalText", "ReqtopSync"]),
+        .target(name: "ReqtopTasks", dependencies: ["ReqtopNetworking", "ReqtopRequestLists", "ReqtopTerminalText", "ReqtopSync"]),
         // Layer 3b: the inspector's screens over a session: table, detail, prompts, keymap (no curses import).
-        .target(name: "ReqtopInspector", dependencies: ["ReqtopSession", "ReqtopNetworking", "ReqtopRequestLists", "ReqtopTerminalUI",
+        .target(name: "ReqtopInspector", dependencies: ["ReqtopTasks", "ReqtopNetworking", "ReqtopRequestLists", "ReqtopTerminalUI",
                                                         "ReqtopSync"]),
         // A forward proxy whose upstream side is the networking core: every proxied request is a task.
         .target(name: "ReqtopProxy", dependencies: ["CTLS", "ReqtopNetworking", "ReqtopHTTPModel", "ReqtopSync"]),
@@ -54,7 +54,7 @@ let package = Package(
 
         .executableTarget(
             name: "reqtop",
-            dependencies: ["ReqtopSession", "ReqtopInspector", "ReqtopNcurses", "ReqtopTestServer", "ReqtopNetworking", "ReqtopRequestLists", "ReqtopProxy",
+            dependencies: ["ReqtopTasks", "ReqtopInspector", "ReqtopNcurses", "ReqtopTestServer", "ReqtopNetworking", "ReqtopRequestLists", "ReqtopProxy",
                            "ReqtopTerminalText", "CMemory"]
         ),
 
@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(name: "reqtop-example-app", dependencies: ["ReqtopNetworking", "ReqtopTestServer"], path: "Examples/WatchedApp"),
 
         // Benchmarks side by side with curl and URLSession (`make bench`, release build).
-        .executableTarget(name: "reqtop-bench", dependencies: ["ReqtopNetworking", "ReqtopRequestLists", "ReqtopSession", "ReqtopInspector", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopSync"]),
+        .executableTarget(name: "reqtop-bench", dependencies: ["ReqtopNetworking", "ReqtopRequestLists", "ReqtopTasks", "ReqtopInspector", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopSync"]),
 
         // Tests.
         .target(name: "ReqtopTestSupport", dependencies: ["ReqtopSync", "ReqtopHTTPModel", "ReqtopTestServer"], path: "Tests/ReqtopTestSupport"),
@@ -79,10 +79,10 @@ let package = Package(
                                                               "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopTerminalUITests", dependencies: ["ReqtopTerminalUI", "ReqtopNcurses", "ReqtopTestSupport"], exclude: ["Screens/__Snapshots__"]),
-        .testTarget(name: "ReqtopSessionTests", dependencies: ["ReqtopSession", "ReqtopNetworking", "ReqtopNetworkingTesting", "ReqtopRequestLists",
+        .testTarget(name: "ReqtopTasksTests", dependencies: ["ReqtopTasks", "ReqtopNetworking", "ReqtopNetworkingTesting", "ReqtopRequestLists",
                                                           "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"]),
-        .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopSession", "ReqtopInspector", "ReqtopNetworkingTesting", "ReqtopNetworking", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport", "ReqtopSession", "ReqtopSync"], exclude: ["README.md"]),
+        .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopTasks", "ReqtopInspector", "ReqtopNetworkingTesting", "ReqtopNetworking", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport", "ReqtopTasks", "ReqtopSync"], exclude: ["README.md"]),
     ],
     swiftLanguageModes: [.v6]
 )

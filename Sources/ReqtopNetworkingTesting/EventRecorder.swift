@@ -15,7 +15,7 @@ import ReqtopSync
 /// XCTAssertEqual(recorder.terminalEvent(of: task.id)?.name, .completed)
 /// ```
 public final class EventRecorder: Sendable {
-    private let recording = Recording()
+    private let recording = Recorded()
     private var recorded: Protected<[TaskEvent]> { recording.recorded }
     private var arrived: NSCondition { recording.arrived }
     private let host: EventMonitorHost
@@ -27,7 +27,7 @@ public final class EventRecorder: Sendable {
     }
 
     /// The events, kept as they arrive.
-    private final class Recording: EventMonitor, @unchecked Sendable { // NSCondition is thread-safe; Protected guards the list
+    private final class Recorded: EventMonitor, @unchecked Sendable { // NSCondition is thread-safe; Protected guards the list
         let recorded = Protected([TaskEvent]())
         /// Raised after each delivered batch; a waiter holds it while it decides to sleep, so no batch is missed.
         let arrived = NSCondition()

@@ -1,5 +1,5 @@
 import ReqtopRequestLists
-import ReqtopSession
+import ReqtopTasks
 import Foundation
 
 /// The demo list: `$REQTOP_RESOURCES/demo.http` when that folder has one (to try a changed copy),

@@ -5,7 +5,7 @@ import Glibc
 import ReqtopInspector
 import ReqtopNetworking
 import ReqtopSync
-import ReqtopSession
+import ReqtopTasks
 
 /// Headless output formats (`--events`).
 enum EventFormat: String, CaseIterable {
@@ -38,7 +38,7 @@ func runHeadless(_ runner: RequestListRunner, settings: HeadlessSettings) -> Int
     // (kill -9, a crash), at most the requests in flight are lost — `reqtop convert ID --to har`.
     let journal = settings.harPath != nil && settings.journal ? try? JournalWriter(bus: bus, source: "reqtop run (headless)") : nil
     if let journal {
-        SessionJournals.prune(keeping: journal.url)
+        Journals.prune(keeping: journal.url)
         stderr.write("reqtop: journaling this run as \(journal.id) (if it is killed: reqtop convert \(journal.id) --to har)\n")
     }
     defer { journal?.close() }

@@ -5,7 +5,7 @@ import ReqtopNcurses
 import ReqtopNetworking
 import ReqtopSync
 import ReqtopTerminalUI
-import ReqtopSession
+import ReqtopTasks
 
 /// How an interactive session ended.
 struct InteractiveOutcome {
@@ -27,10 +27,10 @@ func inspectorConfiguration(firstTaskID: Int = 1) -> SessionConfiguration {
 /// How the terminal UI runs: the mouse, the session journal, and a saved session to show.
 struct InteractiveOptions {
     var mouse = true
-    /// Journal the session under `SessionJournals.directory` (`--no-journal` turns it off).
+    /// Journal the session under `Journals.directory` (`--no-journal` turns it off).
     var journal = true
     /// `reqtop open`: the saved session's tasks, shown read-only before anything new.
-    var saved: SavedSession?
+    var saved: Recording?
     /// `reqtop attach`: another program's event stream (socket path, reconnect when it comes back).
     var attach: (path: String, follow: Bool)?
     /// Said on the bottom line when the session starts.
@@ -42,7 +42,7 @@ struct InteractiveOptions {
 /// `stop` stops whatever would start more (a runner's queue) when the session ends, before every
 /// unfinished task is cancelled. The store keeps what was recorded.
 func runInteractive(manager: SessionManager, title: String, options: InteractiveOptions = InteractiveOptions(),
-                    begin: (InspectorSession) -> Void, stop: () -> Void = {}) -> InteractiveOutcome {
+                    begin: (InspectorModel) -> Void, stop: () -> Void = {}) -> InteractiveOutcome {
     let loop = EventLoop(mouse: options.mouse)
     let store = TaskStore(onChange: { [dirty = loop.dirtyFlag] in dirty.markDirty() })
     if let saved = options.saved { store.apply(saved.events) }
@@ -50,12 +50,12 @@ func runInteractive(manager: SessionManager, title: String, options: Interactive
     defer { subscription.cancel() }
     let journal = options.journal ? startJournal(manager.bus, source: title) : nil
     defer { finishJournal(journal) }
-    let session = InspectorSession(manager: manager, store: store)
+    let session = InspectorModel(manager: manager, store: store)
     session.runInTerminal = { arguments in loop.runProgram(arguments) }
     session.sendToTerminal = { sequence in loop.sendToTerminal(sequence) }
     session.onActivity = { [dirty = loop.dirtyFlag] in dirty.markDirty() }
     var actions: InspectorActions = options.saved.map { saved in
-        SavedSessionActions(live: session, lastSavedID: saved.events.map(\.task.rawValue).max() ?? 0)
+        OpenedRecordingActions(live: session, lastSavedID: saved.events.map(\.task.rawValue).max() ?? 0)
     } ?? session
     // An attached program's events go on the manager's bus, so the store and the journal see them
     // as they see reqtop's own (whose ids start far above the program's).
@@ -120,7 +120,7 @@ private func unfinishedRemoteTasks(in store: TaskStore, below firstLocal: Int) -
 private func startJournal(_ bus: EventBus, source: String) -> JournalWriter? {
     do {
         let writer = try JournalWriter(bus: bus, source: source)
-        SessionJournals.prune(keeping: writer.url)
+        Journals.prune(keeping: writer.url)
         return writer
     } catch {
         printToStandardError("reqtop: no session journal (\(error.localizedDescription)); use --no-journal to silence this")

@@ -1,5 +1,5 @@
 import ReqtopInspector
-import ReqtopSession
+import ReqtopTasks
 
 /// Writes `text` to standard error (unbuffered).
 func printToStandardError(_ text: String) {

@@ -2,7 +2,7 @@ import CMemory
 import Foundation
 import ReqtopInspector
 import ReqtopNetworking
-import ReqtopSession
+import ReqtopTasks
 
 // Two malloc arenas, not one per thread that ever allocated: reqtop's threads hand what they allocate to
 // each other (engine → completion queue → printer), and each arena kept what it freed — 100,000 requests
@@ -24,7 +24,7 @@ case "--help", "-h", "help":
     code = 0
 default:
     // `reqtop [URL] [options]`: the interactive session, parsed by the same parser as the subcommands.
-    code = SessionCommand.main(arguments)
+    code = InspectorCommand.main(arguments)
 }
 SessionManager.removeTemporaryFiles()
 // Output written through C's stdio (print) is flushed, then the process ends without running exit

@@ -4,7 +4,7 @@ import Glibc
 #endif
 import ReqtopTestServer
 import ReqtopTestSupport
-import ReqtopSession
+import ReqtopTasks
 import XCTest
 
 /// `reqtop` run as a subprocess against the embedded server (stdout is a pipe, so runs are headless).
@@ -102,7 +102,7 @@ final class CLITests: XCTestCase {
     func testEveryOptionOfEveryCommandIsInItsHelpAndInTheREADME() throws {
         let readme = try String(contentsOfFile: ((#filePath as NSString).deletingLastPathComponent as NSString)
             .appendingPathComponent("../../README.md"), encoding: .utf8)
-        let section = try XCTUnwrap(readme.range(of: "### Command line").map { readme[$0.upperBound...] }?
+        let section = try XCTUnwrap(readme.range(of: "### KeyCommand line").map { readme[$0.upperBound...] }?
             .components(separatedBy: "```")[1])
         let main = try reqtop(["--help"])
         for command in ["run", "convert", "demo", "serve"] {
@@ -430,7 +430,7 @@ final class CLITests: XCTestCase {
         let readable = URL(fileURLWithPath: reqtopExecutable).deletingLastPathComponent()
             .appendingPathComponent("../../Resources/demo.http").standardizedFileURL
         XCTAssertEqual(DemoList.text, try String(contentsOf: readable, encoding: .utf8),
-                       "Sources/ReqtopSession/Demo/DemoList.swift must be Resources/demo.http verbatim")
+                       "Sources/ReqtopTasks/Demo/DemoList.swift must be Resources/demo.http verbatim")
         let copy = directory.appendingPathComponent("bin/reqtop")
         try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: reqtopExecutable, toPath: copy.path)

@@ -4,7 +4,7 @@ import ReqtopNetworking
 import ReqtopNetworkingTesting
 import ReqtopTerminalUI
 import XCTest
-import ReqtopSession
+import ReqtopTasks
 
 /// Actions that only record what was asked: the screens' key handling, without a network.
 final class RecordingActions: InspectorActions {
@@ -502,7 +502,7 @@ final class ScreenTests: XCTestCase {
 
     func testEveryBindingNamesARealCommandAndEveryCommandHasAKey() {
         let bound = Set(Keymap.bindings.map(\.command))
-        XCTAssertEqual(bound, Set(Command.allCases), "commands without a key: \(Set(Command.allCases).subtracting(bound))")
+        XCTAssertEqual(bound, Set(KeyCommand.allCases), "commands without a key: \(Set(KeyCommand.allCases).subtracting(bound))")
         var seen = Set<String>()
         for binding in Keymap.bindings {
             let key = "\(binding.key)@\(binding.context)"

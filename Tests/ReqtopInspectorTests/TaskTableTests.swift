@@ -2,7 +2,7 @@ import Foundation
 @testable import ReqtopInspector
 import ReqtopNetworking
 import ReqtopNetworkingTesting
-import ReqtopSession
+import ReqtopTasks
 import ReqtopTerminalUI
 import XCTest
 

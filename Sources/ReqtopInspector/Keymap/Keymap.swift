@@ -1,10 +1,10 @@
 import ReqtopTerminalUI
-import ReqtopSession
+import ReqtopTasks
 
 /// One key binding: the key, the command it runs, where, and the help text `?` shows.
 package struct KeyBinding: Sendable {
     package var key: Key
-    package var command: Command
+    package var command: KeyCommand
     package var context: KeyContext
     package var help: String
     /// What the hint line says for this binding, per screen (none: not in the hint line).
@@ -95,7 +95,7 @@ package enum Keymap {
     ]
 
     /// The command `key` runs in `context` (context bindings first, then global ones).
-    package static func command(for key: Key, in context: KeyContext) -> Command? {
+    package static func command(for key: Key, in context: KeyContext) -> KeyCommand? {
         bindings.first { $0.key == key && $0.context == context }?.command
             ?? bindings.first { $0.key == key && $0.context == .global }?.command
     }
@@ -149,7 +149,7 @@ package enum Keymap {
             case .diff: "Diff"
             }
             lines.append(title)
-            var seen: [Command] = []
+            var seen: [KeyCommand] = []
             for binding in inContext where !seen.contains(binding.command) {
                 seen.append(binding.command)
                 let keys = inContext.filter { $0.command == binding.command }.map { label($0.key) }.joined(separator: " ")

@@ -1,6 +1,6 @@
 import Foundation
 import ReqtopNetworking
-import ReqtopSession
+import ReqtopTasks
 import ReqtopTerminalUI
 
 /// The request from `n` (typed, or a pasted curl command or `.http` block), shown exactly as it

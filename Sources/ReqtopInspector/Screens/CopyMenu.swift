@@ -1,7 +1,7 @@
 import Foundation
 import ReqtopNetworking
 import ReqtopRequestLists
-import ReqtopSession
+import ReqtopTasks
 import ReqtopTerminalUI
 
 extension InspectorApp {

@@ -1,6 +1,6 @@
 import Foundation
 import ReqtopNetworking
-import ReqtopSession
+import ReqtopTasks
 import ReqtopTerminalUI
 
 /// The Cookies tab: the cookies each hop sent (its `Cookie` fields as they went on the wire) and

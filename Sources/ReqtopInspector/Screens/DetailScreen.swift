@@ -1,7 +1,7 @@
 import Foundation
 import ReqtopNetworking
 import ReqtopTerminalUI
-import ReqtopSession
+import ReqtopTasks
 
 /// The tabs of the task detail screen.
 package enum DetailTab: String, CaseIterable, Sendable {

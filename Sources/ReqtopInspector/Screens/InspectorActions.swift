@@ -1,6 +1,6 @@
 import Foundation
 import ReqtopNetworking
-import ReqtopSession
+import ReqtopTasks
 
 /// What the inspector asks of the session it shows. Each call returns a short message for the status line.
 package protocol InspectorActions: AnyObject {

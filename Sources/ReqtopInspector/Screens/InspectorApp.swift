@@ -1,7 +1,7 @@
 import Foundation
 import ReqtopNetworking
 import ReqtopTerminalUI
-import ReqtopSession
+import ReqtopTasks
 
 /// What the loop should do after a key.
 /// The inspector's screens and their state, over a `TaskStore`. Confined to the UI thread:
@@ -106,7 +106,7 @@ package final class InspectorApp {
     }
 
     /// Runs a command as if its key had been pressed.
-    package func run(_ command: Command) -> LoopAction {
+    package func run(_ command: KeyCommand) -> LoopAction {
         switch command {
         case .moveUp: move(by: -1)
         case .moveDown: move(by: 1)
@@ -136,7 +136,7 @@ package final class InspectorApp {
             detailScroll = TextViewState()
             detailMatch = nil
         case .tab1, .tab2, .tab3, .tab4, .tab5, .tab6:
-            let number = [Command.tab1, .tab2, .tab3, .tab4, .tab5, .tab6].firstIndex(of: command)!
+            let number = [KeyCommand.tab1, .tab2, .tab3, .tab4, .tab5, .tab6].firstIndex(of: command)!
             guard number < DetailTab.allCases.count else { return .ignore }
             detailTab = DetailTab.allCases[number]
             detailScroll = TextViewState()

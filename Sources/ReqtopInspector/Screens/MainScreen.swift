@@ -1,7 +1,7 @@
 import Foundation
 import ReqtopNetworking
 import ReqtopTerminalUI
-import ReqtopSession
+import ReqtopTasks
 
 extension InspectorApp {
     /// Draws the current screen into `frame`.

@@ -41,7 +41,7 @@ extension InspectorApp {
         }
     }
 
-    private func run(_ command: Command, times: Int) -> LoopAction {
+    private func run(_ command: KeyCommand, times: Int) -> LoopAction {
         if screen == .compose {
             composeScroll.offset = max(0, composeScroll.offset + (command == .moveUp ? -times : times))
             return .redraw

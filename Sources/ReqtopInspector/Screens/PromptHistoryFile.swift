@@ -1,5 +1,5 @@
 import Foundation
-import ReqtopSession
+import ReqtopTasks
 
 /// The prompts' histories (↑/↓), kept between sessions in `<state>/prompt-history.json`, one list
 /// per kind of prompt, newest last, at most `limit` each. A missing or unreadable file is an empty history.

@@ -1,7 +1,7 @@
 import Foundation
 import ReqtopNetworking
 import ReqtopTerminalUI
-import ReqtopSession
+import ReqtopTasks
 
 /// What the bottom-line prompt is asking for.
 enum PromptKind: Hashable {

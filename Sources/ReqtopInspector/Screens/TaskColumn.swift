@@ -1,6 +1,6 @@
 import Foundation
 import ReqtopNetworking
-import ReqtopSession
+import ReqtopTasks
 import ReqtopTerminalUI
 
 /// One column of the task table, declared once: header, widths, alignment, how a record becomes

@@ -1,6 +1,6 @@
 import ReqtopNetworking
 import ReqtopRequestLists
-import ReqtopSession
+import ReqtopTasks
 
 /// A request typed or pasted at the `n` prompt: `METHOD URL` (or just a URL for a GET; a URL
 /// without a scheme gets `http://`), a pasted curl command, or a pasted `.http` block (request

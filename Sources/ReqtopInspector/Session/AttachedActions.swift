@@ -1,6 +1,6 @@
 import Foundation
 import ReqtopNetworking
-import ReqtopSession
+import ReqtopTasks
 
 /// The inspector's actions over an app's event stream (`reqtop attach`): suspend, resume and
 /// cancel go back to the app as commands (when it allowed remote control; otherwise they say how
@@ -11,7 +11,7 @@ package final class AttachedActions: ForwardingActions {
     /// Task ids at and above this are reqtop's own (replays, new requests).
     let firstLocalID: Int
 
-    package init(live: InspectorSession, client: EventStreamClient, firstLocalID: Int) {
+    package init(live: InspectorModel, client: EventStreamClient, firstLocalID: Int) {
         self.client = client
         self.firstLocalID = firstLocalID
         super.init(live: live)

@@ -1,14 +1,14 @@
 import Foundation
 import ReqtopNetworking
-import ReqtopSession
+import ReqtopTasks
 
-/// Actions that hand everything to a live `InspectorSession` — the base of the sessions whose
+/// Actions that hand everything to a live `InspectorModel` — the base of the sessions whose
 /// tasks are not all reqtop's own (a saved session, an attached program), which override what
 /// acts on a task that belongs elsewhere.
 package class ForwardingActions: InspectorActions {
-    let live: InspectorSession
+    let live: InspectorModel
 
-    init(live: InspectorSession) { self.live = live }
+    init(live: InspectorModel) { self.live = live }
 
     package func suspendOrResume(_ id: TaskID) -> String { live.suspendOrResume(id) }
     package func cancel(_ id: TaskID) -> String { live.cancel(id) }

@@ -6,7 +6,7 @@ func mainHelp(_ commands: [any Command.Type]) -> String {
         "  " + usage + String(repeating: " ", count: max(2, 40 - usage.count)) + abstract
     }
     var text = "reqtop \(ReqtopVersion.string) — a terminal HTTP request inspector\n\nUsage:\n"
-    text += line(SessionCommand.usage, SessionCommand.abstract) + "\n"
+    text += line(InspectorCommand.usage, InspectorCommand.abstract) + "\n"
     for command in commands {
         text += line("reqtop \(command.name) \(command.briefArguments)", command.abstract) + "\n"
     }

@@ -4,7 +4,7 @@ import Glibc
 #endif
 import ReqtopInspector
 import ReqtopNetworking
-import ReqtopSession
+import ReqtopTasks
 import ReqtopSync
 import ReqtopTerminalText
 

@@ -2,7 +2,7 @@ import Foundation
 import ReqtopInspector
 import ReqtopNetworking
 import ReqtopRequestLists
-import ReqtopSession
+import ReqtopTasks
 
 /// `reqtop convert IN --to http|har|curl [-o OUT]`.
 enum ConvertCommand: Command {
@@ -39,7 +39,7 @@ enum ConvertCommand: Command {
             return convertSession(journal, to: name, output: parsed.value(output))
         }
         if !FileManager.default.fileExists(atPath: input), input.first?.isNumber == true {
-            printToStandardError("reqtop convert: " + SessionJournals.whyNotFound(input)) // looks like a session id
+            printToStandardError("reqtop convert: " + Journals.whyNotFound(input)) // looks like a session id
             return 2
         }
         if name == "locust" {
@@ -84,9 +84,9 @@ enum ConvertCommand: Command {
     private static func journalInput(_ input: String) -> URL? {
         if FileManager.default.fileExists(atPath: input) {
             let head = FileHandle(forReadingAtPath: input).flatMap { try? $0.read(upToCount: 200) } ?? Data()
-            return SessionJournals.isJournal(head) ? URL(fileURLWithPath: input) : nil
+            return Journals.isJournal(head) ? URL(fileURLWithPath: input) : nil
         }
-        return SessionJournals.locate(input)
+        return Journals.locate(input)
     }
 
     /// A journaled session as HAR (responses included) or as the requests it sent.
@@ -97,7 +97,7 @@ enum ConvertCommand: Command {
         }
         return write(to: output) {
             let store = TaskStore()
-            store.apply(try SavedSession.load(journal).events)
+            store.apply(try Recording.load(journal).events)
             let records = store.allRecords
             registerSecrets(of: records.map { ($0.request.headers + ($0.response?.headers ?? []), $0.url.absoluteString, $0.request.body.data) })
             if format == .har {

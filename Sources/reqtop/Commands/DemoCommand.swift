@@ -1,7 +1,7 @@
 import Foundation
 import ReqtopInspector
 import ReqtopTestServer
-import ReqtopSession
+import ReqtopTasks
 
 /// `reqtop demo`: the embedded test server plus the built-in demo list, concurrency 4.
 enum DemoCommand: Command {

@@ -4,7 +4,7 @@ import Glibc
 import ReqtopInspector
 import ReqtopNetworking
 import Foundation
-import ReqtopSession
+import ReqtopTasks
 
 /// `reqtop open ID|FILE`: a journaled session or a HAR file in the inspector, read-only.
 enum OpenCommand: Command {
@@ -23,13 +23,13 @@ enum OpenCommand: Command {
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         guard parsed.positionals.count == 1 else { throw UsageError("give one session id, journal or HAR file") }
         let argument = parsed.positionals[0]
-        guard let url = SessionJournals.locate(argument) else {
-            printToStandardError("reqtop open: " + SessionJournals.whyNotFound(argument))
+        guard let url = Journals.locate(argument) else {
+            printToStandardError("reqtop open: " + Journals.whyNotFound(argument))
             return 2
         }
-        let saved: SavedSession
+        let saved: Recording
         do {
-            saved = try SavedSession.load(url)
+            saved = try Recording.load(url)
         } catch {
             printToStandardError("reqtop open: cannot read \(url.path): \(error.localizedDescription)")
             return 2

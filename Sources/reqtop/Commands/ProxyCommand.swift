@@ -5,7 +5,7 @@ import Glibc
 import ReqtopInspector
 import ReqtopNetworking
 import ReqtopProxy
-import ReqtopSession
+import ReqtopTasks
 import ReqtopSync
 
 /// `reqtop proxy [--port 8888] [--intercept]`: any program's HTTP requests, live, through a forward proxy.

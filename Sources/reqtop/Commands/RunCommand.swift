@@ -5,7 +5,7 @@ import Glibc
 import ReqtopInspector
 import ReqtopNetworking
 import ReqtopRequestLists
-import ReqtopSession
+import ReqtopTasks
 import ReqtopTerminalText
 
 /// `reqtop run FILE... [options]`.

@@ -4,7 +4,7 @@ import Glibc
 import ReqtopInspector
 import ReqtopNetworking
 import Foundation
-import ReqtopSession
+import ReqtopTasks
 
 /// `reqtop sessions`: the journaled sessions, newest first.
 enum SessionsCommand: Command {
@@ -22,9 +22,9 @@ enum SessionsCommand: Command {
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         try parsed.expectPositionals(atMost: 0)
-        let sessions = SessionJournals.list()
+        let sessions = Journals.list()
         guard !sessions.isEmpty else {
-            printToStandardError("no sessions journaled yet in \(SessionJournals.directory.path)")
+            printToStandardError("no sessions journaled yet in \(Journals.directory.path)")
             return 0
         }
         let formatter = DateFormatter()

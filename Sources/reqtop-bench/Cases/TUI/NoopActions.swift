@@ -1,7 +1,7 @@
 import Foundation
 import ReqtopInspector
 import ReqtopNetworking
-import ReqtopSession
+import ReqtopTasks
 
 /// The inspector's actions, doing nothing: the benchmark only draws.
 final class NoopActions: InspectorActions {

@@ -2,7 +2,7 @@ import Foundation
 import ReqtopInspector
 import ReqtopNetworking
 import ReqtopTerminalUI
-import ReqtopSession
+import ReqtopTasks
 
 /// The inspector's main screen at 120×40 over many finished tasks while events arrive on the bus:
 /// frame time, bytes per frame, completed-event-to-screen latency; and RSS per finished task (in a child).

@@ -2,7 +2,7 @@ import Foundation
 import ReqtopInspector
 import ReqtopNetworking
 import ReqtopTerminalUI
-import ReqtopSession
+import ReqtopTasks
 
 /// `reqtop-bench tui-memory N`: RSS before and after a `TaskStore` takes N whole lifecycles (and one frame is drawn,
 /// so the listing cache exists). Prints `rssBefore rssAfter recordStride timelineEntries` (bytes, bytes, bytes, count).

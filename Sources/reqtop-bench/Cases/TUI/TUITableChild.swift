@@ -2,7 +2,7 @@ import Foundation
 import ReqtopInspector
 import ReqtopNetworking
 import ReqtopTerminalUI
-import ReqtopSession
+import ReqtopTasks
 
 /// `reqtop-bench tui-table N`: over N finished tasks, in a process of its own — the slowest sort
 /// (each of the nine columns, both ways), the slowest filter, and a HAR save in the background
@@ -12,7 +12,7 @@ enum TUITableChild {
     static func main(count: Int) -> Int32 {
         let store = TaskStore()
         TUIBench.applyFinished(count: count, to: store)
-        let session = InspectorSession(manager: SessionManager(), store: store)
+        let session = InspectorModel(manager: SessionManager(), store: store)
         let app = InspectorApp(store: store, actions: session, title: "bench")
         let terminal = Terminal(backend: CountingBackend(width: 120, height: 40))
         terminal.draw { app.render(&$0) }

@@ -4,12 +4,12 @@ import Glibc
 #endif
 import ReqtopNetworking
 import ReqtopRequestLists
-import ReqtopSession
+import ReqtopTasks
 import ReqtopSync
 
 /// The inspector's actions carried out on a real `SessionManager`: suspend, resume, cancel,
 /// replay, new requests, and saving what the `TaskStore` recorded.
-package final class InspectorSession: InspectorActions {
+package final class InspectorModel: InspectorActions {
     package let manager: SessionManager
     package let store: TaskStore
     /// Runs a program with the terminal handed over to it (curses suspended); returns its exit status.

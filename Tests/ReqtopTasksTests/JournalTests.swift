@@ -1,7 +1,7 @@
 import Foundation
 import ReqtopNetworking
 import ReqtopRequestLists
-import ReqtopSession
+import ReqtopTasks
 import ReqtopTestServer
 import ReqtopTestSupport
 import XCTest
@@ -44,7 +44,7 @@ final class JournalTests: EmbeddedServerTestCase {
 
     func testAJournalReadsBackIntoTheSameRecords() throws {
         let (live, url) = try journaledSession()
-        let saved = try SavedSession.load(url)
+        let saved = try Recording.load(url)
         XCTAssertEqual(saved.notes, [])
         XCTAssertTrue(saved.title.hasPrefix("journal test (session "), saved.title)
         let reopened = TaskStore()
@@ -80,7 +80,7 @@ final class JournalTests: EmbeddedServerTestCase {
         text += #"{"created":{"headers":[],"kind":"data","method":"GET","url":"http://x.test/slow"},"event":"created","task":9,"time":1}"# + "\n"
         text += #"{"event":"resumed","task":9,"ti"#
         try text.write(to: url, atomically: true, encoding: .utf8)
-        let saved = try SavedSession.load(url)
+        let saved = try Recording.load(url)
         XCTAssertEqual(saved.notes.count, 2, "\(saved.notes)")
         let store = TaskStore()
         store.apply(saved.events)
@@ -95,17 +95,17 @@ final class JournalTests: EmbeddedServerTestCase {
             let header = #"{"journal":1,"session":{"id":"\#(id)","pid":1,"source":"s\#(id.suffix(1))","started":0,"version":"0"}}"#
             try (header + "\n" + String(repeating: " ", count: size)).write(to: folder.appendingPathComponent(id + ".jsonl"), atomically: true, encoding: .utf8)
         }
-        XCTAssertEqual(SessionJournals.list(in: folder).map(\.id), ["20260103-000000-3", "20260102-000000-2", "20260101-000000-1"])
-        XCTAssertEqual(SessionJournals.locate("20260102", in: folder)?.lastPathComponent, "20260102-000000-2.jsonl", "a unique prefix")
-        XCTAssertNil(SessionJournals.locate("2026010", in: folder), "ambiguous")
-        XCTAssertEqual(SessionJournals.prune(in: folder, limit: 1500), 1)
-        XCTAssertEqual(SessionJournals.list(in: folder).map(\.id), ["20260103-000000-3", "20260102-000000-2"])
+        XCTAssertEqual(Journals.list(in: folder).map(\.id), ["20260103-000000-3", "20260102-000000-2", "20260101-000000-1"])
+        XCTAssertEqual(Journals.locate("20260102", in: folder)?.lastPathComponent, "20260102-000000-2.jsonl", "a unique prefix")
+        XCTAssertNil(Journals.locate("2026010", in: folder), "ambiguous")
+        XCTAssertEqual(Journals.prune(in: folder, limit: 1500), 1)
+        XCTAssertEqual(Journals.list(in: folder).map(\.id), ["20260103-000000-3", "20260102-000000-2"])
     }
 
     func testAHARFileOpensAsFinishedTasks() throws {
         let (live, _) = try journaledSession()
         let har = try HARWriter.data(entries: SessionExport.harEntries(from: live.allRecords), creator: (name: "t", version: "1"))
-        let saved = try SavedSession.load(try write(har, named: "s.har"))
+        let saved = try Recording.load(try write(har, named: "s.har"))
         let store = TaskStore()
         store.apply(saved.events)
         let records = store.allRecords

@@ -2,7 +2,7 @@ import Foundation
 import ReqtopNetworking
 import ReqtopNetworkingTesting
 import XCTest
-import ReqtopSession
+import ReqtopTasks
 
 final class TaskStoreTests: XCTestCase {
     func testRowsAppearUpdateAndFinishAsEventsArrive() {

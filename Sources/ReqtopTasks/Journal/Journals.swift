@@ -9,7 +9,7 @@ import ReqtopNetworking
 /// JSON Lines rather than sqlite: an append needs no library and no transaction, a process killed
 /// mid-write leaves every earlier line intact (a torn last line is skipped), and the lines are the
 /// same kind of JSON the headless output prints, readable with `jq`.
-package enum SessionJournals {
+package enum Journals {
     package static let formatVersion = 1
     /// Bodies up to this size are kept in a journal.
     package static let bodyLimit = 1 << 20

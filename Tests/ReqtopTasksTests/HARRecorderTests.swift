@@ -3,7 +3,7 @@ import ReqtopNetworking
 import ReqtopRequestLists
 import ReqtopSync
 import XCTest
-@testable import ReqtopSession
+@testable import ReqtopTasks
 
 final class HARRecorderTests: RunnerTestCase {
     /// A recorder that heard the whole run of `list`, stopped once it saw every task end.

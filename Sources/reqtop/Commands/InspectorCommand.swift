@@ -5,12 +5,12 @@ import Glibc
 import ReqtopInspector
 import ReqtopNetworking
 import ReqtopRequestLists
-import ReqtopSession
+import ReqtopTasks
 
 /// `reqtop [URL]`: the interactive session, with a first GET of URL — declared and parsed like every
 /// subcommand, under no name (`reqtop --help` lists it first). Without a terminal, `reqtop URL`
 /// sends the GET headless (like `reqtop run`), and bare `reqtop` explains itself.
-enum SessionCommand: Command {
+enum InspectorCommand: Command {
     static let name = ""
     static let arguments = "[URL] [--no-mouse] [--no-journal] [--include-secrets]"
     static let abstract = "interactive session (with a first GET of URL)"

@@ -3,7 +3,7 @@ import ReqtopNetworking
 import ReqtopRequestLists
 import ReqtopSync
 import XCTest
-import ReqtopSession
+import ReqtopTasks
 
 final class RequestListRunnerTests: RunnerTestCase {
     func testChainedRequestWaitsForItsDependencyAndSendsValueFromItsResponse() throws {

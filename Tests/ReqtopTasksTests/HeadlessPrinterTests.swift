@@ -2,7 +2,7 @@ import Foundation
 import ReqtopNetworking
 import ReqtopSync
 import XCTest
-import ReqtopSession
+import ReqtopTasks
 
 final class TextEventFormatterTests: XCTestCase {
     private func event(_ id: Int, _ kind: TaskEvent.Kind, at time: Double = 100) -> TaskEvent {

@@ -1,15 +1,15 @@
 import Foundation
 import ReqtopNetworking
-import ReqtopSession
+import ReqtopTasks
 
 /// The inspector's actions over a saved session (`reqtop open`): its tasks are records, not
 /// transfers, so suspend and cancel say so; replay (`r`), new requests (`n`) and edits (`e`) send
 /// real requests with a live manager, whose tasks join the table after the saved ones.
-package final class SavedSessionActions: ForwardingActions {
+package final class OpenedRecordingActions: ForwardingActions {
     /// Tasks up to this id are the saved ones.
     let lastSavedID: Int
 
-    package init(live: InspectorSession, lastSavedID: Int) {
+    package init(live: InspectorModel, lastSavedID: Int) {
         self.lastSavedID = lastSavedID
         super.init(live: live)
     }

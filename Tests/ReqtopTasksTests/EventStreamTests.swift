@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 import ReqtopNetworking
-import ReqtopSession
+import ReqtopTasks
 import ReqtopSync
 import ReqtopTestServer
 import ReqtopTestSupport

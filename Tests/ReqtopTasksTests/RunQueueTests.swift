@@ -1,4 +1,4 @@
-@testable import ReqtopSession
+@testable import ReqtopTasks
 import XCTest
 
 /// The runner's queue walks its plan (every spec of every list, round after round) without holding it.

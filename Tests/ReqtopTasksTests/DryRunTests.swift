@@ -1,6 +1,6 @@
 import Foundation
 import ReqtopNetworking
-import ReqtopSession
+import ReqtopTasks
 import XCTest
 
 /// How `--dry-run` shows a body: text as it is, a multipart body part by part, anything else by size.

@@ -5,14 +5,14 @@ import ReqtopRequestLists
 import ReqtopTestServer
 import ReqtopTestSupport
 import XCTest
-import ReqtopSession
+import ReqtopTasks
 
 /// The inspector's actions on a real session against the embedded server, observed through the store.
-final class InspectorSessionTests: XCTestCase {
+final class InspectorModelTests: XCTestCase {
     private var server: TestServer!
     private var manager: SessionManager!
     private var store: TaskStore!
-    private var session: InspectorSession!
+    private var session: InspectorModel!
     private var subscription: EventBus.Subscription!
 
     private func url(_ pathAndQuery: String) -> HTTPURL { HTTPURL(string: server.url(pathAndQuery).absoluteString)! }
@@ -23,7 +23,7 @@ final class InspectorSessionTests: XCTestCase {
         manager = SessionManager()
         store = TaskStore()
         subscription = store.observe(manager.bus)
-        session = InspectorSession(manager: manager, store: store)
+        session = InspectorModel(manager: manager, store: store)
     }
 
     override func tearDown() {
@@ -107,7 +107,7 @@ final class InspectorSessionTests: XCTestCase {
         let store = TaskStore(bodyBudget: 2500) // room for two 1,000-byte bodies in memory
         let subscription = store.observe(manager.bus)
         defer { subscription.cancel() }
-        let session = InspectorSession(manager: manager, store: store)
+        let session = InspectorModel(manager: manager, store: store)
         var ids: [TaskID] = []
         for path in ["/bytes/2000000", "/bytes/1000?seed=1", "/bytes/1000?seed=2", "/bytes/1000?seed=3"] {
             let id = session.start(HTTPRequest(url: url(path)), name: nil)

@@ -21,17 +21,17 @@ package final class JournalWriter: Sendable {
 
     /// Opens a new journal in `directory` and starts recording `bus`.
     /// - Parameter bodyLimit: bodies up to this size are kept in the journal; larger ones are named as omitted.
-    package init(bus: EventBus, source: String, directory: URL = SessionJournals.directory,
-                 bodyLimit: Int = SessionJournals.bodyLimit, now: Date = Date()) throws {
-        if directory == SessionJournals.directory { try PrivateFolder.ensure(StateDirectory.url.path, holds: "reqtop's session journals") }
+    package init(bus: EventBus, source: String, directory: URL = Journals.directory,
+                 bodyLimit: Int = Journals.bodyLimit, now: Date = Date()) throws {
+        if directory == Journals.directory { try PrivateFolder.ensure(StateDirectory.url.path, holds: "reqtop's session journals") }
         try PrivateFolder.ensure(directory.path, holds: "session journals (every request, with its credentials)")
-        id = SessionJournals.newID(at: now)
+        id = Journals.newID(at: now)
         url = directory.appendingPathComponent(id + ".jsonl")
         self.bodyLimit = bodyLimit
         fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }
         var header = JournalEntry()
-        header.journal = SessionJournals.formatVersion
+        header.journal = Journals.formatVersion
         header.session = JournalSessionInfo(id: id, started: now.timeIntervalSince1970, source: source, pid: getpid(), version: ReqtopVersion.string)
         append([header])
         subscription.withLock { $0 = bus.subscribeBatches(queue: queue) { [self] events in

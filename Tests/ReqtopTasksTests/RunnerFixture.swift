@@ -6,7 +6,7 @@ import ReqtopSync
 import ReqtopTestServer
 import ReqtopTestSupport
 import XCTest
-import ReqtopSession
+import ReqtopTasks
 
 /// A test case with the embedded server running and helpers to run `.http` text through a runner.
 class RunnerTestCase: EmbeddedServerTestCase {

@@ -1,6 +1,6 @@
 import Foundation
 import ReqtopNetworking
-import ReqtopSession
+import ReqtopTasks
 import XCTest
 
 final class TaskDiffTests: XCTestCase {

@@ -1,5 +1,5 @@
 /// Everything a key can do in the inspector. Keys map to these through `Keymap`.
-package enum Command: String, Sendable, CaseIterable {
+package enum KeyCommand: String, Sendable, CaseIterable {
     case moveUp, moveDown, pageUp, pageDown, top, bottom
     case openDetail, back, nextTab, previousTab
     case tab1, tab2, tab3, tab4, tab5, tab6

@@ -3,7 +3,7 @@ import ReqtopNetworking
 
 /// A saved session read back for `reqtop open`: a journal (every event as it happened) or a HAR
 /// file (each entry becomes a finished task with its request, response, body and timings).
-package struct SavedSession: Sendable {
+package struct Recording: Sendable {
     /// The events to replay into a `TaskStore`, in order.
     package var events: [TaskEvent]
     /// What the inspector's title says.
@@ -12,14 +12,14 @@ package struct SavedSession: Sendable {
     package var notes: [String]
 
     /// Reads a journal or a HAR file (by content).
-    package static func load(_ url: URL) throws -> SavedSession {
+    package static func load(_ url: URL) throws -> Recording {
         let data = try Data(contentsOf: url)
-        if SessionJournals.isJournal(data) { return try journal(url) }
+        if Journals.isJournal(data) { return try journal(url) }
         return try har(data, name: url.lastPathComponent)
     }
 
-    private static func journal(_ url: URL) throws -> SavedSession {
-        let contents = try SessionJournals.read(url)
+    private static func journal(_ url: URL) throws -> Recording {
+        let contents = try Journals.read(url)
         var events = contents.events
         var notes: [String] = []
         if contents.skippedLines > 0 { notes.append("\(contents.skippedLines) unreadable line\(contents.skippedLines == 1 ? "" : "s") skipped (a write cut short?)") }
@@ -38,11 +38,11 @@ package struct SavedSession: Sendable {
         if !open.isEmpty { notes.append("\(open.count) task\(open.count == 1 ? "" : "s") had not ended when the journal stopped") }
         let info = contents.info
         let title = info.map { "\($0.source) (session \($0.id), read-only)" } ?? "\(url.lastPathComponent) (read-only)"
-        return SavedSession(events: events, title: title, notes: notes)
+        return Recording(events: events, title: title, notes: notes)
     }
 
     /// HAR 1.2: each entry a task, started at its `startedDateTime`.
-    static func har(_ data: Data, name: String) throws -> SavedSession {
+    static func har(_ data: Data, name: String) throws -> Recording {
         guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
               let log = root["log"] as? [String: Any], let entries = log["entries"] as? [[String: Any]] else {
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(name) is neither a reqtop journal nor a HAR file (no log.entries)"])
@@ -93,7 +93,7 @@ package struct SavedSession: Sendable {
         }
         var notes: [String] = []
         if skipped > 0 { notes.append("\(skipped) entr\(skipped == 1 ? "y" : "ies") without a usable request URL skipped") }
-        return SavedSession(events: events, title: "\(name) (HAR, read-only)", notes: notes)
+        return Recording(events: events, title: "\(name) (HAR, read-only)", notes: notes)
     }
 
     private static func headers(_ value: Any?) -> [HTTPHeader] {
