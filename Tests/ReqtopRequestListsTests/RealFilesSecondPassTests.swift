@@ -114,6 +114,24 @@ final class RealFilesSecondPassTests: XCTestCase {
         ])
     }
 
+    /// The env file of a project is used from a folder below it (the JetBrains client reads a
+    /// project's env files wherever they are): the nearest one above, up to the repository root.
+    func testAnEnvFileInAFolderAboveIsUsedUpToTheRepositoryRoot() throws {
+        let root = NSTemporaryDirectory() + "reqtop-env-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/project/.git", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/project/api/requests", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: wild("http/Spring-Cloud-Demo/http-client.env.json"), toPath: root + "/project/http-client.env.json")
+        let path = root + "/project/api/requests/scratch.http"
+        try FileManager.default.copyItem(atPath: wild("http/Spring-Cloud-Demo/scratch.http"), toPath: path)
+        let list = try RequestListLoader.load(path: path)
+        let resolver = RequestResolver(list: list, variables: try VariableContext.load(besides: path, environmentName: "gateway-local"))
+        XCTAssertEqual(try resolver.resolve(1).url.absoluteString, "http://localhost:8201/auth-center/login")
+        // Not past the repository root: an env file above it belongs to something else.
+        try FileManager.default.moveItem(atPath: root + "/project/http-client.env.json", toPath: root + "/http-client.env.json")
+        XCTAssertThrowsError(try VariableContext.load(besides: path, environmentName: "gateway-local"))
+    }
+
     /// A `{{…}}` that a value brings into the URL or a header is not sent, saying so; the rest runs.
     func testAPlaceholderLeftAfterSubstitutionIsNotSent() throws {
         let list = try RequestListLoader.load(text: "GET http://h.test/ok\n\n###\nGET http://h.test/{{id}}\n\n###\nGET http://h.test/x\nX-Token: {{t}}\n",

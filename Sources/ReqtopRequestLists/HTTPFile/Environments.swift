@@ -1,6 +1,9 @@
 import Foundation
 
-/// `http-client.env.json` and `http-client.private.env.json` beside a `.http` file.
+/// `http-client.env.json` and `http-client.private.env.json` of a `.http` file: beside it, else in
+/// the nearest folder above it that has one, up to the repository's root (the folder with `.git`)
+/// — the JetBrains client reads a project's env files wherever they are, and projects keep their
+/// `.http` files in a folder under the one with the env files.
 ///
 /// Both map environment names to objects of variables: `{"dev": {"host": "localhost:8080"}}`.
 /// A `$shared` environment supplies defaults for all. Non-string scalars are turned into
@@ -12,8 +15,7 @@ public enum Environments {
     /// The merged variables of environment `name` (private values win); empty when `name` is nil.
     public static func load(besides httpFile: String, name: String?) throws(RequestListError) -> [String: String] {
         guard let name else { return [:] }
-        let directory = (httpFile as NSString).deletingLastPathComponent
-        let dir = directory.isEmpty ? "." : directory
+        let dir = folder(of: httpFile)
         let publicPath = (dir as NSString).appendingPathComponent(publicFileName)
         let privatePath = (dir as NSString).appendingPathComponent(privateFileName)
         let files = [publicPath, privatePath].filter { FileManager.default.fileExists(atPath: $0) }
@@ -49,11 +51,31 @@ public enum Environments {
 
     /// The environments of the env files beside `httpFile` that define `variable` (for a message
     /// when none was selected); unreadable files count as none.
+    /// The folder whose env files `httpFile` uses: its own when it has one, else the nearest above
+    /// it that has one, stopping at a repository root (a folder with `.git`) or `/`; its own when
+    /// none has any (so messages name the place beside the file).
+    static func folder(of httpFile: String) -> String {
+        let own = (httpFile as NSString).deletingLastPathComponent
+        let start = own.isEmpty ? "." : own
+        let manager = FileManager.default
+        let absolute = ((start.hasPrefix("/") ? start : (manager.currentDirectoryPath as NSString).appendingPathComponent(start)) as NSString)
+            .standardizingPath
+        var candidate = absolute
+        while true {
+            if [publicFileName, privateFileName].contains(where: { manager.fileExists(atPath: (candidate as NSString).appendingPathComponent($0)) }) {
+                return candidate == absolute ? start : candidate // beside the file: named as the user gave it
+            }
+            let parent = (candidate as NSString).deletingLastPathComponent
+            if manager.fileExists(atPath: (candidate as NSString).appendingPathComponent(".git")) || parent == candidate { return start }
+            candidate = parent
+        }
+    }
+
     public static func defining(_ variable: String, besides httpFile: String) -> [String] {
-        let directory = (httpFile as NSString).deletingLastPathComponent
+        let directory = folder(of: httpFile)
         var names: Set<String> = []
         for file in [publicFileName, privateFileName] {
-            let path = ((directory.isEmpty ? "." : directory) as NSString).appendingPathComponent(file)
+            let path = (directory as NSString).appendingPathComponent(file)
             guard FileManager.default.fileExists(atPath: path), let environments = try? parse(path: path) else { continue }
             names.formUnion(environments.filter { $0.key != "$shared" && $0.value[variable] != nil }.keys)
         }

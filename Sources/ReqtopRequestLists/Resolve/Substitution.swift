@@ -153,7 +153,10 @@ struct Substitution {
             if let env = variables.environmentName { message += " (environment \(quoting: env))" }
             message += ", or with --var \(key)=…"
             if variables.environmentName == nil, case let environments = Environments.defining(key, besides: list.sourcePath), !environments.isEmpty {
-                message += " (the env file beside the list defines it: " + environments.map { "--env \($0)" }.joined(separator: ", ") + ")"
+                let folder = Environments.folder(of: list.sourcePath)
+                let file = folder == ((list.sourcePath as NSString).deletingLastPathComponent.isEmpty ? "." : (list.sourcePath as NSString).deletingLastPathComponent)
+                    ? "the env file beside the list" : (folder as NSString).appendingPathComponent(Environments.publicFileName)
+                message += " (\(file) defines it: " + environments.map { "--env \($0)" }.joined(separator: ", ") + ")"
             }
             throw locator.error(message, name: name, spec: specIndex, variable: variable)
         }
