@@ -102,7 +102,7 @@ final class CLITests: XCTestCase {
     func testEveryOptionOfEveryCommandIsInItsHelpAndInTheREADME() throws {
         let readme = try String(contentsOfFile: ((#filePath as NSString).deletingLastPathComponent as NSString)
             .appendingPathComponent("../../README.md"), encoding: .utf8)
-        let section = try XCTUnwrap(readme.range(of: "### KeyCommand line").map { readme[$0.upperBound...] }?
+        let section = try XCTUnwrap(readme.range(of: "### Command line").map { readme[$0.upperBound...] }?
             .components(separatedBy: "```")[1])
         let main = try reqtop(["--help"])
         for command in ["run", "convert", "demo", "serve"] {
