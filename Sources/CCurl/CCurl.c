@@ -4,6 +4,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
 #include "CCurl.h"
 
 CURLcode ccurl_easy_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
@@ -126,21 +128,39 @@ void ccurl_track_sockets(CURL *h, ccurl_sockets *table) {
     curl_easy_setopt(h, CURLOPT_CLOSESOCKETDATA, table);
 }
 
-static long port_of(const struct sockaddr_storage *address) {
-    if (address->ss_family == AF_INET) return ntohs(((const struct sockaddr_in *)address)->sin_port);
-    if (address->ss_family == AF_INET6) return ntohs(((const struct sockaddr_in6 *)address)->sin6_port);
+// The port and the numeric address of a socket address, as libcurl reports them (CURLINFO_*_IP).
+static long port_and_address(const struct sockaddr_storage *address, char *text, size_t size) {
+    if (address->ss_family == AF_INET) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)address;
+        if (!inet_ntop(AF_INET, &v4->sin_addr, text, (socklen_t)size)) return -1;
+        return ntohs(v4->sin_port);
+    }
+    if (address->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)address;
+        if (!inet_ntop(AF_INET6, &v6->sin6_addr, text, (socklen_t)size)) return -1;
+        return ntohs(v6->sin6_port);
+    }
     return -1;
 }
 
 long ccurl_connection_idle_ms(CURL *h, ccurl_sockets *table) {
+    // An HTTP/2 connection carries other streams: its bytes say nothing about this one.
+    long version = 0;
+    if (curl_easy_getinfo(h, CURLINFO_HTTP_VERSION, &version) == CURLE_OK && version >= CURL_HTTP_VERSION_2_0) return -1;
     long local = 0, remote = 0;
+    char *local_ip = NULL, *remote_ip = NULL;
     if (curl_easy_getinfo(h, CURLINFO_LOCAL_PORT, &local) != CURLE_OK || local <= 0) return -1;
     if (curl_easy_getinfo(h, CURLINFO_PRIMARY_PORT, &remote) != CURLE_OK || remote <= 0) return -1;
+    if (curl_easy_getinfo(h, CURLINFO_LOCAL_IP, &local_ip) != CURLE_OK || !local_ip) return -1;
+    if (curl_easy_getinfo(h, CURLINFO_PRIMARY_IP, &remote_ip) != CURLE_OK || !remote_ip) return -1;
     for (int i = 0; i < table->count; i++) {
         struct sockaddr_storage mine, theirs;
         socklen_t mine_length = sizeof(mine), theirs_length = sizeof(theirs);
-        if (getsockname(table->fds[i], (struct sockaddr *)&mine, &mine_length) != 0 || port_of(&mine) != local) continue;
-        if (getpeername(table->fds[i], (struct sockaddr *)&theirs, &theirs_length) != 0 || port_of(&theirs) != remote) continue;
+        char mine_text[INET6_ADDRSTRLEN], theirs_text[INET6_ADDRSTRLEN];
+        if (getsockname(table->fds[i], (struct sockaddr *)&mine, &mine_length) != 0) continue;
+        if (port_and_address(&mine, mine_text, sizeof(mine_text)) != local || strcmp(mine_text, local_ip) != 0) continue;
+        if (getpeername(table->fds[i], (struct sockaddr *)&theirs, &theirs_length) != 0) continue;
+        if (port_and_address(&theirs, theirs_text, sizeof(theirs_text)) != remote || strcmp(theirs_text, remote_ip) != 0) continue;
         struct tcp_info info;
         socklen_t length = sizeof(info);
         if (getsockopt(table->fds[i], IPPROTO_TCP, TCP_INFO, &info, &length) != 0) return -1;

@@ -46,6 +46,8 @@ final class ClientConnection {
     var body: BodyDecoder?
     /// A chunked request's task, resumed once its first chunk size is read and good.
     var deferredStart: HTTPTask?
+    /// The request's framing was malformed: what the client still sends is read and dropped.
+    var discardsInbound = false
     var readEOF = false
     /// When bytes last moved either way (idle connections are closed after a while).
     var lastActivity = Date().timeIntervalSince1970
@@ -103,6 +105,7 @@ final class ClientConnection {
                     discarded += n
                     continue
                 }
+                if discardsInbound { continue }
                 buffer.withUnsafeBytes { all in
                     let bytes = UnsafeRawBufferPointer(rebasing: all[..<n])
                     if case .tunnel(let tunnel) = mode { tunnel.fromClient(bytes) } else { inbound.append(bytes) }

@@ -257,7 +257,9 @@ final class ProxyLoop {
                 connection.body = nil
                 exchange.clientSentMalformedBody("\(error)", started: connection.deferredStart == nil)
                 connection.deferredStart = nil
-                connection.readEOF = true
+                // What the client still sends is read and dropped (not left unread: closing then would reset
+                // the connection and could destroy the 400), until the response is written and the close lingers.
+                connection.discardsInbound = true
                 return
             }
             // A chunked body goes upstream once its first chunk size has been read and found good.

@@ -99,18 +99,22 @@ final class PrivateFolderTests: XCTestCase {
         XCTAssertEqual(said.snapshot.filter { $0.contains(key) }.count, 1)
     }
 
-    /// The attach socket's folder: a symlink there is refused, a loose one of ours tightened.
+    /// The attach sockets' own folder (`$XDG_RUNTIME_DIR/reqtop`): a loose one of ours is tightened,
+    /// a symlink there is refused.
     func testTheAttachSocketFolderIsPrivate() throws {
+        let saved = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]
+        defer { if let saved { setenv("XDG_RUNTIME_DIR", saved, 1) } else { unsetenv("XDG_RUNTIME_DIR") } }
         let manager = SessionManager()
         defer { manager.invalidate() }
+        setenv("XDG_RUNTIME_DIR", base, 1)
         let loose = base + "/reqtop"
         try FileManager.default.createDirectory(atPath: loose, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o777])
-        let publisher = try manager.publishEvents(at: loose + "/app.sock")
+        let publisher = try manager.publishEvents(at: EventPublisher.defaultPath(for: "app"))
         defer { publisher.stop() }
         XCTAssertEqual(try mode(loose), 0o700)
-        let linked = base + "/linked/reqtop"
         try FileManager.default.createDirectory(atPath: base + "/linked", withIntermediateDirectories: false)
-        try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: loose)
-        XCTAssertThrowsError(try manager.publishEvents(at: linked + "/other.sock"))
+        try FileManager.default.createSymbolicLink(atPath: base + "/linked/reqtop", withDestinationPath: loose)
+        setenv("XDG_RUNTIME_DIR", base + "/linked", 1)
+        XCTAssertThrowsError(try manager.publishEvents(at: EventPublisher.defaultPath(for: "other")))
     }
 }

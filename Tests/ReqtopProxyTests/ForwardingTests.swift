@@ -205,6 +205,8 @@ final class ForwardingTests: ProxyTestCase {
     func testMalformedChunkedBodiesGet400AndAFailedTaskSayingWhy() throws {
         let cases: [(body: String, reason: String, firstChunkBad: Bool)] = [
             ("-1\r\nA", "chunk size is not hexadecimal: '-1'", true),
+            // The client goes on sending after the bad line: its bytes are read and dropped, so the 400 is not lost to a reset.
+            ("zz\r\n" + String(repeating: "x", count: 300_000), "chunk size is not hexadecimal: 'zz'", true),
             ("7fffffffffffffff\r\n", "chunk size '7fffffffffffffff' is too large", true),
             ("8000000000000000\r\n", "chunk size '8000000000000000' is too large", true),
             ("10000000000000000\r\n", "is too large (more than 15 hex digits)", true),

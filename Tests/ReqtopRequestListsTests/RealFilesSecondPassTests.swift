@@ -130,6 +130,10 @@ final class RealFilesSecondPassTests: XCTestCase {
         // Not past the repository root: an env file above it belongs to something else.
         try FileManager.default.moveItem(atPath: root + "/project/http-client.env.json", toPath: root + "/http-client.env.json")
         XCTAssertThrowsError(try VariableContext.load(besides: path, environmentName: "gateway-local"))
+        // Outside a repository, nothing above the file's own folder is read.
+        try FileManager.default.removeItem(atPath: root + "/project/.git")
+        try FileManager.default.moveItem(atPath: root + "/http-client.env.json", toPath: root + "/project/api/http-client.env.json")
+        XCTAssertThrowsError(try VariableContext.load(besides: path, environmentName: "gateway-local"))
     }
 
     /// A `{{…}}` that a value brings into the URL or a header is not sent, saying so; the rest runs.
@@ -208,6 +212,29 @@ final class RealFilesSecondPassTests: XCTestCase {
         }
         let literal = try RequestListLoader.load(text: script.split(separator: "\n").prefix(3).joined(separator: "\n"), path: "s.sh", format: .curl)
         XCTAssertEqual(literal.specs.map(\.url), ["http://h.test/a", "http://h.test/b;c", "http://h.test/x", "http://h.test/y"])
+    }
+
+    /// Bash's rules where scripts lean on them: `done` as an argument does not end a loop; a
+    /// default's quotes are removed and what it uses is checked like any expansion; absurd ranges
+    /// and loops that multiply past the limit are refused, never a trap or an endless read.
+    func testShellEdgesAreReadAsBashReadsThem() throws {
+        let done = try RequestListLoader.load(text: "for i in 1 2; do echo done; curl http://h.test/$i; done\n", path: "d.sh", format: .curl)
+        XCTAssertEqual(done.specs.map(\.url), ["http://h.test/1", "http://h.test/2"])
+        let quoted = try RequestListLoader.load(text: #"curl "${BASE:-"http://h.test:8080"}/health" -H "X: ${N:-'a b'}""# + "\n", path: "q.sh", format: .curl)
+        XCTAssertEqual(quoted.specs.map(\.url), ["http://h.test:8080/health"])
+        XCTAssertEqual(quoted.specs.first?.header(named: "X"), "a b")
+        XCTAssertThrowsError(try RequestListLoader.load(text: "TOKEN=$(cat t)\ncurl -H \"Authorization: Bearer ${API:-$TOKEN}\" http://h.test/x\n",
+                                                        path: "t.sh", format: .curl)) {
+            XCTAssertTrue(($0 as! RequestListError).message.contains("$TOKEN is set at line 1 by a command substitution"), "\($0)")
+        }
+        let hugeStep = try RequestListLoader.load(text: "for i in {1..2..-9223372036854775808}; do curl http://h.test/$i; done\n", path: "h.sh", format: .curl)
+        XCTAssertEqual(hugeStep.specs.map(\.url), ["http://h.test/1"], "bash steps by the size of the increment")
+        for absurd in ["for i in {-9223372036854775808..1}; do curl http://h.test/$i; done",
+                       "for a in {1..400}; do for b in {1..400}; do curl http://h.test/$a/$b; done; done"] {
+            XCTAssertThrowsError(try RequestListLoader.load(text: absurd + "\n", path: "a.sh", format: .curl), absurd)
+        }
+        let stepped = try RequestListLoader.load(text: "curl 'http://h.test/[1-2:1000000000000000]'\n", path: "s.curl", format: .curl)
+        XCTAssertEqual(stepped.specs.map(\.url), ["http://h.test/1"])
     }
 
     // MARK: 5. URLs as curl reads them

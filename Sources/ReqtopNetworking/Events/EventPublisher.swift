@@ -281,7 +281,7 @@ public final class EventPublisher: Sendable {
             raw[bytes.count] = 0
         }
         let folder = (path as NSString).deletingLastPathComponent
-        if folder == defaultFolder || folder.hasSuffix("/reqtop") || (folder as NSString).lastPathComponent.hasPrefix("reqtop-") {
+        if folder == defaultFolder {
             // reqtop's own folder must be this user's and private: another user who made it first (the
             // /tmp fallback is shared) or a symlink would let someone else control or read the socket.
             try PrivateFolder.ensure(folder, holds: "the sockets programs publish their requests on")

@@ -102,7 +102,7 @@ extension CurlURL {
             guard let low = a.asciiValue, let high = b.asciiValue, low <= high, a.isLowercase == b.isLowercase else { return nil }
             return stride(from: Int(low), through: Int(high), by: step).map { String(UnicodeScalar(UInt8($0))) }
         }
-        guard let low = Int(from), let high = Int(to), low >= 0, low <= high, high - low < maxGlobURLs * step else { return nil }
+        guard let low = Int(from), let high = Int(to), low >= 0, low <= high, Double(high - low) / Double(step) < Double(maxGlobURLs) else { return nil }
         let width = from.hasPrefix("0") ? from.count : 0 // `[001-100]` keeps the width
         return stride(from: low, through: high, by: step).map { n in
             let digits = String(n)

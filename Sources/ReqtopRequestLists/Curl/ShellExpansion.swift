@@ -54,21 +54,30 @@ extension ShellWords {
             return ""
         }
         let isSet = match.2.isEmpty ? value != nil : !(value ?? "").isEmpty // `:` also treats empty as unset
-        var word: String {
-            var lexer = ShellWords(chars: Array(match.4), environment: environment)
-            lexer.assigned = assigned
-            lexer.arrays = arrays
-            return lexer.expandVariables(in: String(match.4))
-        }
         switch match.3 {
-        case "+": return isSet ? word : ""
+        case "+": return isSet ? expandedWord(String(match.4), line: line, column: column) : ""
         case "=":
             if isSet { return value ?? "" }
-            let chosen = word
+            let chosen = expandedWord(String(match.4), line: line, column: column)
             assigned[name] = chosen
             return chosen
-        default: return isSet ? value ?? "" : word
+        default: return isSet ? value ?? "" : expandedWord(String(match.4), line: line, column: column)
         }
+    }
+
+    /// The word of `${NAME:-word}` as bash expands it: quotes removed, `$NAME`s expanded; what it
+    /// says (an unset variable, a command substitution that makes the command unreplayable) is said
+    /// at the `${`.
+    private mutating func expandedWord(_ text: String, line: Int, column: Int) -> String {
+        var lexer = ShellWords(chars: Array(text), environment: environment)
+        lexer.assigned = assigned
+        lexer.arrays = arrays
+        lexer.substituted = substituted
+        lexer.budget = budget
+        guard let commands = try? lexer.run() else { return text }
+        warnings += lexer.warnings.map { ($0.message, line, column) }
+        if let why = commands.lazy.compactMap(\.unreplayable).first { unreplayable = unreplayable ?? (why.message, line, column) }
+        return (commands.last?.words.map(\.text) ?? []).joined(separator: " ")
     }
 
     /// Skips `$(…)` (nested parentheses and quotes inside) or `` `…` `` at `current`, noting that the
@@ -123,6 +132,7 @@ extension ShellWords {
         lexer.assigned = assigned
         lexer.arrays = arrays
         lexer.substituted = substituted
+        lexer.budget = budget
         let found = try lexer.run()
         warnings += lexer.warnings
         for command in found where command.words.first?.text == "curl" {
@@ -178,6 +188,7 @@ extension ShellWords {
         var lexer = ShellWords(chars: Array(text), environment: environment)
         lexer.assigned = assigned
         lexer.substituted = substituted
+        lexer.budget = budget
         var out = ""
         while let c = lexer.current {
             if c == "$", Self.startsVariable(lexer.peek(1)) {

@@ -28,8 +28,14 @@ extension ShellWords {
             lexer.assigned = assigned
             lexer.arrays = arrays
             lexer.substituted = substituted
+            lexer.budget = budget
             if let iteration { lexer.assigned[iteration.name] = iteration.value }
             var found = try lexer.run()
+            budget.commands += found.count
+            guard budget.commands <= LoopBudget.limit else {
+                throw Unbalanced(message: "the script's loops make more than \(LoopBudget.limit) commands: run it in parts",
+                                 line: keyword.line, column: keyword.column)
+            }
             if let notReplayable {
                 for i in found.indices {
                     found[i].unreplayable = ("curl inside a loop over \(notReplayable): not replayable (reqtop replays loops over "
@@ -130,18 +136,25 @@ extension ShellWords {
         if let array = raw.wholeMatch(of: /"?\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}"?/) {
             return arrays[String(array.1)]
         }
-        if let range = raw.wholeMatch(of: /\{(-?[0-9]+)\.\.(-?[0-9]+)(?:\.\.(-?[0-9]+))?\}/), let from = Int(range.1), let to = Int(range.2),
-           abs(to - from) < 100_000 {
-            let step = max(1, abs(range.3.flatMap { Int($0) } ?? 1))
+        if let range = raw.wholeMatch(of: /\{(-?[0-9]+)\.\.(-?[0-9]+)(?:\.\.(-?[0-9]+))?\}/) {
+            // (Compared as Doubles: a range of 64-bit ends must not trap.)
+            guard let from = Int(range.1), let to = Int(range.2), abs(Double(to) - Double(from)) < Double(LoopBudget.limit) else {
+                throw Unbalanced(message: "the brace range \(raw) has more than \(LoopBudget.limit) words", line: line, column: column)
+            }
+            let written = range.3.flatMap { Int($0) } ?? 1
+            let step = written == Int.min ? Int.max : max(1, abs(written))
             return from <= to ? stride(from: from, through: to, by: step).map(String.init)
                 : stride(from: from, through: to, by: -step).map(String.init)
         }
         if let list = raw.wholeMatch(of: /\{([^{},]*(,[^{},]*)+)\}/) { return list.1.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        if Self.hasUnquotedGlob(raw) { return nil }
+        // `${NAME[…]}` of an array the script does not declare cannot be known; `[` inside `${…}` is not a glob.
+        for reference in raw.matches(of: /\$\{([A-Za-z_][A-Za-z0-9_]*)\[/) where arrays[String(reference.1)] == nil { return nil }
+        if Self.hasUnquotedGlob(raw.replacing(/\$\{[^}]*\}/, with: "")) { return nil }
         var lexer = ShellWords(chars: Array(raw), environment: environment)
         lexer.assigned = assigned
         lexer.arrays = arrays
         lexer.substituted = substituted
+        lexer.budget = budget
         let words = try lexer.run().flatMap(\.words).map(\.text)
         // An unquoted `$NAME` is split at blanks (`LIST="a b c"; for x in $LIST`).
         if raw.hasPrefix("$"), !raw.contains("\"") { return words.flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init) } }
@@ -150,7 +163,7 @@ extension ShellWords {
 
     private static func describeLoopWord(_ raw: String) -> String {
         if raw.contains("$(") || raw.contains("`") { return "command output \(Excerpt.of(raw))" }
-        if raw.contains("[@]") || raw.contains("[*]") { return "an array the script does not declare (\(Excerpt.of(raw)))" }
+        if raw.contains("${"), raw.contains("[") { return "an array the script does not declare (\(Excerpt.of(raw)))" }
         if hasUnquotedGlob(raw) { return "the files of a glob (\(Excerpt.of(raw)))" }
         return Excerpt.of(raw)
     }
@@ -166,35 +179,42 @@ extension ShellWords {
     }
 
     /// The body: from after `do` to its matching `done` (nested loops counted, quotes and comments
-    /// skipped), which is consumed.
+    /// skipped), which is consumed. `do` and `done` count only where a command starts, as in bash:
+    /// `echo done` is an argument.
     private mutating func loopBody(_ keyword: Word) throws(Unbalanced) -> (start: Int, end: Int, line: Int, column: Int) {
         let start = (index, line, column)
         var depth = 1
-        var atWordStart = true
+        var atCommandStart = true
         while let c = current {
-            if atWordStart {
-                if startsWord("done") {
-                    depth -= 1
-                    if depth == 0 {
-                        let end = index
-                        for _ in 0..<4 { advance() }
-                        return (start.0, end, start.1, start.2)
-                    }
-                } else if startsWord("do") {
-                    depth += 1
-                }
+            if c == " " || c == "\t" || c == "\r" { advance(); continue }
+            if Self.isNewline(c) || c == ";" || c == "&" || c == "|" || c == "(" || c == ")" {
+                atCommandStart = true
+                advance()
+                continue
             }
-            switch c {
-            case "'": _ = try singleQuoted(); atWordStart = false; continue
-            case "\"": _ = try rawDoubleQuoted(); atWordStart = false; continue
-            case "#" where atWordStart:
+            if c == "#" {
                 while let d = current, !Self.isNewline(d) { advance() }
                 continue
-            case "\\": advance(); if current != nil { advance() }; atWordStart = false; continue
-            default: break
             }
-            atWordStart = c == " " || c == "\t" || c == ";" || c == "&" || c == "|" || c == "(" || Self.isNewline(c)
-            advance()
+            // A word: read through its quotes and escapes.
+            let wordStart = index
+            while let d = current, d != " ", d != "\t", d != "\r", !Self.isNewline(d), d != ";", d != "&", d != "|", d != "(", d != ")" {
+                switch d {
+                case "'": _ = try singleQuoted()
+                case "\"": _ = try rawDoubleQuoted()
+                case "\\": advance(); if current != nil { advance() }
+                default: advance()
+                }
+            }
+            let word = String(chars[wordStart..<index])
+            if atCommandStart, word == "done" {
+                depth -= 1
+                if depth == 0 { return (start.0, wordStart, start.1, start.2) }
+            } else if atCommandStart, word == "do" {
+                depth += 1
+            }
+            // After `do`, `then`, `!` … a command starts again; after any other word it goes on.
+            atCommandStart = atCommandStart && Self.reservedWords.contains(word)
         }
         throw Unbalanced(message: "\(keyword.text) loop without 'done'", line: keyword.line, column: keyword.column)
     }
@@ -259,6 +279,7 @@ extension ShellWords {
                 lexer.assigned = assigned
                 lexer.arrays = arrays
                 lexer.substituted = substituted
+                lexer.budget = budget
                 return try lexer.run().flatMap(\.words).map(\.text)
             }
             if let q = quote { if c == q { quote = nil } } else if c == "'" || c == "\"" { quote = c }

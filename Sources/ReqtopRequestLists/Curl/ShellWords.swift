@@ -45,6 +45,8 @@ struct ShellWords {
     var assigned: [String: String] = [:]
     /// Arrays the script declares (`NAME=(a b c)`), for `for x in "${NAME[@]}"`.
     var arrays: [String: [String]] = [:]
+    /// How many commands the script's loops have made so far (shared with the lexers of loop bodies).
+    var budget = LoopBudget()
     /// Variables assigned from a command substitution: where, to say so when one is used.
     var substituted: [String: (line: Int, column: Int)] = [:]
     /// What makes the command being read unreplayable (see `Command.unreplayable`).
@@ -179,4 +181,11 @@ struct ShellWords {
         try readHeredocs(into: &commands, at: heredocCommands)
         return commands
     }
+}
+
+/// The commands one script's loops may make, all loops together (nested loops multiply): past
+/// `limit`, the script is refused rather than read for minutes.
+final class LoopBudget {
+    static let limit = 100_000
+    var commands = 0
 }

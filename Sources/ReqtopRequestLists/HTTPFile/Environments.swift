@@ -51,24 +51,37 @@ public enum Environments {
 
     /// The environments of the env files beside `httpFile` that define `variable` (for a message
     /// when none was selected); unreadable files count as none.
-    /// The folder whose env files `httpFile` uses: its own when it has one, else the nearest above
-    /// it that has one, stopping at a repository root (a folder with `.git`) or `/`; its own when
-    /// none has any (so messages name the place beside the file).
+    /// The folder whose env files `httpFile` uses: its own when it has one; else, inside a repository
+    /// (a folder above with `.git`), the nearest folder up to that root with env files of this
+    /// user's that no one else can write; else its own (so messages name the place beside the file).
+    /// Outside a repository nothing above is read: a `/tmp/http-client.env.json` someone else left
+    /// must not choose where requests go.
     static func folder(of httpFile: String) -> String {
         let own = (httpFile as NSString).deletingLastPathComponent
         let start = own.isEmpty ? "." : own
         let manager = FileManager.default
         let absolute = ((start.hasPrefix("/") ? start : (manager.currentDirectoryPath as NSString).appendingPathComponent(start)) as NSString)
             .standardizingPath
-        var candidate = absolute
-        while true {
-            if [publicFileName, privateFileName].contains(where: { manager.fileExists(atPath: (candidate as NSString).appendingPathComponent($0)) }) {
-                return candidate == absolute ? start : candidate // beside the file: named as the user gave it
+        func hasEnvFiles(_ folder: String, ownedOnly: Bool) -> Bool {
+            [publicFileName, privateFileName].contains { name in
+                let path = (folder as NSString).appendingPathComponent(name)
+                guard manager.fileExists(atPath: path) else { return false }
+                guard ownedOnly else { return true }
+                var info = stat()
+                return stat(path, &info) == 0 && info.st_uid == getuid() && info.st_mode & 0o022 == 0
             }
+        }
+        if hasEnvFiles(absolute, ownedOnly: false) { return start }
+        var folders: [String] = []
+        var candidate = absolute
+        while true { // up to the repository root, if there is one
+            folders.append(candidate)
+            if manager.fileExists(atPath: (candidate as NSString).appendingPathComponent(".git")) { break }
             let parent = (candidate as NSString).deletingLastPathComponent
-            if manager.fileExists(atPath: (candidate as NSString).appendingPathComponent(".git")) || parent == candidate { return start }
+            if parent == candidate { return start }
             candidate = parent
         }
+        return folders.dropFirst().first { hasEnvFiles($0, ownedOnly: true) } ?? start
     }
 
     public static func defining(_ variable: String, besides httpFile: String) -> [String] {
