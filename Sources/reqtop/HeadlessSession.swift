@@ -14,6 +14,8 @@ enum EventFormat: String, CaseIterable {
 
 /// What a headless run prints and writes.
 struct HeadlessSettings {
+    /// What HAR files, JSON Lines and copies hide (the command's policy).
+    var secrets: SecretPolicy
     var format: EventFormat = .text
     var harPath: String?
     var failOnStatus = false
@@ -32,7 +34,7 @@ func runHeadless(_ runner: RequestListRunner, settings: HeadlessSettings) -> Int
     let bus = runner.manager.bus
     let stdout = FileDescriptorSink.standardOutput
     let stderr = FileDescriptorSink.standardError
-    let recorder = settings.harPath.map { _ in HARRecorder(bus: bus) }
+    let recorder = settings.harPath.map { _ in HARRecorder(bus: bus, secrets: settings.secrets) }
     recorder?.start()
     // With --har the run is journaled as it goes: if the process is killed before it writes the HAR
     // (kill -9, a crash), at most the requests in flight are lost — `reqtop convert ID --to har`.
@@ -52,7 +54,7 @@ func runHeadless(_ runner: RequestListRunner, settings: HeadlessSettings) -> Int
         textPrinter = TextEventPrinter(bus: bus, sink: stdout, statusLine: statusLine)
         runner.onNotSent = { [textPrinter] result in textPrinter?.printNotSent(result) }
     case .jsonl:
-        jsonPrinter = JSONLinesPrinter(bus: bus, sink: stdout)
+        jsonPrinter = JSONLinesPrinter(bus: bus, sink: stdout, secrets: settings.secrets)
         runner.onNotSent = { result in stderr.write(TextEventFormatter.line(forNotSent: result) + "\n") }
     }
     statusLine?.start()

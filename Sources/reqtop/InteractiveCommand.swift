@@ -26,6 +26,8 @@ func inspectorConfiguration(firstTaskID: Int = 1) -> SessionConfiguration {
 
 /// How the terminal UI runs: the mouse, the session journal, and a saved session to show.
 struct InteractiveOptions {
+    /// What copies, exports and HAR files hide (the command's policy).
+    var secrets: SecretPolicy
     var mouse = true
     /// Journal the session under `Journals.directory` (`--no-journal` turns it off).
     var journal = true
@@ -41,7 +43,7 @@ struct InteractiveOptions {
 /// `begin` starts the work (a replayed list, a first GET) once the store is observing the bus;
 /// `stop` stops whatever would start more (a runner's queue) when the session ends, before every
 /// unfinished task is cancelled. The store keeps what was recorded.
-func runInteractive(manager: SessionManager, title: String, options: InteractiveOptions = InteractiveOptions(),
+func runInteractive(manager: SessionManager, title: String, options: InteractiveOptions,
                     begin: (InspectorModel) -> Void, stop: () -> Void = {}) -> InteractiveOutcome {
     let loop = EventLoop(mouse: options.mouse)
     let store = TaskStore(onChange: { [dirty = loop.dirtyFlag] in dirty.markDirty() })
@@ -50,7 +52,7 @@ func runInteractive(manager: SessionManager, title: String, options: Interactive
     defer { subscription.cancel() }
     let journal = options.journal ? startJournal(manager.bus, source: title) : nil
     defer { finishJournal(journal) }
-    let session = InspectorModel(manager: manager, store: store)
+    let session = InspectorModel(manager: manager, store: store, secrets: options.secrets)
     session.runInTerminal = { arguments in loop.runProgram(arguments) }
     session.sendToTerminal = { sequence in loop.sendToTerminal(sequence) }
     session.onActivity = { [dirty = loop.dirtyFlag] in dirty.markDirty() }
@@ -171,7 +173,7 @@ func runListInteractively(_ runner: RequestListRunner, settings: HeadlessSetting
     // A request not sent has no row: the header counts it, the bottom line says why, stderr keeps them all.
     var notSent: NotSentRequests?
     let outcome = runInteractive(manager: runner.manager, title: title,
-                                 options: InteractiveOptions(mouse: settings.mouse, journal: settings.journal, notice: notice),
+                                 options: InteractiveOptions(secrets: settings.secrets, mouse: settings.mouse, journal: settings.journal, notice: notice),
                                  begin: { session in
                                      session.queued = { runner.queuedCount }
                                      notSent = session.notSent
@@ -193,7 +195,7 @@ func runListInteractively(_ runner: RequestListRunner, settings: HeadlessSetting
     if settings.failOnStatus, records.contains(where: { ($0.status ?? 0) >= 400 }) { code = 1 }
     if let path = settings.harPath {
         do {
-            try SessionExport.writeHAR(records, to: path)
+            try SessionExport.writeHAR(records, to: path, secrets: settings.secrets)
         } catch {
             printToStandardError("reqtop: cannot write the HAR file \(path): \(error.localizedDescription)")
             code = 1

@@ -23,7 +23,7 @@ final class InspectorModelTests: XCTestCase {
         manager = SessionManager()
         store = TaskStore()
         subscription = store.observe(manager.bus)
-        session = InspectorModel(manager: manager, store: store)
+        session = InspectorModel(manager: manager, store: store, secrets: SecretPolicy())
     }
 
     override func tearDown() {
@@ -107,7 +107,7 @@ final class InspectorModelTests: XCTestCase {
         let store = TaskStore(bodyBudget: 2500) // room for two 1,000-byte bodies in memory
         let subscription = store.observe(manager.bus)
         defer { subscription.cancel() }
-        let session = InspectorModel(manager: manager, store: store)
+        let session = InspectorModel(manager: manager, store: store, secrets: SecretPolicy())
         var ids: [TaskID] = []
         for path in ["/bytes/2000000", "/bytes/1000?seed=1", "/bytes/1000?seed=2", "/bytes/1000?seed=3"] {
             let id = session.start(HTTPRequest(url: url(path)), name: nil)

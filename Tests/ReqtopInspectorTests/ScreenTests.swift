@@ -8,6 +8,7 @@ import ReqtopTasks
 
 /// Actions that only record what was asked: the screens' key handling, without a network.
 final class RecordingActions: InspectorActions {
+    let secrets = SecretPolicy()
     var calls: [String] = []
     var unfinishedCount = 0
     var queuedCount = 0

@@ -210,7 +210,7 @@ final class EventBusTests: XCTestCase {
             TaskEvent(task: TaskID(rawValue: 3), time: 3, kind: .failed(TaskFailure(error: TransferError(code: .timedOut, message: "slow"), response: nil, bytes: 0, timings: nil, redirects: []))),
         ]
         let objects = try events.map { event -> [String: Any] in
-            let line = JSONLinesEncoder.line(for: event)
+            let line = JSONLinesEncoder.line(for: event, redaction: SecretPolicy().redaction)
             XCTAssertFalse(line.contains("\n"))
             return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }

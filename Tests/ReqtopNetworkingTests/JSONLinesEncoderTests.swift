@@ -4,7 +4,7 @@ import ReqtopTestSupport
 import XCTest
 
 /// The hand-written JSON Lines encoder writes exactly what `JSONSerialization` writes for the same schema.
-final class JSONLinesEncoderTests: SecretsInClearTestCase {
+final class JSONLinesEncoderTests: XCTestCase {
     /// The schema as a `[String: Any]` through `JSONSerialization` with sorted keys.
     private func reference(_ event: TaskEvent) -> String {
         var object: [String: Any] = ["event": event.name.rawValue, "task": event.task.rawValue, "time": event.time]
@@ -77,7 +77,7 @@ final class JSONLinesEncoderTests: SecretsInClearTestCase {
             ]
         }
         for event in events {
-            XCTAssertEqual(JSONLinesEncoder.line(for: event), reference(event), "\(event.name)")
+            XCTAssertEqual(JSONLinesEncoder.line(for: event, redaction: nil), reference(event), "\(event.name)")
         }
     }
 }

@@ -44,5 +44,5 @@ func jsonResponse(_ json: String, status: Int = 200, headers: [HTTPHeader] = [])
 func curlCommand(_ spec: RequestSpec) -> String? {
     var files = BodyFiles(prefix: "test")
     let list = RequestList(specs: [spec], sourcePath: "spec.curl", format: .curl)
-    return (try? RequestResolver(list: list).resolve(0)).map { CurlWriter.command(for: $0, bodyFiles: &files) }
+    return (try? RequestResolver(list: list).resolve(0)).map { CurlWriter.command(for: $0, bodyFiles: &files, redaction: SecretPolicy().redaction) }
 }

@@ -15,7 +15,7 @@ final class HARExportTests: XCTestCase {
     }
 
     func testExportHasEveryRequiredFieldAndTheTimings() throws {
-        let data = try HARWriter.data(entries: [exportEntry()], creator: ("reqtop", "1.0"))
+        let data = try HARWriter.data(entries: [exportEntry()], creator: ("reqtop", "1.0"), redaction: SecretPolicy().redaction)
         let root = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
         let log = try XCTUnwrap(root["log"] as? [String: Any])
         XCTAssertEqual(log["version"] as? String, "1.2")
@@ -49,7 +49,7 @@ final class HARExportTests: XCTestCase {
 
     func testExportedHARReimportsToTheSameRequests() throws {
         let entry = exportEntry()
-        let data = try HARWriter.data(entries: [entry], creator: ("reqtop", "1.0"))
+        let data = try HARWriter.data(entries: [entry], creator: ("reqtop", "1.0"), redaction: SecretPolicy().redaction)
         let list = try HARImporter.parse(text: String(decoding: data, as: UTF8.self), path: "out.har")
         XCTAssertEqual(list.specs.count, 1)
         XCTAssertEqual(list.specs[0].method, entry.request.method)

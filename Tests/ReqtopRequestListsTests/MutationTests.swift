@@ -82,7 +82,7 @@ final class MutationTests: XCTestCase {
                         XCTAssertGreaterThanOrEqual(error.line, 1)
                     }
                     var files = BodyFiles(prefix: "fuzz")
-                    _ = HTTPFileWriter.text(for: list, bodyFiles: &files)
+                    _ = HTTPFileWriter.text(for: list, bodyFiles: &files, redaction: SecretPolicy().redaction)
                     for spec in list.specs { _ = curlCommand(spec) }
                     loaded += 1
                 } catch {

@@ -5,7 +5,7 @@ import XCTest
 
 /// `convert` writes lists that read back into the same requests: method as written, URL, ordered
 /// headers (duplicates kept) and body bytes, through every chain of formats.
-final class RoundTripTests: SecretsInClearTestCase {
+final class RoundTripTests: XCTestCase {
     /// Every fixture that loads, with the variables it needs. (`chaining.http` is left out of the
     /// cross-format chains: HAR and curl cannot carry a request that waits for another's response;
     /// `testChainedRequestsAreWrittenWithTheirTemplatesAndAWarning` covers it.)
@@ -51,7 +51,7 @@ final class RoundTripTests: SecretsInClearTestCase {
     private func convert(_ list: RequestList, variables: VariableContext, to format: RequestListFormat, step: Int) throws -> RequestList {
         let file = directory.appendingPathComponent("step\(step).\(format == .curl ? "curl" : format.rawValue)")
         let converted = try RequestListLoader.convert(list, variables: variables, to: format,
-                                                      bodyFilePrefix: file.lastPathComponent + ".body")
+                                                      bodyFilePrefix: file.lastPathComponent + ".body", redaction: nil)
         for body in converted.bodyFiles.files {
             try body.data.write(to: directory.appendingPathComponent(body.name))
         }
@@ -96,7 +96,7 @@ final class RoundTripTests: SecretsInClearTestCase {
                         "chaining", "options", "wire-truth"] {
             let original = try Fixtures.load("http/\(fixture).http")
             var files = BodyFiles(prefix: "unused")
-            let written = HTTPFileWriter.text(for: original, bodyFiles: &files)
+            let written = HTTPFileWriter.text(for: original, bodyFiles: &files, redaction: nil)
             let reparsed = try HTTPFileParser.parse(text: written, path: Fixtures.path("http/\(fixture)-copy.http"))
             XCTAssertEqual(reparsed.specs.map(\.withoutLocation), original.specs.map(\.withoutLocation), "\(fixture):\n\(written)")
             XCTAssertEqual(reparsed.fileVariables.map(\.value), original.fileVariables.map(\.value))
@@ -109,7 +109,7 @@ final class RoundTripTests: SecretsInClearTestCase {
     func testASpacedVariableInTheURLIsWrittenAsItIs() throws {
         let original = try HTTPFileParser.parse(text: "@host = 127.0.0.1:9\nGET http://{{ host }}/a b?q={{ host }}\n", path: "s.http")
         var files = BodyFiles(prefix: "unused")
-        let written = HTTPFileWriter.text(for: original, bodyFiles: &files)
+        let written = HTTPFileWriter.text(for: original, bodyFiles: &files, redaction: nil)
         XCTAssertTrue(written.contains("GET http://{{ host }}/a%20b?q={{ host }}\n"), written)
         let reparsed = try HTTPFileParser.parse(text: written, path: "s-copy.http")
         XCTAssertEqual(try RequestResolver(list: reparsed).resolve(0).url.absoluteString, "http://127.0.0.1:9/a%20b?q=127.0.0.1:9")
@@ -123,11 +123,11 @@ final class RoundTripTests: SecretsInClearTestCase {
         XCTAssertEqual(original.specs[0].options.omittedHeaders, ["Accept"], "reqtop never adds a Content-Type: nothing to leave out")
         let request = try RequestResolver(list: original).resolve(0)
         var files = BodyFiles(prefix: "unused")
-        let command = CurlWriter.command(for: request, bodyFiles: &files)
+        let command = CurlWriter.command(for: request, bodyFiles: &files, redaction: nil)
         XCTAssertTrue(command.contains("-H 'Accept:'"), command)
         let reread = try RequestListLoader.load(text: command, path: "/tmp/omit-copy.curl", format: .curl)
         XCTAssertEqual(reread.specs[0].options.omittedHeaders, ["Accept"])
-        let http = HTTPFileWriter.text(for: original, bodyFiles: &files)
+        let http = HTTPFileWriter.text(for: original, bodyFiles: &files, redaction: nil)
         XCTAssertTrue(http.contains("# The original goes without the client's own Accept (curl -H 'Accept:')"), http)
     }
 
@@ -150,7 +150,7 @@ final class RoundTripTests: SecretsInClearTestCase {
             """
         let original = try HTTPFileParser.parse(text: source, path: Fixtures.path("http/redefined.http"))
         var files = BodyFiles(prefix: "unused")
-        let written = HTTPFileWriter.text(for: original, bodyFiles: &files)
+        let written = HTTPFileWriter.text(for: original, bodyFiles: &files, redaction: nil)
         let reparsed = try HTTPFileParser.parse(text: written, path: Fixtures.path("http/redefined-copy.http"))
         let urls = { (list: RequestList) in try (0..<list.specs.count).map { try RequestResolver(list: list).resolve($0).url.absoluteString } }
         XCTAssertEqual(try urls(reparsed), try urls(original), written)
@@ -163,7 +163,7 @@ final class RoundTripTests: SecretsInClearTestCase {
             let spec = RequestSpec(method: "POST", url: "https://a.test/", headers: [HTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded")],
                                    body: .text(text))
             var files = BodyFiles(prefix: "body")
-            _ = HTTPFileWriter.text(for: spec, isTemplate: false, bodyFiles: &files)
+            _ = HTTPFileWriter.text(for: spec, isTemplate: false, bodyFiles: &files, redaction: nil)
             XCTAssertEqual(files.files.isEmpty, inline, text)
         }
     }
@@ -179,11 +179,11 @@ final class RoundTripTests: SecretsInClearTestCase {
         let har = try Fixtures.load("har/binary-body.har")
         guard case .bytes(let bytes)? = har.specs[0].body else { return XCTFail("expected bytes, got \(String(describing: har.specs[0].body))") }
         XCTAssertEqual(Array(bytes), [0x00, 0xFF, 0x10, 0x80, 0x0A])
-        let converted = try RequestListLoader.convert(har, to: .http, bodyFilePrefix: "x")
+        let converted = try RequestListLoader.convert(har, to: .http, bodyFilePrefix: "x", redaction: nil)
         XCTAssertEqual(converted.bodyFiles.files.map(\.name), ["x-1.bin"])
         XCTAssertTrue(String(decoding: converted.data, as: UTF8.self).contains("\n< x-1.bin\n"))
         let back = try RequestListLoader.convert(try convert(har, variables: VariableContext(), to: .http, step: 0),
-                                                  to: .har)
+                                                  to: .har, redaction: nil)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: back.data) as? [String: Any])
         let post = ((((json["log"] as? [String: Any])?["entries"] as? [[String: Any]])?.first?["request"] as? [String: Any])?["postData"]
             as? [String: Any])
@@ -193,7 +193,7 @@ final class RoundTripTests: SecretsInClearTestCase {
 
     func testChainedRequestsAreWrittenWithTheirTemplatesAndAWarning() throws {
         let list = try Fixtures.load("http/chaining.http")
-        let converted = try RequestListLoader.convert(list, to: .curl)
+        let converted = try RequestListLoader.convert(list, to: .curl, redaction: nil)
         let text = String(decoding: converted.data, as: UTF8.self)
         XCTAssertTrue(text.contains("{{login.response.body"), text)
         XCTAssertTrue(converted.warnings.contains { $0.message.contains("uses the response of login") }, "\(converted.warnings)")

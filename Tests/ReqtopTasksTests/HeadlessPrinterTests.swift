@@ -68,12 +68,12 @@ final class HeadlessPrinterTests: RunnerTestCase {
         let sink = MemorySink()
         let printer = Protected<JSONLinesPrinter?>(nil)
         let (_, events) = try run("GET {{base}}/get\n\n###\nGET http://127.0.0.1:1/\n") { runner in
-            let jsonl = JSONLinesPrinter(bus: runner.manager.bus, sink: sink)
+            let jsonl = JSONLinesPrinter(bus: runner.manager.bus, sink: sink, secrets: SecretPolicy())
             jsonl.start()
             printer.withLock { $0 = jsonl }
         }
         printer.snapshot?.stop() // prints everything posted so far
-        XCTAssertEqual(sink.lines, events.map(JSONLinesEncoder.line(for:)))
+        XCTAssertEqual(sink.lines, events.map { JSONLinesEncoder.line(for: $0, redaction: SecretPolicy().redaction) })
         for line in sink.lines {
             let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], line)
             XCTAssertNotNil(object["event"] as? String)

@@ -104,7 +104,7 @@ final class JournalTests: EmbeddedServerTestCase {
 
     func testAHARFileOpensAsFinishedTasks() throws {
         let (live, _) = try journaledSession()
-        let har = try HARWriter.data(entries: SessionExport.harEntries(from: live.allRecords), creator: (name: "t", version: "1"))
+        let har = try HARWriter.data(entries: SessionExport.harEntries(from: live.allRecords), creator: (name: "t", version: "1"), redaction: SecretPolicy().redaction)
         let saved = try Recording.load(try write(har, named: "s.har"))
         let store = TaskStore()
         store.apply(saved.events)

@@ -8,40 +8,11 @@ import ReqtopSync
 /// came from a private environment file become `[redacted]` — keeping what helps to debug
 /// (the auth scheme, cookie names and attributes, parameter names).
 ///
-/// On by default; `--include-secrets` turns it off for one command (`Redaction.isEnabled = false`).
+/// A value: what to hide. Whether to hide anything, and the values known to be secret so far, are
+/// a `SecretPolicy` the program owns and hands to what writes (`--include-secrets` makes one that
+/// does not redact).
 public struct Redaction: Sendable {
     public static let marker = "[redacted]"
-
-    private struct State: Sendable {
-        var enabled = true
-        var values: Set<String> = []
-        /// What `current` hands out, made again only when the values change: it is asked for on
-        /// every JSON Lines line and every HAR entry.
-        var made = Redaction(values: [String]())
-    }
-
-    private static let state = Protected(State())
-
-    /// Whether exports hide secrets (process-wide; true unless the user asked otherwise).
-    public static var isEnabled: Bool {
-        get { state.withLock { $0.enabled } }
-        set { state.withLock { $0.enabled = newValue } }
-    }
-
-    /// Registers values that must never leave in clear (a private environment file's). Values
-    /// shorter than 4 characters are too common to hide anywhere they appear and are ignored.
-    public static func registerSecretValues<S: Sequence>(_ values: S) where S.Element == String {
-        state.withLock { state in
-            var added = false
-            for value in values where value.count >= 4 { added = state.values.insert(value).inserted || added }
-            if added { state.made = Redaction(values: state.values) }
-        }
-    }
-
-    /// The redaction to apply now, or nil when secrets may go out (`--include-secrets`).
-    public static var current: Redaction? {
-        state.withLock { $0.enabled ? $0.made : nil }
-    }
 
     /// Private values, longest first (so a value containing another is replaced whole).
     public let values: [String]

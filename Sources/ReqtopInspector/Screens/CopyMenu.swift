@@ -13,7 +13,7 @@ extension InspectorApp {
         copyMenuOpen = false
         guard let record = selectedID.flatMap(store.record) else { return .redraw }
         // The clipboard leaves the process: secrets are redacted unless --include-secrets.
-        let redaction = Redaction.current
+        let redaction = actions.secrets.redaction
         // Says so only when something was hidden.
         func hidden(_ copied: String, _ original: String) -> String { copied == original ? "" : " (secrets redacted)" }
         switch key {
@@ -22,12 +22,12 @@ extension InspectorApp {
             say(actions.copy(url, describing: "the URL" + hidden(url, record.url.absoluteString)))
         case .char("c"):
             var bodyFiles = BodyFiles(prefix: FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-copy-\(record.id.rawValue)").path)
-            let command = CurlWriter.command(for: record.request, bodyFiles: &bodyFiles)
+            let command = CurlWriter.command(for: record.request, bodyFiles: &bodyFiles, redaction: redaction)
             for file in bodyFiles.files { try? file.data.write(to: URL(fileURLWithPath: file.name)) }
             let secretsHidden = redaction.map { $0.request(record.request) != record.request } ?? false
             say(actions.copy(command, describing: "the curl command" + (secretsHidden ? " (secrets redacted)" : "")))
         case .char("h"):
-            guard let command = HTTPieWriter.command(for: record.request) else {
+            guard let command = HTTPieWriter.command(for: record.request, redaction: redaction) else {
                 say("the request body is binary: an httpie command line cannot carry it (y c copies the curl command)")
                 break
             }

@@ -4,6 +4,8 @@ import ReqtopTasks
 
 /// What the inspector asks of the session it shows. Each call returns a short message for the status line.
 package protocol InspectorActions: AnyObject {
+    /// What copies and exports hide (`--include-secrets`: nothing).
+    var secrets: SecretPolicy { get }
     /// Suspends a running task or resumes a suspended one.
     func suspendOrResume(_ id: TaskID) -> String
     func cancel(_ id: TaskID) -> String

@@ -10,6 +10,7 @@ package class ForwardingActions: InspectorActions {
 
     init(live: InspectorModel) { self.live = live }
 
+    package var secrets: SecretPolicy { live.secrets }
     package func suspendOrResume(_ id: TaskID) -> String { live.suspendOrResume(id) }
     package func cancel(_ id: TaskID) -> String { live.cancel(id) }
     package func replay(_ record: TaskRecord) -> String { live.replay(record) }

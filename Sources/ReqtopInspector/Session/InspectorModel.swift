@@ -35,9 +35,13 @@ package final class InspectorModel: InspectorActions {
 
     package var notSentCount: Int { notSent.count }
 
-    package init(manager: SessionManager, store: TaskStore) {
+    /// What copies and exports hide: the program's policy (`--include-secrets`, the private env values).
+    package let secrets: SecretPolicy
+
+    package init(manager: SessionManager, store: TaskStore, secrets: SecretPolicy) {
         self.manager = manager
         self.store = store
+        self.secrets = secrets
     }
 
     package var unfinishedCount: Int {
@@ -115,10 +119,10 @@ package final class InspectorModel: InspectorActions {
         guard background.snapshot.running == nil else { return "a HAR save is already running: wait for it to finish" }
         let marks = store.marks
         let records = store.allRecords.filter { marks.isEmpty || marks.contains($0.id) }
-        let background = self.background, changed = onActivity
+        let background = self.background, changed = onActivity, secrets = self.secrets
         background.withLock { $0.running = "saving HAR: 0/\(records.count) tasks → \(path)" }
         saveQueue.async {
-            let message = Self.saveHAR(records, to: path, marked: !marks.isEmpty) { done in
+            let message = Self.saveHAR(records, to: path, marked: !marks.isEmpty, secrets: secrets) { done in
                 background.withLock { $0.running = "saving HAR: \(done)/\(records.count) tasks → \(path)" }
                 changed?()
             }
@@ -144,9 +148,9 @@ package final class InspectorModel: InspectorActions {
         return finished ?? notSent.takeNotice()
     }
 
-    private static func saveHAR(_ records: [TaskRecord], to path: String, marked: Bool, progress: (Int) -> Void) -> String {
+    private static func saveHAR(_ records: [TaskRecord], to path: String, marked: Bool, secrets: SecretPolicy, progress: (Int) -> Void) -> String {
         do {
-            let summary = try SessionExport.writeHAR(records, to: path, progress: progress)
+            let summary = try SessionExport.writeHAR(records, to: path, secrets: secrets, progress: progress)
             let count = summary.tasks
             let skipped = records.count - count
             var notes: [String] = []
@@ -164,13 +168,13 @@ package final class InspectorModel: InspectorActions {
 
     package func exportCurl(_ record: TaskRecord, to path: String) -> String {
         var bodyFiles = BodyFiles(prefix: RequestBody.absolutePath(path + ".body", relativeTo: ""))
-        let command = "#!/bin/sh\n" + CurlWriter.command(for: record.request, bodyFiles: &bodyFiles) + "\n"
+        let command = "#!/bin/sh\n" + CurlWriter.command(for: record.request, bodyFiles: &bodyFiles, redaction: secrets.redaction) + "\n"
         do {
             for file in bodyFiles.files { try file.data.write(to: URL(fileURLWithPath: file.name)) }
             try Data(command.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             // Runnable by its owner only: with --include-secrets it holds credentials.
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
-            return "wrote the curl command of \(record.id) to \(path)" + (Redaction.isEnabled ? " (secrets redacted)" : "")
+            return "wrote the curl command of \(record.id) to \(path)" + (secrets.redacts ? " (secrets redacted)" : "")
         } catch {
             return "could not write \(path): \(error.localizedDescription)"
         }
@@ -221,10 +225,15 @@ package final class InspectorModel: InspectorActions {
         }
         let original: String
         do {
+            // The request as it is, secrets too (redacted, the edited copy would send "[redacted]"), in files
+            // only the user can read, removed when the editor is done.
             original = HTTPFileWriter.text(for: RequestSpec(record.request, name: record.name), isTemplate: false,
-                                           bodyFiles: &bodyFiles)
-            for body in bodyFiles.files { try body.data.write(to: URL(fileURLWithPath: body.name)) }
-            try Data(original.utf8).write(to: file)
+                                           bodyFiles: &bodyFiles, redaction: nil)
+            for body in bodyFiles.files + [(name: file.path, data: Data(original.utf8))] {
+                guard FileManager.default.createFile(atPath: body.name, contents: body.data, attributes: [.posixPermissions: 0o600]) else {
+                    throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: body.name])
+                }
+            }
         } catch {
             return "could not write \(file.path): \(error.localizedDescription)"
         }

@@ -15,11 +15,15 @@ public struct EventStreamOptions: Sendable {
     /// `overflow` line and is dropped (at once if it does not read that line within 30 s): the app
     /// never waits for a reader and its memory stays bounded.
     public var readerBufferLimit: Int
+    /// What the stream hides: secrets are redacted unless the policy says otherwise.
+    public var secrets: SecretPolicy
 
-    public init(bodyLimit: Int = 64 << 10, allowRemoteControl: Bool = false, readerBufferLimit: Int = 4 << 20) {
+    public init(bodyLimit: Int = 64 << 10, allowRemoteControl: Bool = false, readerBufferLimit: Int = 4 << 20,
+                secrets: SecretPolicy = SecretPolicy()) {
         self.bodyLimit = bodyLimit
         self.allowRemoteControl = allowRemoteControl
         self.readerBufferLimit = readerBufferLimit
+        self.secrets = secrets
     }
 }
 
@@ -83,10 +87,13 @@ public final class EventPublisher: Sendable {
         helloLine.number("started", Date().timeIntervalSince1970)
         hello = helloLine.finished() + "\n"
         let limit = options.bodyLimit
+        let secrets = options.secrets
         subscription.withLock { $0 = manager.bus.subscribeBatches(queue: DispatchQueue(label: "reqtop.publisher")) { [weak self] events in
             // Nothing is encoded while nobody reads.
             guard let self, self.readerCount > 0 else { return }
-            self.publish(events.map { (line: EventStreamEncoder.line(for: $0, bodyLimit: limit) + "\n", isProgress: $0.name == .progress) })
+            let redaction = secrets.redaction
+            self.publish(events.map { (line: EventStreamEncoder.line(for: $0, bodyLimit: limit, redaction: redaction) + "\n",
+                                       isProgress: $0.name == .progress) })
         } }
         let loop = Thread { [self] in run() }
         loop.name = "reqtop.publisher"

@@ -8,7 +8,7 @@ import Foundation
 /// there with the same meaning, so a reader of `--events jsonl` reads a stream too.
 public enum EventStreamEncoder {
     /// One event as one line (no newline); bodies over `bodyLimit` bytes are left out and named.
-    public static func line(for event: TaskEvent, bodyLimit: Int) -> String {
-        JSONLinesEncoder.line(for: event, streamBodyLimit: bodyLimit)
+    public static func line(for event: TaskEvent, bodyLimit: Int, redaction: Redaction?) -> String {
+        JSONLinesEncoder.line(for: event, streamBodyLimit: bodyLimit, redaction: redaction)
     }
 }

@@ -16,27 +16,29 @@ import Foundation
 /// `[.sortedKeys, .withoutEscapingSlashes]` writes them; the writer is hand-made because going through
 /// `JSONSerialization` and `[String: Any]` was 86 % of a `reqtop run --events jsonl` process's instructions.
 public enum JSONLinesEncoder {
-    /// One event as one line of JSON, without the trailing newline.
-    public static func line(for event: TaskEvent) -> String { line(for: event, streamBodyLimit: nil) }
+    /// One event as one line of JSON, without the trailing newline, its secrets hidden by
+    /// `redaction` (nil: in clear, `--include-secrets`; a `SecretPolicy` hands out the one to use).
+    public static func line(for event: TaskEvent, redaction: Redaction?) -> String {
+        line(for: event, streamBodyLimit: nil, redaction: redaction)
+    }
 
     /// The line, and with `streamBodyLimit` the event stream's extra fields (see `EventStreamEncoder`),
     /// each written where it sorts among the plain ones.
-    /// Secrets are redacted (`Redaction`) unless `Redaction.isEnabled` is off (`--include-secrets`).
-    static func line(for event: TaskEvent, streamBodyLimit: Int?) -> String {
+    static func line(for event: TaskEvent, streamBodyLimit: Int?, redaction: Redaction?) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(1024) // a response line with a dozen headers fits
-        append(event, streamBodyLimit: streamBodyLimit, to: &bytes)
+        append(event, streamBodyLimit: streamBodyLimit, redaction: redaction, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends the line of `event` (without the newline) to `bytes`: a batch of lines is written
     /// into one buffer, with no string per line.
-    public static func append(_ event: TaskEvent, to bytes: inout [UInt8]) {
-        append(event, streamBodyLimit: nil, to: &bytes)
+    public static func append(_ event: TaskEvent, redaction: Redaction?, to bytes: inout [UInt8]) {
+        append(event, streamBodyLimit: nil, redaction: redaction, to: &bytes)
     }
 
-    static func append(_ event: TaskEvent, streamBodyLimit: Int?, to bytes: inout [UInt8]) {
-        let event = Redaction.current?.event(event) ?? event
+    static func append(_ event: TaskEvent, streamBodyLimit: Int?, redaction: Redaction?, to bytes: inout [UInt8]) {
+        let event = redaction?.event(event) ?? event
         let stream = streamBodyLimit != nil
         let limit = streamBodyLimit ?? 0
         var json = JSONObjectWriter(appendingTo: &bytes)

@@ -9,8 +9,9 @@ import Foundation
 /// with `--data-binary @file`.
 public enum CurlWriter {
     /// A command for a request: URL, method as written, headers in order, body bytes, options.
-    public static func command(for request: HTTPRequest, bodyFiles: inout BodyFiles) -> String {
-        let request = Redaction.current?.request(request) ?? request // secrets stay out unless --include-secrets
+    /// Secrets are hidden by `redaction` (nil: in clear, `--include-secrets`).
+    public static func command(for request: HTTPRequest, bodyFiles: inout BodyFiles, redaction: Redaction?) -> String {
+        let request = redaction?.request(request) ?? request
         // curl would read `[1]` or `{a,b}` in a URL as a glob pattern: -g sends them as written.
         var args = request.url.absoluteString.contains(where: { "[]{}".contains($0) }) ? ["-g"] : []
         args += methodArguments(request.method, hasBody: request.body != .none)

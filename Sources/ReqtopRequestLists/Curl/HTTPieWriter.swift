@@ -6,8 +6,9 @@ import Foundation
 /// a body file as `< file` on stdin. `--ignore-stdin` keeps HTTPie from reading the terminal.
 public enum HTTPieWriter {
     /// nil when the body is binary: a command line cannot carry it (the curl command can, with a file).
-    public static func command(for request: HTTPRequest) -> String? {
-        let request = Redaction.current?.request(request) ?? request // secrets stay out unless --include-secrets
+    /// Secrets are hidden by `redaction` (nil: in clear, `--include-secrets`).
+    public static func command(for request: HTTPRequest, redaction: Redaction?) -> String? {
+        let request = redaction?.request(request) ?? request
         var args = ["http"]
         if case .file = request.body {} else { args.append("--ignore-stdin") } // a body file comes on stdin
         if request.options.followRedirects != false { args.append("--follow") } // reqtop follows unless told not to

@@ -6,6 +6,7 @@ import Foundation
 /// was. A symbolic link or a device (`/dev/stdout`) is written through, never replaced — so what
 /// it points to is truncated when writing starts; a folder is refused.
 public final class HARStreamWriter {
+    private let secrets: SecretPolicy
     public let path: String
     /// The file written: a partial file beside `path`, or `path` itself when it is written through.
     private let partial: String
@@ -14,8 +15,10 @@ public final class HARStreamWriter {
     private let encoder: JSONEncoder
     private var count = 0
 
-    public init(path: String, creator: (name: String, version: String)) throws {
+    /// - Parameter secrets: what each entry hides (asked at each `append`: values registered meanwhile count).
+    public init(path: String, creator: (name: String, version: String), secrets: SecretPolicy) throws {
         self.path = path
+        self.secrets = secrets
         let url = URL(fileURLWithPath: path)
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
@@ -28,7 +31,7 @@ public final class HARStreamWriter {
         partial = writesThrough ? path
             : url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)").path
         // A HAR with secrets in clear (--include-secrets) is readable by its owner only.
-        let mode: Int = Redaction.isEnabled ? 0o644 : 0o600
+        let mode: Int = secrets.redacts ? 0o644 : 0o600
         if !writesThrough, !FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: mode]) {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path,
                                                                NSLocalizedDescriptionKey: "cannot create a file beside \(path)"])
@@ -50,9 +53,9 @@ public final class HARStreamWriter {
         try write(Data(#"{"log":{"version":"1.2","creator":"#.utf8) + head + Data(#","entries":["#.utf8) + Data("\n".utf8))
     }
 
-    /// Appends entries (each on its own line); secrets redacted unless `Redaction.isEnabled` is off.
+    /// Appends entries (each on its own line), their secrets hidden as the policy says.
     public func append(_ entries: [HARExportEntry]) throws {
-        let redaction = Redaction.current
+        let redaction = secrets.redaction
         var chunk = Data()
         for entry in entries {
             if count > 0 { chunk.append(contentsOf: Array(",\n".utf8)) }

@@ -3,16 +3,15 @@ import Foundation
 /// Writes HAR 1.2 archives.
 public enum HARWriter {
     /// A HAR of finished exchanges (one entry per request sent: a redirect hop is an entry of its own).
-    /// Secrets are redacted unless `Redaction.isEnabled` is off (`--include-secrets`).
-    public static func data(entries: [HARExportEntry], creator: (name: String, version: String)) throws -> Data {
-        let redaction = Redaction.current
+    /// Secrets are hidden by `redaction` (nil: in clear, `--include-secrets`).
+    public static func data(entries: [HARExportEntry], creator: (name: String, version: String), redaction: Redaction?) throws -> Data {
         return try encode(entries.map { model(of: redaction.map($0.redacted) ?? $0) }, creator: creator)
     }
 
     /// A HAR of requests that were never sent (`reqtop convert --to har`): each response is empty
     /// with status 0.
-    public static func data(requests: [HTTPRequest], creator: (name: String, version: String), date: Date = Date()) throws -> Data {
-        let redaction = Redaction.current
+    public static func data(requests: [HTTPRequest], creator: (name: String, version: String), date: Date = Date(),
+                            redaction: Redaction?) throws -> Data {
         return try encode(requests.map { request in
             let entry = HARExportEntry(unsent: request, at: date)
             return model(of: redaction.map(entry.redacted) ?? entry)

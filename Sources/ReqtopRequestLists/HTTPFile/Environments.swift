@@ -36,8 +36,6 @@ public enum Environments {
                 found = true
                 merged.merge(values) { _, new in new }
             }
-            // A private file's values never leave the process in clear (exports, JSON Lines, the clipboard).
-            if path == privatePath { Redaction.registerSecretValues(envs.values.flatMap(\.values)) }
         }
         guard found else {
             let list = available.sorted().joined(separator: ", ")
@@ -47,6 +45,14 @@ public enum Environments {
                 lineText: "")
         }
         return merged
+    }
+
+    /// Every value of the private env file `httpFile` uses (all its environments'): values that must
+    /// never leave the process in clear — the program registers them with its `SecretPolicy`.
+    public static func secretValues(besides httpFile: String) -> [String] {
+        let path = (folder(of: httpFile) as NSString).appendingPathComponent(privateFileName)
+        guard FileManager.default.fileExists(atPath: path), let environments = try? parse(path: path) else { return [] }
+        return environments.values.flatMap(\.values)
     }
 
     /// The environments of the env files beside `httpFile` that define `variable` (for a message

@@ -9,7 +9,8 @@ import Foundation
 public enum HTTPFileWriter {
     /// The whole list: each request, with the file variables defined above it in the source written
     /// above it again (they are positional), and those defined below the last request at the end.
-    public static func text(for list: RequestList, bodyFiles: inout BodyFiles) -> String {
+    /// Secrets are hidden by `redaction` (nil: in clear, `--include-secrets`).
+    public static func text(for list: RequestList, bodyFiles: inout BodyFiles, redaction: Redaction?) -> String {
         var pending = list.fileVariables.sorted { $0.location.line < $1.location.line }[...]
         func variables(above line: Int?) -> String {
             var out = ""
@@ -22,7 +23,7 @@ public enum HTTPFileWriter {
         let templates = list.format == .http
         var blocks = list.specs.map { spec in
             // After the `###` line: before it, they would read as the end of the previous body.
-            var block = text(for: spec, isTemplate: templates, bodyFiles: &bodyFiles)
+            var block = text(for: spec, isTemplate: templates, bodyFiles: &bodyFiles, redaction: redaction)
             let separatorEnd = block.firstIndex(of: "\n").map(block.index(after:)) ?? block.endIndex
             block.insert(contentsOf: variables(above: spec.location?.line), at: separatorEnd)
             return block
@@ -50,13 +51,12 @@ public enum HTTPFileWriter {
 
     /// One request, starting with its `###` separator. `isTemplate`: `{{…}}` in the spec are
     /// variables (a `.http` source), not literal text.
-    public static func text(for spec: RequestSpec, isTemplate: Bool, bodyFiles: inout BodyFiles) -> String {
+    public static func text(for spec: RequestSpec, isTemplate: Bool, bodyFiles: inout BodyFiles, redaction: Redaction?) -> String {
         var out = "###"
         if let name = spec.name { out += " \(name)\n# @name \(name)" }
         out += "\n"
         out += directives(spec.options)
-        // Secrets stay out unless --include-secrets; `{{references}}` are kept (they name variables).
-        let redaction = Redaction.current
+        // `{{references}}` are kept (they name variables).
         let url = redaction?.url(spec.url) ?? spec.url
         out += "\(spec.method) \(encodingSpaces(url, keepingTemplates: isTemplate))\n"
         for header in redaction?.headers(spec.headers) ?? spec.headers { out += "\(header.name): \(header.value)\n" }

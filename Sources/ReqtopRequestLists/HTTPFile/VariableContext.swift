@@ -9,6 +9,9 @@ public struct VariableContext: Sendable, Hashable {
     public var environment: [String: String]
     /// `--var name=value` values; they win over everything.
     public var commandLine: [String: String]
+    /// The private env file's values: they must never leave the process in clear (register them with
+    /// the program's `SecretPolicy`).
+    public var secretValues: [String] = []
 
     public init(environmentName: String? = nil, environment: [String: String] = [:], commandLine: [String: String] = [:]) {
         self.environmentName = environmentName
@@ -21,7 +24,9 @@ public struct VariableContext: Sendable, Hashable {
         besides httpFile: String, environmentName name: String?, commandLine: [String: String] = [:]
     ) throws(RequestListError) -> VariableContext {
         let values = try Environments.load(besides: httpFile, name: name)
-        return VariableContext(environmentName: name, environment: values, commandLine: commandLine)
+        var context = VariableContext(environmentName: name, environment: values, commandLine: commandLine)
+        if name != nil { context.secretValues = Environments.secretValues(besides: httpFile) }
+        return context
     }
 
     /// Parses `--var` arguments of the form `name=value`.

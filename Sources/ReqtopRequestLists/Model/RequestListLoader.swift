@@ -62,9 +62,10 @@ public enum RequestListLoader {
     /// warning: the written request would send that text). Bodies that cannot be written inline go
     /// to `bodyFiles`, named `<bodyFilePrefix>-<n>.bin` (give an absolute prefix for lists that
     /// must read back from anywhere).
+    /// Secrets are hidden by `redaction` (nil: in clear, `--include-secrets`).
     public static func convert(_ list: RequestList, variables: VariableContext = VariableContext(), to format: RequestListFormat,
                                creator: (name: String, version: String) = ("reqtop", "0"),
-                               bodyFilePrefix: String = "body") throws -> ConvertedList {
+                               bodyFilePrefix: String = "body", redaction: Redaction?) throws -> ConvertedList {
         var bodyFiles = BodyFiles(prefix: bodyFilePrefix)
         var warnings: [RequestListWarning] = []
         if format == .http {
@@ -75,7 +76,7 @@ public enum RequestListLoader {
                                                        message: "'{{' in the URL or a header is read back as a {{variable}} by .http"))
                 }
             }
-            let text = HTTPFileWriter.text(for: list, bodyFiles: &bodyFiles)
+            let text = HTTPFileWriter.text(for: list, bodyFiles: &bodyFiles, redaction: redaction)
             return ConvertedList(data: Data(text.utf8), bodyFiles: bodyFiles, warnings: warnings)
         }
         let resolver = RequestResolver(list: list, variables: variables)
@@ -96,9 +97,9 @@ public enum RequestListLoader {
         }
         switch format {
         case .har:
-            return ConvertedList(data: try HARWriter.data(requests: requests, creator: creator), bodyFiles: bodyFiles, warnings: warnings)
+            return ConvertedList(data: try HARWriter.data(requests: requests, creator: creator, redaction: redaction), bodyFiles: bodyFiles, warnings: warnings)
         default:
-            let commands = requests.map { CurlWriter.command(for: $0, bodyFiles: &bodyFiles) }
+            let commands = requests.map { CurlWriter.command(for: $0, bodyFiles: &bodyFiles, redaction: redaction) }
             return ConvertedList(data: Data((commands.joined(separator: "\n\n") + "\n").utf8), bodyFiles: bodyFiles,
                                  warnings: warnings)
         }

@@ -16,9 +16,12 @@ package final class HARRecorder: Sendable {
     private let store = TaskStore()
     private let spill = EntrySpill()
     private let subscription = Protected<EventBus.Subscription?>(nil)
+    /// What the HAR hides (the session's secrets are registered with it when it is written).
+    private let secrets: SecretPolicy
 
-    package init(bus: EventBus) {
+    package init(bus: EventBus, secrets: SecretPolicy) {
         self.bus = bus
+        self.secrets = secrets
     }
 
     /// Starts listening; tasks created from now on are recorded.
@@ -47,7 +50,7 @@ package final class HARRecorder: Sendable {
     @discardableResult
     package func write(to url: URL) throws -> SessionExport.HARSaveSummary {
         spill.add(store.removeEndedPrefix())
-        return try spill.writeHAR(to: url.path, then: store.allRecords)
+        return try spill.writeHAR(to: url.path, then: store.allRecords, secrets: secrets)
     }
 }
 
@@ -85,7 +88,7 @@ final class EntrySpill: Sendable {
     private static func take(_ record: TaskRecord, into state: inout State) -> [HARExportEntry] {
         let entries = SessionExport.harEntries(from: [record])
         guard !entries.isEmpty else { return [] }
-        if Redaction.isEnabled { state.secrets.formUnion(SessionExport.secretValues(of: record)) }
+        state.secrets.formUnion(SessionExport.secretValues(of: record))
         state.tasks += 1
         state.omittedBodies += entries.count { $0.comment == SessionExport.omittedBodyComment }
         return entries
@@ -126,11 +129,11 @@ final class EntrySpill: Sendable {
 
     /// Writes the HAR at `path`: every secret registered first, then the spilled entries in order and
     /// those of `remaining` (not spilled).
-    func writeHAR(to path: String, then remaining: [TaskRecord]) throws -> SessionExport.HARSaveSummary {
+    func writeHAR(to path: String, then remaining: [TaskRecord], secrets: SecretPolicy) throws -> SessionExport.HARSaveSummary {
         try state.withLock { state in
             let last = remaining.map { Self.take($0, into: &state) }
-            if Redaction.isEnabled { Redaction.registerSecretValues(state.secrets) }
-            let writer = try HARStreamWriter(path: path, creator: (name: "reqtop", version: ReqtopVersion.string))
+            secrets.register(state.secrets)
+            let writer = try HARStreamWriter(path: path, creator: (name: "reqtop", version: ReqtopVersion.string), secrets: secrets)
             do {
                 try Self.readSpill(state) { try writer.append([$0]) }
                 try writer.append(state.inMemory)

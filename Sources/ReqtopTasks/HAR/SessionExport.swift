@@ -106,13 +106,11 @@ package enum SessionExport {
     }
 
     @discardableResult
-    package static func writeHAR(_ records: [TaskRecord], to path: String, progressInterval: Int = 1000,
+    package static func writeHAR(_ records: [TaskRecord], to path: String, secrets: SecretPolicy, progressInterval: Int = 1000,
                                  progress: (Int) -> Void = { _ in }) throws -> HARSaveSummary {
         // A secret of one exchange is hidden in every other entry too: its values are known first.
-        if Redaction.isEnabled {
-            for record in records { Redaction.registerSecretValues(secretValues(of: record)) }
-        }
-        let writer = try HARStreamWriter(path: path, creator: (name: "reqtop", version: ReqtopVersion.string))
+        for record in records { secrets.register(secretValues(of: record)) }
+        let writer = try HARStreamWriter(path: path, creator: (name: "reqtop", version: ReqtopVersion.string), secrets: secrets)
         var summary = HARSaveSummary(tasks: 0, omittedBodies: 0)
         do {
             for (index, record) in records.enumerated() {

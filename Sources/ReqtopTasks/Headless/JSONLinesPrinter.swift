@@ -7,8 +7,9 @@ import ReqtopSync
 package final class JSONLinesPrinter: Sendable {
     private let host: EventMonitorHost
 
-    package init(bus: EventBus, sink: any OutputSink = FileDescriptorSink.standardOutput) {
-        host = EventMonitorHost(bus: bus, monitor: Writer(sink: sink), label: "reqtop.headless.jsonl", gathering: headlessGathering)
+    package init(bus: EventBus, sink: any OutputSink = FileDescriptorSink.standardOutput, secrets: SecretPolicy) {
+        host = EventMonitorHost(bus: bus, monitor: Writer(sink: sink, secrets: secrets), label: "reqtop.headless.jsonl",
+                                gathering: headlessGathering)
     }
 
     /// Starts printing the bus's events.
@@ -23,13 +24,18 @@ package final class JSONLinesPrinter: Sendable {
     /// Each batch as JSON Lines, in one write(2).
     private final class Writer: EventMonitor {
         let sink: any OutputSink
-        init(sink: any OutputSink) { self.sink = sink }
+        let secrets: SecretPolicy
+        init(sink: any OutputSink, secrets: SecretPolicy) {
+            self.sink = sink
+            self.secrets = secrets
+        }
 
         func receive(_ events: [TaskEvent]) {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(events.count * 400)
+            let redaction = secrets.redaction
             for event in events {
-                JSONLinesEncoder.append(event, to: &bytes)
+                JSONLinesEncoder.append(event, redaction: redaction, to: &bytes)
                 bytes.append(UInt8(ascii: "\n"))
             }
             sink.write(String(decoding: bytes, as: UTF8.self))

@@ -39,10 +39,6 @@ extension Command {
                 print(help)
                 return 0
             }
-            // One switch for every command that can export: secrets in clear for this command only.
-            if options.contains(where: { $0.long == RunCommand.includeSecrets.long }), parsed.has(RunCommand.includeSecrets) {
-                Redaction.isEnabled = false
-            }
             return try run(parsed)
         } catch {
             return usageFailure(error)

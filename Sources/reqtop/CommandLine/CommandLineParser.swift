@@ -1,3 +1,5 @@
+import ReqtopNetworking
+
 /// A command line that was wrong: what is wrong, said for the user.
 struct UsageError: Error, CustomStringConvertible {
     let message: String
@@ -15,6 +17,13 @@ struct ParsedCommandLine {
     fileprivate(set) var positionals: [String] = []
 
     var helpRequested: Bool { flags.contains(CommandOption.help.long) }
+
+    /// What this command's exports, HAR files, JSON Lines and copies hide: everything secret,
+    /// unless `--include-secrets` was given (one switch for every command that can export). One
+    /// policy per command: the private env values its lists use are registered with it.
+    let secrets: SecretPolicy
+
+    init(secrets: SecretPolicy = SecretPolicy()) { self.secrets = secrets }
 
     func has(_ flag: CommandOption) -> Bool { flags.contains(flag.long) }
 
@@ -49,7 +58,8 @@ struct CommandLineParser {
     let options: [CommandOption]
 
     func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommandLine {
-        var parsed = ParsedCommandLine()
+        let inClear = options.contains { $0.long == RunCommand.includeSecrets.long } && arguments.contains("--include-secrets")
+        var parsed = ParsedCommandLine(secrets: SecretPolicy(redacts: !inClear))
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {

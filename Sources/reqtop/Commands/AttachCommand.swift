@@ -37,10 +37,11 @@ enum AttachCommand: Command {
             return 1
         }
         if parsed.has(RunCommand.headless) || isatty(1) != 1 || isatty(0) != 1 {
-            return headless(path, follow: parsed.has(follow), format: format)
+            return headless(path, follow: parsed.has(follow), format: format, secrets: parsed.secrets)
         }
         return interactive(path, follow: parsed.has(follow),
-                           options: InteractiveOptions(mouse: !parsed.has(RunCommand.noMouse), journal: !parsed.has(RunCommand.noJournal)))
+                           options: InteractiveOptions(secrets: parsed.secrets, mouse: !parsed.has(RunCommand.noMouse),
+                                                       journal: !parsed.has(RunCommand.noJournal)))
     }
 
     private static func list() -> Int32 {
@@ -59,7 +60,7 @@ enum AttachCommand: Command {
     /// extra fields and bodies are left out; progress at most 4 lines a second per task, as in text)
     /// or as readable lines; who publishes goes to stderr. When the program goes, its tasks that had
     /// not ended get a closing `failed` line; Ctrl-C ends with 130.
-    private static func headless(_ path: String, follow: Bool, format: EventFormat) -> Int32 {
+    private static func headless(_ path: String, follow: Bool, format: EventFormat, secrets: SecretPolicy) -> Int32 {
         let done = DispatchSemaphore(value: 0)
         let out = FileDescriptorSink.standardOutput
         let formatter = Protected(TextEventFormatter())
@@ -75,7 +76,7 @@ enum AttachCommand: Command {
                     }
                     guard due else { return }
                 }
-                out.write(JSONLinesEncoder.line(for: event) + "\n")
+                out.write(JSONLinesEncoder.line(for: event, redaction: secrets.redaction) + "\n")
             case .text:
                 if let text = formatter.withLock({ $0.line(for: event) }) { out.write(text + "\n") }
             }

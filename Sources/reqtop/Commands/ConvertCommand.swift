@@ -36,24 +36,27 @@ enum ConvertCommand: Command {
         guard let name = parsed.value(target) else { throw UsageError("--to http|har|curl|locust is required") }
         let variables = try commandLineVariables(parsed.values(variable))
         if let journal = journalInput(input), name != "locust" {
-            return convertSession(journal, to: name, output: parsed.value(output))
+            return convertSession(journal, to: name, output: parsed.value(output), secrets: parsed.secrets)
         }
         if !FileManager.default.fileExists(atPath: input), input.first?.isNumber == true {
             printToStandardError("reqtop convert: " + Journals.whyNotFound(input)) // looks like a session id
             return 2
         }
         if name == "locust" {
-            return locust(input, output: parsed.value(output), environment: parsed.value(environment), variables: variables)
+            return locust(input, output: parsed.value(output), environment: parsed.value(environment), variables: variables,
+                          secrets: parsed.secrets)
         }
         guard let format = RequestListFormat(rawValue: name) else {
             throw UsageError("--to must be http, har, curl or locust, got '\(name)'")
         }
-        return convert(input, to: format, output: parsed.value(output), environment: parsed.value(environment), variables: variables)
+        return convert(input, to: format, output: parsed.value(output), environment: parsed.value(environment), variables: variables,
+                       secrets: parsed.secrets)
     }
 
-    private static func locust(_ input: String, output: String?, environment: String?, variables: [String: String]) -> Int32 {
-        write(to: output) {
-            let inputs = try loadInputs(files: [input], environment: environment, variables: variables)
+    private static func locust(_ input: String, output: String?, environment: String?, variables: [String: String],
+                               secrets: SecretPolicy) -> Int32 {
+        write(to: output, secrets: secrets) {
+            let inputs = try loadInputs(files: [input], environment: environment, variables: variables, secrets: secrets)
             let (text, warnings) = try LocustWriter.text(for: inputs[0].list, variables: inputs[0].variables)
             for warning in warnings { printToStandardError(warning.description) }
             return Data(text.utf8)
@@ -61,16 +64,16 @@ enum ConvertCommand: Command {
     }
 
     private static func convert(_ input: String, to format: RequestListFormat, output: String?, environment: String?,
-                                variables: [String: String]) -> Int32 {
-        write(to: output) {
-            let inputs = try loadInputs(files: [input], environment: environment, variables: variables)
-            registerSecrets(of: inputs[0].list.specs.map { ($0.headers, $0.url, $0.body.flatMap(\.inlineData)) })
+                                variables: [String: String], secrets: SecretPolicy) -> Int32 {
+        write(to: output, secrets: secrets) {
+            let inputs = try loadInputs(files: [input], environment: environment, variables: variables, secrets: secrets)
+            registerSecrets(of: inputs[0].list.specs.map { ($0.headers, $0.url, $0.body.flatMap(\.inlineData)) }, with: secrets)
             // Body files go beside the output (into the current directory when writing to stdout), named
             // by absolute path so the list reads back from anywhere.
             let prefix = RequestBody.absolutePath((output ?? (input as NSString).lastPathComponent) + ".body", relativeTo: "")
             let converted = try RequestListLoader.convert(inputs[0].list, variables: inputs[0].variables, to: format,
                                                           creator: (name: "reqtop", version: ReqtopVersion.string),
-                                                          bodyFilePrefix: prefix)
+                                                          bodyFilePrefix: prefix, redaction: secrets.redaction)
             for warning in converted.warnings { printToStandardError(warning.description) }
             for file in converted.bodyFiles.files {
                 try file.data.write(to: URL(fileURLWithPath: file.name))
@@ -90,25 +93,27 @@ enum ConvertCommand: Command {
     }
 
     /// A journaled session as HAR (responses included) or as the requests it sent.
-    private static func convertSession(_ journal: URL, to name: String, output: String?) -> Int32 {
+    private static func convertSession(_ journal: URL, to name: String, output: String?, secrets: SecretPolicy) -> Int32 {
         guard let format = RequestListFormat(rawValue: name) else {
             printToStandardError("reqtop convert: --to must be http, har or curl for a session, got '\(name)'")
             return 2
         }
-        return write(to: output) {
+        return write(to: output, secrets: secrets) {
             let store = TaskStore()
             store.apply(try Recording.load(journal).events)
             let records = store.allRecords
-            registerSecrets(of: records.map { ($0.request.headers + ($0.response?.headers ?? []), $0.url.absoluteString, $0.request.body.data) })
+            registerSecrets(of: records.map { ($0.request.headers + ($0.response?.headers ?? []), $0.url.absoluteString, $0.request.body.data) },
+                            with: secrets)
             if format == .har {
                 let entries = SessionExport.harEntries(from: records)
-                return try HARWriter.data(entries: entries, creator: (name: "reqtop", version: ReqtopVersion.string))
+                return try HARWriter.data(entries: entries, creator: (name: "reqtop", version: ReqtopVersion.string), redaction: secrets.redaction)
             }
             let list = RequestList(specs: records.map { RequestSpec($0.request, name: $0.name) }, fileVariables: [],
                                    sourcePath: journal.path, format: .http)
             let prefix = RequestBody.absolutePath((output ?? journal.deletingPathExtension().lastPathComponent) + ".body", relativeTo: "")
             let converted = try RequestListLoader.convert(list, variables: VariableContext(), to: format,
-                                                          creator: (name: "reqtop", version: ReqtopVersion.string), bodyFilePrefix: prefix)
+                                                          creator: (name: "reqtop", version: ReqtopVersion.string), bodyFilePrefix: prefix,
+                                                          redaction: secrets.redaction)
             for file in converted.bodyFiles.files { try file.data.write(to: URL(fileURLWithPath: file.name)) }
             return converted.data
         }
@@ -116,22 +121,21 @@ enum ConvertCommand: Command {
 
     /// A secret of one request is hidden in every other one too (a token sent in one header and
     /// in another request's JSON body): its values are known before anything is written.
-    private static func registerSecrets(of exchanges: [(headers: [HTTPHeader], url: String, body: Data?)]) {
-        guard Redaction.isEnabled else { return }
+    private static func registerSecrets(of exchanges: [(headers: [HTTPHeader], url: String, body: Data?)], with secrets: SecretPolicy) {
         for exchange in exchanges {
-            Redaction.registerSecretValues(Redaction.secretValues(headers: exchange.headers, url: exchange.url, body: exchange.body))
+            secrets.register(Redaction.secretValues(headers: exchange.headers, url: exchange.url, body: exchange.body))
         }
     }
 
     /// Writes what `produce` makes to `output` (standard output when nil). Exit status: 0, 2 for a
     /// request-list error (printed with its location), 1 for anything else.
-    private static func write(to output: String?, _ produce: () throws -> Data) -> Int32 {
+    private static func write(to output: String?, secrets: SecretPolicy, _ produce: () throws -> Data) -> Int32 {
         do {
             let data = try produce()
             if let output {
                 try data.write(to: URL(fileURLWithPath: output), options: .atomic)
                 // With --include-secrets the file holds credentials: its owner's alone.
-                if !Redaction.isEnabled { try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: output) }
+                if !secrets.redacts { try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: output) }
             } else {
                 FileDescriptorSink.standardOutput.write(String(decoding: data, as: UTF8.self))
             }

@@ -22,7 +22,7 @@ enum DemoCommand: Command {
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         try parsed.expectPositionals(atMost: 0)
-        var settings = HeadlessSettings()
+        var settings = HeadlessSettings(secrets: parsed.secrets)
         settings.keepBodiesPath = parsed.value(RunCommand.keepBodies)
         settings.mouse = !parsed.has(RunCommand.noMouse)
         settings.journal = !parsed.has(RunCommand.noJournal)
@@ -43,13 +43,13 @@ private func demo(headless: Bool, settings: HeadlessSettings) -> Int32 {
     let base = server.baseURL.absoluteString
     let demo: (input: RunnerInput, path: String)
     do {
-        demo = try DemoSource.load(base: base)
+        demo = try DemoSource.load(base: base, secrets: settings.secrets)
     } catch {
         printToStandardError(error.description)
         return 2
     }
     printToStandardError("reqtop demo: test server on \(base), replaying \(demo.path)")
-    var options = RunOptions()
+    var options = RunOptions(secrets: settings.secrets)
     options.files = ["demo.http"]
     options.concurrency = 4
     options.headless = headless

@@ -24,7 +24,7 @@ enum InspectorCommand: Command {
         if let word = parsed.positionals.first, !looksLikeURL(word) {
             throw UsageError("unknown command '\(word)'")
         }
-        var options = InteractiveOptions()
+        var options = InteractiveOptions(secrets: parsed.secrets)
         options.mouse = !parsed.has(RunCommand.noMouse)
         options.journal = !parsed.has(RunCommand.noJournal)
         return runSessionCommand(parsed.positionals.first, options: options)
@@ -36,7 +36,7 @@ enum InspectorCommand: Command {
     }
 }
 
-func runSessionCommand(_ argument: String?, options: InteractiveOptions = InteractiveOptions()) -> Int32 {
+func runSessionCommand(_ argument: String?, options: InteractiveOptions) -> Int32 {
     var url: HTTPURL?
     if let argument {
         guard let parsed = HTTPURL(string: argument), parsed.scheme == "http" || parsed.scheme == "https" else {
@@ -53,9 +53,9 @@ func runSessionCommand(_ argument: String?, options: InteractiveOptions = Intera
         }
         let spec = RequestSpec(method: "GET", url: url.absoluteString)
         let list = RequestList(specs: [spec], fileVariables: [], sourcePath: "<command line>", format: .curl) // taken literally, no {{templates}}
-        var options = RunOptions()
-        options.headless = true
-        return replay([RunnerInput(list: list)], options: options)
+        var run = RunOptions(secrets: options.secrets)
+        run.headless = true
+        return replay([RunnerInput(list: list)], options: run)
     }
     let manager = SessionManager(configuration: inspectorConfiguration())
     defer { manager.invalidate() }

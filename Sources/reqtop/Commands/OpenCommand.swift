@@ -42,7 +42,8 @@ enum OpenCommand: Command {
         defer { manager.invalidate() }
         // Opening a session is not a new session: nothing is journaled unless requests are sent.
         let outcome = runInteractive(manager: manager, title: saved.title,
-                                     options: InteractiveOptions(mouse: !parsed.has(RunCommand.noMouse), journal: false, saved: saved)) { _ in }
+                                     options: InteractiveOptions(secrets: parsed.secrets, mouse: !parsed.has(RunCommand.noMouse), journal: false,
+                                                                 saved: saved)) { _ in }
         return outcome.reason.exitCode
     }
 }

@@ -71,9 +71,10 @@ enum ProxyCommand: Command {
         let address = "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(proxy.port)"
         let listening = "listening on \(address) — HTTP_PROXY=\(address) HTTPS_PROXY=\(address) program"
         if parsed.has(RunCommand.headless) || isatty(1) != 1 || isatty(0) != 1 {
-            return headless(manager, proxy: proxy, listening: listening, format: format, harPath: parsed.value(RunCommand.har))
+            return headless(manager, proxy: proxy, listening: listening, format: format, harPath: parsed.value(RunCommand.har),
+                            secrets: parsed.secrets)
         }
-        var options = InteractiveOptions(mouse: !parsed.has(RunCommand.noMouse), journal: !parsed.has(RunCommand.noJournal))
+        var options = InteractiveOptions(secrets: parsed.secrets, mouse: !parsed.has(RunCommand.noMouse), journal: !parsed.has(RunCommand.noJournal))
         // What was printed before the screen took over is out of sight: the CA to trust goes on the bottom line.
         options.notice = configuration.interception.map { "--intercept: trust \($0.certificatePath) (e.g. curl --cacert); " + listening }
             ?? listening
@@ -84,7 +85,7 @@ enum ProxyCommand: Command {
         proxy.stop()
         if let path = parsed.value(RunCommand.har) {
             do {
-                try SessionExport.writeHAR(outcome.store.allRecords, to: path)
+                try SessionExport.writeHAR(outcome.store.allRecords, to: path, secrets: parsed.secrets)
             } catch {
                 printToStandardError("reqtop proxy: cannot write the HAR file \(path): \(error.localizedDescription)")
                 return 1
@@ -103,11 +104,11 @@ enum ProxyCommand: Command {
 
     /// Prints each proxied task's events until SIGINT or SIGTERM, then writes `--har`.
     private static func headless(_ manager: SessionManager, proxy: ForwardProxy, listening: String, format: EventFormat,
-                                 harPath: String?) -> Int32 {
-        let recorder = harPath.map { _ in HARRecorder(bus: manager.bus) }
+                                 harPath: String?, secrets: SecretPolicy) -> Int32 {
+        let recorder = harPath.map { _ in HARRecorder(bus: manager.bus, secrets: secrets) }
         recorder?.start()
         let text = format == .text ? TextEventPrinter(bus: manager.bus, sink: FileDescriptorSink.standardOutput) : nil
-        let json = format == .jsonl ? JSONLinesPrinter(bus: manager.bus, sink: FileDescriptorSink.standardOutput) : nil
+        let json = format == .jsonl ? JSONLinesPrinter(bus: manager.bus, sink: FileDescriptorSink.standardOutput, secrets: secrets) : nil
         text?.start()
         json?.start()
         let counter = Protected((requests: 0, tunnels: 0))

@@ -53,7 +53,7 @@ enum RunCommand: Command {
         let options = try RunOptions(parsed)
         let inputs: [RunnerInput]
         do {
-            inputs = try loadInputs(files: options.files, environment: options.environment, variables: options.variables)
+            inputs = try loadInputs(files: options.files, environment: options.environment, variables: options.variables, secrets: options.settings.secrets)
         } catch {
             printToStandardError(error.description)
             return 2
@@ -71,7 +71,7 @@ struct RunOptions {
     var concurrency = 1
     var repeatCount = 1
     var headless = false
-    var settings = HeadlessSettings()
+    var settings: HeadlessSettings
     var insecure = false
     var caFile: String?
     var timeout: Double?
@@ -81,9 +81,10 @@ struct RunOptions {
     var dryRun = false
     var compressed = false
 
-    init() {}
+    init(secrets: SecretPolicy) { settings = HeadlessSettings(secrets: secrets) }
 
     init(_ parsed: ParsedCommandLine) throws(UsageError) {
+        settings = HeadlessSettings(secrets: parsed.secrets)
         files = parsed.positionals
         guard !files.isEmpty else { throw UsageError("no request list given: reqtop run FILE...") }
         environment = parsed.value(RunCommand.environment)
@@ -140,12 +141,14 @@ func commandLineVariables(_ arguments: [String]) throws(UsageError) -> [String: 
 }
 
 /// Loads each list and its variables; warnings go to stderr.
-func loadInputs(files: [String], environment: String?, variables: [String: String]) throws(RequestListError) -> [RunnerInput] {
+/// The private env values each list uses are registered with `secrets`.
+func loadInputs(files: [String], environment: String?, variables: [String: String], secrets: SecretPolicy) throws(RequestListError) -> [RunnerInput] {
     var inputs: [RunnerInput] = []
     for file in files {
         let list = try RequestListLoader.load(path: file)
         for warning in list.warnings { printToStandardError(warning.description) }
         let context = try VariableContext.load(besides: file, environmentName: environment, commandLine: variables)
+        secrets.register(context.secretValues)
         inputs.append(RunnerInput(list: list, variables: context))
     }
     return inputs

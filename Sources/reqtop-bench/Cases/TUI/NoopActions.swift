@@ -5,6 +5,7 @@ import ReqtopTasks
 
 /// The inspector's actions, doing nothing: the benchmark only draws.
 final class NoopActions: InspectorActions {
+    let secrets = SecretPolicy()
     func suspendOrResume(_ id: TaskID) -> String { "" }
     func cancel(_ id: TaskID) -> String { "" }
     func replay(_ record: TaskRecord) -> String { "" }

@@ -12,7 +12,7 @@ enum TUITableChild {
     static func main(count: Int) -> Int32 {
         let store = TaskStore()
         TUIBench.applyFinished(count: count, to: store)
-        let session = InspectorModel(manager: SessionManager(), store: store)
+        let session = InspectorModel(manager: SessionManager(), store: store, secrets: SecretPolicy())
         let app = InspectorApp(store: store, actions: session, title: "bench")
         let terminal = Terminal(backend: CountingBackend(width: 120, height: 40))
         terminal.draw { app.render(&$0) }

@@ -1,0 +1,30 @@
+import ReqtopSync
+
+/// Whether what leaves the process hides secrets, and the values known to be secret so far (a
+/// private environment file's, credentials seen in a recorded session), which are hidden wherever
+/// else they appear. The program makes one (`--include-secrets`: `SecretPolicy(redacts: false)`)
+/// and hands it to every writer of HAR, JSON Lines, exports and copies; none of them decides alone.
+public final class SecretPolicy: Sendable {
+    /// False with `--include-secrets`: everything goes out as it is.
+    public let redacts: Bool
+    /// What `redaction` hands out, made again only when the values change (it is asked for on every
+    /// JSON Lines line and every HAR entry).
+    private let known = Protected(Redaction(values: [String]()))
+
+    public init(redacts: Bool = true) {
+        self.redacts = redacts
+    }
+
+    /// Registers values that must never leave in clear. Values shorter than 4 characters are too
+    /// common to hide anywhere they appear and are ignored.
+    public func register<S: Sequence>(_ values: S) where S.Element == String {
+        guard redacts else { return }
+        known.withLock { redaction in
+            let added = Set(values.filter { $0.count >= 4 }).subtracting(redaction.values)
+            if !added.isEmpty { redaction = Redaction(values: redaction.values + added) }
+        }
+    }
+
+    /// The redaction to apply now, or nil when secrets may go out (`--include-secrets`).
+    public var redaction: Redaction? { redacts ? known.snapshot : nil }
+}
