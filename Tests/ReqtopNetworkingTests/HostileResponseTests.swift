@@ -78,8 +78,9 @@ final class HostileResponseTests: XCTestCase {
         XCTAssertFalse(error.message.contains("Out of memory") || error.message.contains("libcurl:"), "reqtop's own message only: \(error.message)")
     }
 
-    func testAGzipBombIsRefusedWithATypedErrorBeforeItFillsTheDisk() throws {
-        // 256 MB of zeros gzip to about 250 KB: the bomb was 10 MB → 10 GiB (the same ratio).
+    /// A server answering 256 MB of zeros gzipped (about 250 KB: the bomb was 10 MB → 10 GiB,
+    /// the same ratio), and a session that asks for compressed responses; `fetch` starts the task.
+    private func withGzipBomb<T: Sendable>(_ fetch: (SessionManager, HTTPRequest, @escaping @Sendable (T) -> Void) -> Void) throws -> T {
         let zeros = Gzip.compress([UInt8](repeating: 0, count: 256 << 20))
         let response = Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(zeros.count)\r\n\r\n".utf8) + zeros
         let server = try CannedResponseServer(response: response)
@@ -88,9 +89,12 @@ final class HostileResponseTests: XCTestCase {
         configuration.compression = true
         let manager = SessionManager(configuration: configuration)
         defer { manager.invalidate() }
-        let outcome = try awaitCompletion { done in
-            try? manager.dataTask(with: HTTPRequest(url: HTTPURL(string: server.url)!)) { done(($0.error, $0.bytes, $0.body == nil)) }
-                .resume()
+        return try awaitCompletion { done in fetch(manager, HTTPRequest(url: HTTPURL(string: server.url)!), done) }
+    }
+
+    func testAGzipBombIsRefusedWithATypedErrorBeforeItFillsTheDisk() throws {
+        let outcome: (TransferError?, Int64, Bool) = try withGzipBomb { manager, request, done in
+            try? manager.dataTask(with: request) { done(($0.error, $0.bytes, $0.body == nil)) }.resume()
         }
         XCTAssertEqual(outcome.0?.code, .bodyTooLarge, outcome.0?.description ?? "completed: a 256 MB body kept")
         XCTAssertTrue(outcome.0?.message.contains("compression bomb") ?? false)
@@ -101,19 +105,9 @@ final class HostileResponseTests: XCTestCase {
     /// The same limit when the body is neither held nor spilled: a streaming task whose consumer
     /// discards it (a headless run without --har) fails with the same typed error.
     func testAGzipBombIsRefusedWhenTheBodyIsDiscardedToo() throws {
-        let zeros = Gzip.compress([UInt8](repeating: 0, count: 256 << 20))
-        let response = Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(zeros.count)\r\n\r\n".utf8) + zeros
-        let server = try CannedResponseServer(response: response)
-        defer { server.stop() }
-        var configuration = SessionConfiguration()
-        configuration.compression = true
-        let manager = SessionManager(configuration: configuration)
-        defer { manager.invalidate() }
-        let outcome = try awaitCompletion { done in
-            try? manager.streamTask(with: HTTPRequest(url: HTTPURL(string: server.url)!), consumer: DiscardingConsumer(),
-                                    streamOptions: StreamOptions(keptBodyBytes: 0, verbatimHead: false), serializer: ResponseBodySerializer()) {
-                done(($0.error, $0.bytes))
-            }.resume()
+        let outcome: (TransferError?, Int64) = try withGzipBomb { manager, request, done in
+            try? manager.streamTask(with: request, consumer: DiscardingConsumer(), streamOptions: StreamOptions(keptBodyBytes: 0, verbatimHead: false),
+                                    serializer: ResponseBodySerializer()) { done(($0.error, $0.bytes)) }.resume()
         }
         XCTAssertEqual(outcome.0?.code, .bodyTooLarge, outcome.0?.description ?? "completed: 256 MB decoded and discarded")
         XCTAssertTrue(outcome.0?.message.contains("compression bomb") ?? false)

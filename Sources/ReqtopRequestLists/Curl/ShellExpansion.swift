@@ -69,11 +69,7 @@ extension ShellWords {
     /// says (an unset variable, a command substitution that makes the command unreplayable) is said
     /// at the `${`.
     private mutating func expandedWord(_ text: String, line: Int, column: Int) -> String {
-        var lexer = ShellWords(chars: Array(text), environment: environment)
-        lexer.assigned = assigned
-        lexer.arrays = arrays
-        lexer.substituted = substituted
-        lexer.budget = budget
+        var lexer = child(text)
         guard let commands = try? lexer.run() else { return text }
         warnings += lexer.warnings.map { ($0.message, line, column) }
         if let why = commands.lazy.compactMap(\.unreplayable).first { unreplayable = unreplayable ?? (why.message, line, column) }
@@ -126,13 +122,9 @@ extension ShellWords {
         let text = chars[start.index..<end]
         guard let first = text.firstIndex(where: { $0 != " " && $0 != "\t" && !Self.isNewline($0) }),
               text[first...].starts(with: "curl ") else { return }
-        var lexer = ShellWords(chars: Array(text), environment: environment)
+        var lexer = child(text)
         lexer.line = start.line
         lexer.column = start.column
-        lexer.assigned = assigned
-        lexer.arrays = arrays
-        lexer.substituted = substituted
-        lexer.budget = budget
         let found = try lexer.run()
         warnings += lexer.warnings
         for command in found where command.words.first?.text == "curl" {
@@ -185,10 +177,7 @@ extension ShellWords {
 
     /// `$NAME` and `${NAME}` expanded in a heredoc's text.
     mutating func expandVariables(in text: String) -> String {
-        var lexer = ShellWords(chars: Array(text), environment: environment)
-        lexer.assigned = assigned
-        lexer.substituted = substituted
-        lexer.budget = budget
+        var lexer = child(text)
         var out = ""
         while let c = lexer.current {
             if c == "$", Self.startsVariable(lexer.peek(1)) {

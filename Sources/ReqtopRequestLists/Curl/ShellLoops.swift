@@ -22,13 +22,9 @@ extension ShellWords {
             iterations = [name.isEmpty ? nil : (name, "$" + name)]
         }
         for iteration in iterations {
-            var lexer = ShellWords(chars: Array(chars[body.start..<body.end]), environment: environment)
+            var lexer = child(chars[body.start..<body.end])
             lexer.line = body.line
             lexer.column = body.column
-            lexer.assigned = assigned
-            lexer.arrays = arrays
-            lexer.substituted = substituted
-            lexer.budget = budget
             if let iteration { lexer.assigned[iteration.name] = iteration.value }
             var found = try lexer.run()
             budget.commands += found.count
@@ -150,11 +146,7 @@ extension ShellWords {
         // `${NAME[…]}` of an array the script does not declare cannot be known; `[` inside `${…}` is not a glob.
         for reference in raw.matches(of: /\$\{([A-Za-z_][A-Za-z0-9_]*)\[/) where arrays[String(reference.1)] == nil { return nil }
         if Self.hasUnquotedGlob(raw.replacing(/\$\{[^}]*\}/, with: "")) { return nil }
-        var lexer = ShellWords(chars: Array(raw), environment: environment)
-        lexer.assigned = assigned
-        lexer.arrays = arrays
-        lexer.substituted = substituted
-        lexer.budget = budget
+        var lexer = child(raw)
         let words = try lexer.run().flatMap(\.words).map(\.text)
         // An unquoted `$NAME` is split at blanks (`LIST="a b c"; for x in $LIST`).
         if raw.hasPrefix("$"), !raw.contains("\"") { return words.flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init) } }
@@ -275,11 +267,7 @@ extension ShellWords {
         while let c = current {
             if quote == nil, c == ")" {
                 advance()
-                var lexer = ShellWords(chars: raw.map { Self.isNewline($0) ? " " : $0 }, environment: environment)
-                lexer.assigned = assigned
-                lexer.arrays = arrays
-                lexer.substituted = substituted
-                lexer.budget = budget
+                var lexer = child(raw.map { Self.isNewline($0) ? " " : $0 })
                 return try lexer.run().flatMap(\.words).map(\.text)
             }
             if let q = quote { if c == q { quote = nil } } else if c == "'" || c == "\"" { quote = c }

@@ -69,6 +69,17 @@ struct ShellWords {
         return (commands, lexer.warnings)
     }
 
+    /// A lexer for `text` (a loop body, a default value, a command substitution) that sees this
+    /// one's variables, arrays and loop budget.
+    func child<S: Sequence>(_ text: S) -> ShellWords where S.Element == Character {
+        var lexer = ShellWords(chars: Array(text), environment: environment)
+        lexer.assigned = assigned
+        lexer.arrays = arrays
+        lexer.substituted = substituted
+        lexer.budget = budget
+        return lexer
+    }
+
     init(chars: [Character], environment: [String: String]) {
         self.chars = chars
         self.environment = environment
