@@ -1,0 +1,81 @@
+import Foundation
+import ReqtopNetworking
+import ReqtopNetworkingTesting
+import XCTest
+
+/// docs/events.md is the schema of what leaves the process as JSON: every field the encoders write,
+/// for every kind of event, is named there (and every kind has a row).
+final class EventSchemaTests: XCTestCase {
+    private static let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/events.md")
+
+    /// One event of every kind, each with every optional part present.
+    private static func samples() -> [TaskEvent] {
+        let url = "http://h.test/a"
+        let head = CannedEvents.head(200, url)
+        let hop = RedirectHop(status: 302, from: HTTPURL(string: url)!, to: HTTPURL(string: "http://h.test/b")!, response: head)
+        let timings = PhaseTimings(dns: 1, connect: 2, tls: -1, send: 0.5, wait: 3, receive: 1.5, total: 8)
+        let failure = TaskFailure(error: TransferError(code: .timedOut, message: "slow"), response: head, bytes: 3, timings: timings,
+                                  redirects: [hop], partialBody: .data(Data("abc".utf8)))
+        var created = CannedEvents.created(1, "POST", url, name: "login")
+        if case .created(var description) = created.kind {
+            description.request.body = .data(Data("{}".utf8))
+            created = TaskEvent(task: created.task, time: created.time, kind: .created(description))
+        }
+        return [
+            created,
+            CannedEvents.simple(1, .resumed, at: 1), CannedEvents.simple(1, .suspended, at: 2),
+            CannedEvents.simple(1, .requestSent(CannedEvents.sent("POST", url)), at: 3),
+            CannedEvents.simple(1, .redirected(hop), at: 4),
+            CannedEvents.simple(1, .response(head), at: 5),
+            CannedEvents.simple(1, .progress(TransferProgress(direction: .download, completed: 1, total: 2)), at: 6),
+            CannedEvents.completed(1, status: 200, url: url, bytes: 11, totalMs: 8, at: 7),
+            CannedEvents.simple(1, .failed(failure), at: 8),
+            CannedEvents.simple(1, .cancelled(failure), at: 9),
+        ]
+    }
+
+    /// Words in backquotes that are nested fields or values, not top-level fields.
+    private static let nestedOrValues: Set<String> = ["redirect", "dns", "connect", "tls", "send", "wait", "receive", "total", "code",
+                                                      "message", "upload", "download", "data", "resumed", "bodyOmitted",
+                                                      "download", "upload"]
+
+    /// The backquoted words of the row of `event` in the table under `heading`.
+    private func documented(_ event: String, under heading: String) throws -> Set<String> {
+        let text = try String(contentsOf: Self.document, encoding: .utf8)
+        let section = try XCTUnwrap(text.components(separatedBy: "\n## ").first { $0.hasPrefix(heading) }, heading)
+        let row = try XCTUnwrap(section.split(separator: "\n").first { $0.hasPrefix("| `\(event)` |") }, "\(heading): no row for \(event)")
+        return Set(row.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) })
+    }
+
+    private func keys(_ line: String) throws -> Set<String> {
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], line)
+        return Set(object.keys)
+    }
+
+    func testEveryFieldOfEveryEventIsDocumented() throws {
+        var checked: Set<String> = []
+        for event in Self.samples() {
+            let name = event.name.rawValue
+            let plain = try keys(JSONLinesEncoder.line(for: event, redaction: nil))
+            let stream = try keys(EventStreamEncoder.line(for: event, bodyLimit: 1 << 20, redaction: nil))
+            XCTAssertTrue(plain.isSuperset(of: ["event", "task", "time"]), name)
+            let undocumented = plain.subtracting(["event", "task", "time"]).subtracting(try documented(name, under: "JSON Lines"))
+            XCTAssertEqual(undocumented, [], "\(name): JSON Lines fields missing from docs/events.md")
+            // And what the page names at the top level of a row is written (nested names — timings' phases — aside).
+            let topLevel = try documented(name, under: "JSON Lines").filter { !$0.contains(" ") }
+            let claimed = topLevel.subtracting(plain).subtracting(Self.nestedOrValues).subtracting(TaskEvent.Name.allCases.map(\.rawValue))
+            XCTAssertEqual(claimed, [], "\(name): docs/events.md names fields JSON Lines does not write")
+            XCTAssertTrue(stream.isSuperset(of: plain), "\(name): the stream keeps every plain field")
+            let added = stream.subtracting(plain)
+            guard !added.isEmpty else { checked.insert(name); continue } // the stream writes what JSON Lines writes
+            let streamRow = try documented(name, under: "The event stream")
+            XCTAssertEqual(added.subtracting(streamRow), [], "\(name): stream fields missing from docs/events.md")
+            let streamClaimed = streamRow.filter { !$0.contains(" ") }.subtracting(stream).subtracting(Self.nestedOrValues)
+                .subtracting(TaskEvent.Name.allCases.map(\.rawValue))
+            XCTAssertEqual(streamClaimed, [], "\(name): docs/events.md names stream fields the stream does not write")
+            checked.insert(name)
+        }
+        XCTAssertEqual(checked, Set(TaskEvent.Name.allCases.map(\.rawValue)), "a sample of every kind")
+    }
+}
