@@ -59,6 +59,10 @@ final class MutationTests: XCTestCase {
             ("http/headers-and-body.http", .http), ("http/file-body.http", .http), ("env/api.http", .http),
             ("har/chrome.har", .har), ("har/mitmproxy.har", .har),
             ("curl/chrome-copy-as-curl.curl", .curl), ("curl/several-commands.sh", .curl),
+            // Shell loops, arrays, ${VAR:-default}, curl in $(…), globbing and curl_url normalization; lenient HAR values.
+            ("Wild/scripts/apisix__nacos-service-healthcheck.sh", .curl), ("Wild/scripts/examples__verify.sh", .curl),
+            ("Wild/scripts/semanticMediator__cache-missing.sh", .curl), ("Wild/curl/trace4cats__DynamicSampling.curl", .curl),
+            ("Wild/har/pollyjs__recording.har", .har), ("Wild/har/spotify-music-player__recording.har", .har),
         ]
         let casesPerFixture = 300
         var rng = SplitMix64(seed: 0x5EED_4EC7_0000_0004)
