@@ -41,7 +41,7 @@ test-unit:
 test-tsan:
 	$(SWIFT) test $(SWIFT_TEST_FLAGS) $(STRICT_FLAGS) --sanitize=thread --scratch-path .build/tsan --filter 'ReqtopNetworkingTests|ReqtopSyncTests|EventStreamTests|JournalTests|ReqtopProxyTests'
 
-## Benchmarks side by side with curl and URLSession (release build; README "Performance").
+## Benchmarks side by side with curl and URLSession (release build; docs/performance.md).
 ## BENCH_QUICK=1 shrinks every case to smoke-test sizes (figures meaningless, for CI).
 bench:
 	@scripts/setup.sh test
