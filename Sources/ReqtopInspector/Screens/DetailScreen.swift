@@ -4,15 +4,6 @@ import ReqtopTerminalUI
 import ReqtopTasks
 
 /// The tabs of the task detail screen.
-package enum DetailTab: String, CaseIterable, Sendable {
-    case request = "Request"
-    case response = "Response"
-    case body = "Body"
-    case timing = "Timing"
-    case events = "Events"
-    case cookies = "Cookies"
-}
-
 /// The detail text of the task on screen, rebuilt only when the task or the tab changes.
 struct DetailLinesCache {
     var key: (id: TaskID, tab: DetailTab, revision: Int, width: Int, view: BodyView)?
@@ -54,17 +45,18 @@ extension InspectorApp {
         frame.buffer.setString(x: parts[0].x, y: parts[0].y, TextWidth.truncate(Sanitizer.singleLine(title), to: parts[0].width),
                                style: TaskColumn.stateStyle(record.state).bold, maxWidth: parts[0].width)
         let tabs = DetailTab.allCases
-        frame.render(Tabs(tabs.map(\.rawValue), selected: tabs.firstIndex(of: detailTab)!), in: parts[1])
+        frame.render(Tabs(tabs.map(\.title), selected: tabs.firstIndex(of: detailTab) ?? 0), in: parts[1])
         clickTargets.detailTabs = parts[1]
 
         let body = parts[2].inset(horizontal: 1)
         if detailLines.key.map({ $0.id != id || $0.tab != detailTab || $0.revision != record.revision || $0.width != body.width || $0.view != bodyView })
-            ?? true || (detailTab == .timing && !record.state.isTerminal) { // live timings move with the clock
+            ?? true || (detailTab.content.followsTheClock && !record.state.isTerminal) { // live timings move with the clock
             if detailLines.key.map({ $0.id != id || $0.tab != detailTab || $0.view != bodyView }) ?? true { jsonFolding = JSONFolding() }
             detailLines.key = (id, detailTab, record.revision, body.width, bodyView)
             // A running task's body so far (progress events bump the revision, so it refreshes as bytes arrive).
-            let live = detailTab == .body && !record.state.isTerminal ? actions.bodySoFar(id) : nil
-            detailLines.content = DetailText.content(of: record, tab: detailTab, width: body.width, view: bodyView, now: now, liveBody: live)
+            let live = detailTab.content.showsTheLiveBody && !record.state.isTerminal ? actions.bodySoFar(id) : nil
+            detailLines.content = detailTab.content.content(of: record, in: DetailTabContext(width: body.width, view: bodyView, now: now,
+                                                                                             liveBody: live))
         }
         switch detailLines.content {
         case .lines, .json, .markup:
@@ -85,18 +77,6 @@ extension InspectorApp {
 enum DetailText {
     /// At most this much of a body is shown; a larger one says so.
     static let bodyPreviewLimit = 1 << 20
-
-    static func content(of record: TaskRecord, tab: DetailTab, width: Int, view: BodyView = .auto, now: Double,
-                        liveBody: Data? = nil) -> DetailContent {
-        switch tab {
-        case .request: return .lines(request(record))
-        case .response: return .lines(response(record))
-        case .body: return body(record, view: view, live: liveBody)
-        case .timing: return .lines(timing(record, width: width, now: now))
-        case .events: return .lines(events(record))
-        case .cookies: return .lines(DetailCookies.lines(record))
-        }
-    }
 
     /// The request heads exactly as they went on the wire (every hop of a redirect chain, with the
     /// headers the client added), each followed by the body when that hop sent one (a 303 drops

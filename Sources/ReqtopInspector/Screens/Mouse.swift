@@ -30,7 +30,7 @@ extension InspectorApp {
                 let bar = clickTargets.detailTabs
                 guard bar.contains(x: event.x, y: event.y) else { return .ignore }
                 let tabs = DetailTab.allCases
-                guard let index = Tabs(tabs.map(\.rawValue), selected: 0).tab(atColumn: event.x, from: bar.x) else { return .ignore }
+                guard let index = Tabs(tabs.map(\.title), selected: 0).tab(atColumn: event.x, from: bar.x) else { return .ignore }
                 detailTab = tabs[index]
                 detailScroll = TextViewState()
                 detailMatch = nil
