@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopTerminalUITests", dependencies: ["ReqtopTerminalUI", "ReqtopNcurses", "ReqtopTestSupport"], exclude: ["Screens/__Snapshots__"]),
         .testTarget(name: "ReqtopTasksTests", dependencies: ["ReqtopTasks", "ReqtopNetworking", "ReqtopNetworkingTesting", "ReqtopRequestLists",
-                                                          "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"]),
+                                                          "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopTasks", "ReqtopInspector", "ReqtopNetworkingTesting", "ReqtopNetworking", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport", "ReqtopTasks", "ReqtopSync"], exclude: ["README.md"]),
     ],

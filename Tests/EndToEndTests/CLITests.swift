@@ -49,11 +49,19 @@ final class CLITests: XCTestCase {
         let run = try RunningProcess("/usr/bin/env", ["XDG_STATE_HOME=\(state)", reqtopExecutable, "run", list, "--var", base,
                                                       "--headless", "--events", "jsonl", "--har", har])
         XCTAssertNotNil(run.waitForLine { $0.contains(#""event":"response""#) && $0.contains(#""task":2"#) }, run.stderrText)
+        XCTAssertTrue(eventually { run.stderrText.contains("journaling this run as ") }, run.stderrText)
+        let id = try XCTUnwrap(run.stderrText.components(separatedBy: "journaling this run as ").dropFirst().first?
+            .split(separator: " ").first.map(String.init), run.stderrText)
+        // The journal is written on its own queue: the kill comes once the first task's end is in it
+        // (standard output may be a batch ahead of the file).
+        let journal = "\(state)/reqtop/sessions/\(id).jsonl"
+        XCTAssertTrue(eventually {
+            ((try? String(contentsOfFile: journal, encoding: .utf8)) ?? "").split(separator: "\n")
+                .contains { $0.contains(#""event":"completed""#) && $0.contains(#""task":1,"#) }
+        }, "the first task's end reaches the journal")
         run.send(signal: SIGKILL) // no chance to write the HAR
         _ = run.waitForExit(timeout: 10)
         XCTAssertFalse(FileManager.default.fileExists(atPath: har))
-        let id = try XCTUnwrap(run.stderrText.components(separatedBy: "journaling this run as ").dropFirst().first?
-            .split(separator: " ").first.map(String.init), run.stderrText)
         let recovered = try Subprocess.run("/usr/bin/env", ["XDG_STATE_HOME=\(state)", reqtopExecutable, "convert", id, "--to", "har"])
         XCTAssertEqual(recovered.status, 0, recovered.stderrText)
         let object = try JSONSerialization.jsonObject(with: recovered.stdout) as? [String: Any]

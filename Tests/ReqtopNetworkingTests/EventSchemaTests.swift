@@ -13,14 +13,21 @@ final class EventSchemaTests: XCTestCase {
     private static func samples() -> [TaskEvent] {
         let url = "http://h.test/a"
         let head = CannedEvents.head(200, url)
-        let hop = RedirectHop(status: 302, from: HTTPURL(string: url)!, to: HTTPURL(string: "http://h.test/b")!, response: head)
         let timings = PhaseTimings(dns: 1, connect: 2, tls: -1, send: 0.5, wait: 3, receive: 1.5, total: 8)
-        let failure = TaskFailure(error: TransferError(code: .timedOut, message: "slow"), response: head, bytes: 3, timings: timings,
+        let hop = RedirectHop(status: 302, from: HTTPURL(string: url)!, to: HTTPURL(string: "http://h.test/b")!, response: head, timings: timings)
+        let failure = TaskFailure(error: TransferError(code: .timedOut, message: "slow", curlCode: 28), response: head, bytes: 3, timings: timings,
                                   redirects: [hop], partialBody: .data(Data("abc".utf8)))
         var created = CannedEvents.created(1, "POST", url, name: "login")
         if case .created(var description) = created.kind {
             description.request.body = .data(Data("{}".utf8))
+            description.request.options = HTTPRequest.Options(timeout: 2.5, followRedirects: false, insecure: true, omittedHeaders: ["Accept"])
             created = TaskEvent(task: created.task, time: created.time, kind: .created(description))
+        }
+        var completed = CannedEvents.completed(1, status: 200, url: url, bytes: 11, totalMs: 8, at: 7)
+        if case .completed(var completion) = completed.kind {
+            completion.redirects = [hop]
+            completion.serializationError = "not JSON"
+            completed.kind = .completed(completion)
         }
         return [
             created,
@@ -29,7 +36,7 @@ final class EventSchemaTests: XCTestCase {
             CannedEvents.simple(1, .redirected(hop), at: 4),
             CannedEvents.simple(1, .response(head), at: 5),
             CannedEvents.simple(1, .progress(TransferProgress(direction: .download, completed: 1, total: 2)), at: 6),
-            CannedEvents.completed(1, status: 200, url: url, bytes: 11, totalMs: 8, at: 7),
+            completed,
             CannedEvents.simple(1, .failed(failure), at: 8),
             CannedEvents.simple(1, .cancelled(failure), at: 9),
         ]
@@ -38,7 +45,9 @@ final class EventSchemaTests: XCTestCase {
     /// Words in backquotes that are nested fields or values, not top-level fields.
     private static let nestedOrValues: Set<String> = ["redirect", "dns", "connect", "tls", "send", "wait", "receive", "total", "code",
                                                       "message", "upload", "download", "data", "resumed", "bodyOmitted",
-                                                      "download", "upload"]
+                                                      "timeout", "followRedirects", "maxRedirects", "trustedRedirects",
+                                                      "insecure", "compressed", "omittedHeaders", "curl", "null",
+                                                      "serializationError", "bodyFile", "destination"]
 
     /// The backquoted words of the row of `event` in the table under `heading`.
     private func documented(_ event: String, under heading: String) throws -> Set<String> {
@@ -69,7 +78,7 @@ final class EventSchemaTests: XCTestCase {
             XCTAssertTrue(stream.isSuperset(of: plain), "\(name): the stream keeps every plain field")
             let added = stream.subtracting(plain)
             guard !added.isEmpty else { checked.insert(name); continue } // the stream writes what JSON Lines writes
-            let streamRow = try documented(name, under: "The event stream")
+            let streamRow = try documented(name, under: "Full lines")
             XCTAssertEqual(added.subtracting(streamRow), [], "\(name): stream fields missing from docs/events.md")
             let streamClaimed = streamRow.filter { !$0.contains(" ") }.subtracting(stream).subtracting(Self.nestedOrValues)
                 .subtracting(TaskEvent.Name.allCases.map(\.rawValue))
@@ -77,5 +86,53 @@ final class EventSchemaTests: XCTestCase {
             checked.insert(name)
         }
         XCTAssertEqual(checked, Set(TaskEvent.Name.allCases.map(\.rawValue)), "a sample of every kind")
+    }
+
+    /// The one table writes its fields in sorted order (what `JSONSerialization` with sorted keys
+    /// writes, and what readers that compare lines expect).
+    func testTheFieldTableIsInSortedOrder() {
+        let keys = EventLine.fields.map { "\($0.key)" }
+        XCTAssertEqual(keys, keys.sorted())
+        XCTAssertEqual(Set(keys).count, keys.count, "each key once")
+    }
+
+    /// Every kind, at both details: written, read back by the same table, written again — the same
+    /// line; and read back as an event, it is written as the same line once more.
+    func testEveryEventKindRoundTripsThroughTheOneSchema() throws {
+        let samples = Self.samples()
+        let redirect = try XCTUnwrap(samples.first { $0.name == .redirected })
+        for detail in [EventLine.Detail.plain, .full(bodyLimit: 1 << 20, keptBy: "test")] {
+            for event in samples {
+                // A reader that has seen the redirect an end event refers to, as it would have in a stream.
+                var reader = EventLineReader()
+                if Self.redirects(of: event) > 0 { _ = reader.event(from: EventLine(redirect, detail: detail, redaction: nil)) }
+                let line = EventLine(event, detail: detail, redaction: nil)
+                let read = try XCTUnwrap(EventLine(json: Data(line.text.utf8)), line.text)
+                XCTAssertEqual(read, line, "\(event.name) \(detail)")
+                let again = try XCTUnwrap(reader.event(from: read), line.text)
+                XCTAssertEqual(EventLine(again, detail: detail, redaction: nil).text, line.text, "\(event.name) \(detail)")
+            }
+        }
+    }
+
+    private static func redirects(of event: TaskEvent) -> Int {
+        switch event.kind {
+        case .completed(let completion): completion.redirects.count
+        case .failed(let failure), .cancelled(let failure?): failure.redirects.count
+        default: 0
+        }
+    }
+
+    /// A full line keeps what a viewer needs; a plain line leaves it out.
+    func testFullLinesKeepWhatPlainLinesLeaveOut() throws {
+        let failed = try XCTUnwrap(Self.samples().first { $0.name == .failed })
+        let plain = EventLine(failed, detail: .plain, redaction: nil)
+        let full = EventLine(failed, detail: .full(bodyLimit: 2, keptBy: "test"), redaction: nil)
+        XCTAssertNil(plain.body)
+        XCTAssertNil(plain.bytes)
+        XCTAssertEqual(full.bytes, 3)
+        XCTAssertNil(full.body, "3 bytes are over a 2-byte limit")
+        XCTAssertEqual(full.bodyOmitted, "3 bytes, over the test's 2-byte body limit")
+        XCTAssertEqual(full.hopTimings?.count, 1)
     }
 }

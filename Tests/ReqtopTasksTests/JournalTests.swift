@@ -77,7 +77,7 @@ final class JournalTests: EmbeddedServerTestCase {
         let (_, url) = try journaledSession()
         var text = try String(contentsOf: url, encoding: .utf8)
         // A task that was created and sent, then the process died mid-line.
-        text += #"{"created":{"headers":[],"kind":"data","method":"GET","url":"http://x.test/slow"},"event":"created","task":9,"time":1}"# + "\n"
+        text += #"{"event":"created","headers":[],"kind":"data","method":"GET","task":9,"time":1,"url":"http://x.test/slow"}"# + "\n"
         text += #"{"event":"resumed","task":9,"ti"#
         try text.write(to: url, atomically: true, encoding: .utf8)
         let saved = try Recording.load(url)
@@ -114,6 +114,27 @@ final class JournalTests: EmbeddedServerTestCase {
         XCTAssertEqual(try records.first?.body?.loadData(), try live.allRecords.first?.body?.loadData())
         XCTAssertEqual(records.first?.sentHeads.first?.headers, live.allRecords.first?.sentHeads.first?.headers)
         XCTAssertEqual(records.first?.timings?.total ?? -1, live.allRecords.first?.timings?.total ?? -2, accuracy: 0.01)
+    }
+
+    /// A journal of format 1 (written by reqtop before the event lines were one schema, a demo run
+    /// kept as it was) still opens: every event it recorded, with its heads, redirects and failure.
+    func testAJournalOfTheFirstFormatStillOpens() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/journal-v1.jsonl")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix(#"{"journal":1,"#))
+        let contents = try Journals.read(url)
+        XCTAssertEqual(contents.skippedLines, 0)
+        XCTAssertEqual(contents.info?.source, "demo.http")
+        XCTAssertEqual(contents.events.count, text.split(separator: "\n").count - 1, "every line after the first is an event")
+        let store = TaskStore()
+        store.apply(contents.events)
+        let records = store.allRecords
+        XCTAssertEqual(records.count, text.components(separatedBy: #""event":"created""#).count - 1)
+        let redirected = try XCTUnwrap(records.first { $0.name == "redirects" })
+        XCTAssertEqual(redirected.redirects.count, 3)
+        XCTAssertEqual(redirected.sentHeads.count, 4, "a head sent per hop")
+        XCTAssertEqual(redirected.state, .completed)
+        XCTAssertTrue(records.contains { $0.state == .failed && $0.error != nil })
     }
 
     private func write(_ data: Data, named name: String) throws -> URL {

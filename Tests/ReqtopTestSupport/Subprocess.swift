@@ -112,8 +112,12 @@ public final class RunningProcess {
         }
         Thread.detachNewThread {
             defer { readers.leave() }
-            let data = stderrPipe.fileHandleForReading.readDataToEndOfFile()
-            output.withLock { $0.stderr = data }
+            let handle = stderrPipe.fileHandleForReading
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { return }
+                output.withLock { $0.stderr.append(data) }
+            }
         }
     }
 
@@ -156,7 +160,7 @@ public final class RunningProcess {
         return process.terminationStatus
     }
 
-    /// Everything written to stderr so far (complete once the process has exited).
+    /// Everything written to stderr so far, read as it arrives (complete once the process has exited).
     public var stderrText: String { output.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
 
     /// Kills the process if it is still running.

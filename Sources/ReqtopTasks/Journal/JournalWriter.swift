@@ -6,8 +6,8 @@ import Glibc
 import ReqtopNetworking
 import ReqtopSync
 
-/// Journals a session as it happens: subscribes to the bus and appends one JSON line per event
-/// (progress aside) to an append-only file, on its own queue — the network never waits for it.
+/// Journals a session as it happens: subscribes to the bus and appends one `EventLine` per event
+/// (progress aside; full detail, secrets in clear: the file is private) to an append-only file, on its own queue — the network never waits for it.
 /// Each batch of events is one `write(2)`, so a `kill -9` loses at most the batch being written,
 /// and a line cut in half is skipped when the journal is read.
 package final class JournalWriter: Sendable {
@@ -30,12 +30,18 @@ package final class JournalWriter: Sendable {
         self.bodyLimit = bodyLimit
         fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }
-        var header = JournalEntry()
-        header.journal = Journals.formatVersion
-        header.session = JournalSessionInfo(id: id, started: now.timeIntervalSince1970, source: source, pid: getpid(), version: ReqtopVersion.string)
-        append([header])
+        let header = JournalHeader(journal: Journals.formatVersion, session: JournalSessionInfo(
+            id: id, started: now.timeIntervalSince1970, source: source, pid: getpid(), version: ReqtopVersion.string))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        append(Array((try encoder.encode(header)) + [0x0A]))
         subscription.withLock { $0 = bus.subscribeBatches(queue: queue) { [self] events in
-            append(events.compactMap { JournalEntry($0, bodyLimit: bodyLimit) })
+            var bytes: [UInt8] = []
+            for event in events where event.name != .progress { // the end event has the byte count
+                EventLine(event, detail: .full(bodyLimit: bodyLimit, keptBy: "journal"), redaction: nil).write(to: &bytes)
+                bytes.append(0x0A)
+            }
+            append(bytes)
         } }
     }
 
@@ -51,16 +57,8 @@ package final class JournalWriter: Sendable {
     /// Why writing stopped, if it did (a full disk): the session goes on without a journal.
     package var writeError: String? { failure.snapshot }
 
-    private func append(_ entries: [JournalEntry]) {
-        guard !entries.isEmpty, failure.snapshot == nil else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var bytes = Data()
-        for entry in entries {
-            guard let line = try? encoder.encode(entry) else { continue }
-            bytes.append(line)
-            bytes.append(0x0A)
-        }
+    private func append(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty, failure.snapshot == nil else { return }
         let ok = bytes.withUnsafeBytes { raw -> Bool in
             var offset = 0
             while offset < raw.count {

@@ -10,7 +10,9 @@ import ReqtopNetworking
 /// mid-write leaves every earlier line intact (a torn last line is skipped), and the lines are the
 /// same kind of JSON the headless output prints, readable with `jq`.
 package enum Journals {
-    package static let formatVersion = 1
+    /// 2: every event line is an `EventLine` (the schema of JSON Lines and the event stream);
+    /// 1: the lines of `JournalV1Entry`, still read.
+    package static let formatVersion = 2
     /// Bodies up to this size are kept in a journal.
     package static let bodyLimit = 1 << 20
     /// The folder is pruned (oldest first) when its journals exceed this many bytes.
@@ -44,7 +46,7 @@ package enum Journals {
             guard reading else { return Summary(id: id, url: url, info: nil, tasks: 0, size: size) }
             let data = (try? Data(contentsOf: url)) ?? Data()
             let firstLine = data.split(separator: 0x0A, maxSplits: 1).first.map { Data($0) }
-            let info = firstLine.flatMap { try? JSONDecoder().decode(JournalEntry.self, from: $0).session }
+            let info = firstLine.flatMap { try? JSONDecoder().decode(JournalHeader.self, from: $0).session }
             return Summary(id: id, url: url, info: info, tasks: countCreated(in: data), size: size)
         }.sorted { $0.id > $1.id }
     }
@@ -90,15 +92,27 @@ package enum Journals {
 
     package static func read(_ url: URL) throws -> Contents {
         let data = try Data(contentsOf: url)
-        let decoder = JSONDecoder()
         var contents = Contents(info: nil, events: [], skippedLines: 0)
-        for line in data.split(separator: 0x0A) where !line.isEmpty {
-            guard let entry = try? decoder.decode(JournalEntry.self, from: Data(line)) else {
+        var lines = data.split(separator: 0x0A).makeIterator()
+        var version = formatVersion
+        if let first = lines.next() {
+            if let header = try? JSONDecoder().decode(JournalHeader.self, from: Data(first)) {
+                contents.info = header.session
+                version = header.journal
+            } else {
                 contents.skippedLines += 1
-                continue
             }
-            if let session = entry.session { contents.info = session; continue }
-            if let event = entry.taskEvent { contents.events.append(event) } else { contents.skippedLines += 1 }
+        }
+        let v1 = JSONDecoder()
+        var reader = EventLineReader()
+        while let line = lines.next() {
+            guard !line.isEmpty else { continue }
+            let event: TaskEvent? = if version == 1 {
+                (try? v1.decode(JournalV1Entry.self, from: Data(line)))?.taskEvent
+            } else {
+                EventLine(json: Data(line)).flatMap { reader.event(from: $0) }
+            }
+            if let event { contents.events.append(event) } else { contents.skippedLines += 1 }
         }
         return contents
     }

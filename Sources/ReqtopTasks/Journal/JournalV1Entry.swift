@@ -1,16 +1,11 @@
 import Foundation
 import ReqtopNetworking
 
-/// One line of a session journal, as JSON: the first line describes the session (`journal`,
-/// `session`), every other line is one lifecycle event of one task with everything the inspector
-/// needs to show it again — the request as given, each head as sent, response heads, redirect hops,
-/// timings, errors and the body (base64, up to the journal's body limit; a larger one is named in
-/// `bodyOmitted`). Progress events are not kept (the end event has the byte count).
-struct JournalEntry: Codable {
-    /// The journal format version; only on the first line.
-    var journal: Int?
-    var session: JournalSessionInfo?
-
+/// One line of a journal written by reqtop before the journal format 2 (which writes `EventLine`s,
+/// the schema JSON Lines and the event stream share): read, never written, so that the sessions
+/// recorded then still open. The first line described the session; every other line was one event
+/// of one task with the object of its kind (`created`, `sent`, `redirect`, `response`, `end`).
+struct JournalV1Entry: Decodable {
     var task: Int?
     var time: Double?
     var event: String?
@@ -20,7 +15,7 @@ struct JournalEntry: Codable {
     var response: Response?
     var end: End?
 
-    struct Created: Codable {
+    struct Created: Decodable {
         var kind: String
         var name: String?
         var method: String
@@ -37,7 +32,7 @@ struct JournalEntry: Codable {
         var omittedHeaders: [String]?
     }
 
-    struct Head: Codable {
+    struct Head: Decodable {
         var url: HTTPURL
         var method: String
         var target: String
@@ -47,7 +42,7 @@ struct JournalEntry: Codable {
         var hop: Int
     }
 
-    struct Response: Codable {
+    struct Response: Decodable {
         var url: HTTPURL
         var version: String
         var status: Int
@@ -56,7 +51,7 @@ struct JournalEntry: Codable {
         var size: Int
     }
 
-    struct Hop: Codable {
+    struct Hop: Decodable {
         var status: Int
         var from: HTTPURL
         var to: HTTPURL
@@ -65,7 +60,7 @@ struct JournalEntry: Codable {
     }
 
     /// The end of a task: completed, failed or cancelled.
-    struct End: Codable {
+    struct End: Decodable {
         var response: Response?
         var bytes: Int64
         var timings: PhaseTimings?
@@ -81,52 +76,9 @@ struct JournalEntry: Codable {
     }
 }
 
-/// What the first line of a journal says about the session.
-package struct JournalSessionInfo: Codable, Sendable {
-    package var id: String
-    /// Seconds since 1970.
-    package var started: Double
-    /// What the session replayed or showed: a list's file names, a URL, "interactive session".
-    package var source: String
-    package var pid: Int32
-    package var version: String
-}
+// MARK: Entries as events
 
-// MARK: Events ⇄ entries
-
-extension JournalEntry {
-    /// The entry for `event` (nil for progress, which the journal does not keep); a body larger
-    /// than `bodyLimit` is left out and named.
-    init?(_ event: TaskEvent, bodyLimit: Int) {
-        task = event.task.rawValue
-        time = event.time
-        self.event = event.name.rawValue
-        switch event.kind {
-        case .progress: return nil
-        case .created(let d):
-            let r = d.request
-            var bodyFile: String?
-            if case .file(let path) = r.body { bodyFile = path }
-            created = Created(kind: d.kind.rawValue, name: d.name, method: r.method, url: r.url, headers: r.headers, body: r.body.data,
-                              bodyFile: bodyFile, timeout: r.options.timeout, followRedirects: r.options.followRedirects,
-                              maxRedirects: r.options.maxRedirects, trustedRedirects: r.options.trustedRedirects,
-                              insecure: r.options.insecure, compressed: r.options.compressed, omittedHeaders: r.options.omittedHeaders)
-        case .resumed, .suspended: break
-        case .requestSent(let h):
-            sent = Head(url: h.url, method: h.method, target: h.target, version: h.httpVersion, headers: h.headers, size: h.size, hop: h.hop)
-        case .redirected(let hop): redirect = Hop(hop)
-        case .response(let head): response = Response(head)
-        case .completed(let c):
-            end = End(response: Response(c.response), bytes: c.bytes, timings: c.timings, redirects: c.redirects.map(Hop.init),
-                      serializer: c.serializer, serializationError: c.serializationError)
-            end?.keep(c.body, limit: bodyLimit)
-        case .failed(let f):
-            end = End(failure: f, limit: bodyLimit)
-        case .cancelled(let f):
-            end = f.map { End(failure: $0, limit: bodyLimit) } ?? End(bytes: 0, redirects: [])
-        }
-    }
-
+extension JournalV1Entry {
     /// The event this entry records, nil for the session line or an entry this version cannot read.
     var taskEvent: TaskEvent? {
         guard let task, let time, let event, let name = TaskEvent.Name(rawValue: event) else { return nil }
@@ -168,49 +120,17 @@ extension JournalEntry {
     }
 }
 
-extension JournalEntry.Response {
-    init(_ h: HTTPResponseHead) {
-        self.init(url: h.url, version: h.httpVersion, status: h.status, reason: h.reason, headers: h.headers, size: h.size)
-    }
-
+extension JournalV1Entry.Response {
     var head: HTTPResponseHead {
         HTTPResponseHead(url: url, httpVersion: version, status: status, reason: reason, headers: headers, size: size)
     }
 }
 
-extension JournalEntry.Hop {
-    init(_ hop: RedirectHop) {
-        self.init(status: hop.status, from: hop.from, to: hop.to, response: .init(hop.response), timings: hop.timings)
-    }
-
+extension JournalV1Entry.Hop {
     var redirectHop: RedirectHop { RedirectHop(status: status, from: from, to: to, response: response.head, timings: timings) }
 }
 
-extension JournalEntry.End {
-    init(bytes: Int64, redirects: [JournalEntry.Hop]) {
-        self.init(response: nil, bytes: bytes, timings: nil, redirects: redirects)
-    }
-
-    init(failure f: TaskFailure, limit: Int) {
-        self.init(response: f.response.map(JournalEntry.Response.init), bytes: f.bytes, timings: f.timings,
-                  redirects: f.redirects.map(JournalEntry.Hop.init), errorCode: f.error.code.rawValue, errorMessage: f.error.message,
-                  errorCurlCode: f.error.curlCode)
-        keep(f.partialBody, limit: limit)
-    }
-
-    /// Keeps the body inline when it is within `limit` (read from its file if it was spilled); a
-    /// download's file is referenced by path; anything else is named as omitted.
-    mutating func keep(_ body: ResponseBody?, limit: Int) {
-        guard let body else { return }
-        if case .file(let file) = body, !file.isTemporary {
-            bodyFile = file.url.path
-        } else if body.count <= Int64(limit), let data = try? body.loadData() {
-            self.body = data
-        } else {
-            bodyOmitted = "\(body.count) bytes, over the journal's \(limit)-byte body limit"
-        }
-    }
-
+extension JournalV1Entry.End {
     var responseBody: ResponseBody? {
         if let body { return .data(body) }
         if let bodyFile, FileManager.default.fileExists(atPath: bodyFile) { return .file(BodyFile(existing: URL(fileURLWithPath: bodyFile))) }
