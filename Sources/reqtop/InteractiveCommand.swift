@@ -52,13 +52,6 @@ func runInteractive(manager: SessionManager, title: String, options: Interactive
     defer { subscription.cancel() }
     let journal = options.journal ? startJournal(manager.bus, source: title) : nil
     defer { finishJournal(journal) }
-    let session = InspectorModel(manager: manager, store: store, secrets: options.secrets)
-    session.runInTerminal = { arguments in loop.runProgram(arguments) }
-    session.sendToTerminal = { sequence in loop.sendToTerminal(sequence) }
-    session.onActivity = { [dirty = loop.dirtyFlag] in dirty.markDirty() }
-    var actions: InspectorActions = options.saved.map { saved in
-        OpenedRecordingActions(live: session, lastSavedID: saved.events.map(\.task.rawValue).max() ?? 0)
-    } ?? session
     // An attached program's events go on the manager's bus, so the store and the journal see them
     // as they see reqtop's own (whose ids start far above the program's).
     let firstLocal = manager.configuration.firstTaskID
@@ -71,8 +64,16 @@ func runInteractive(manager: SessionManager, title: String, options: Interactive
                               if case .event(let event) = line { bus.post(event) }
                           })
     }
-    if let client { actions = AttachedActions(live: session, client: client, firstLocalID: manager.configuration.firstTaskID) }
-    let app = InspectorApp(store: store, actions: actions, title: title)
+    let owner: (any TaskOwner)? = if let client {
+        AttachedProgram(client: client, store: store, firstLocalID: firstLocal)
+    } else {
+        options.saved.map { saved in SavedTasks(lastSavedID: saved.events.map(\.task.rawValue).max() ?? 0) }
+    }
+    let model = InspectorModel(manager: manager, store: store, secrets: options.secrets, owner: owner)
+    model.runInTerminal = { arguments in loop.runProgram(arguments) }
+    model.sendToTerminal = { sequence in loop.sendToTerminal(sequence) }
+    model.onActivity = { [dirty = loop.dirtyFlag] in dirty.markDirty() }
+    let app = InspectorApp(store: store, actions: model, title: title)
     if let client {
         // The header says whether the program is there: connected (and to what), or gone.
         app.titleStatus = {
@@ -91,7 +92,7 @@ func runInteractive(manager: SessionManager, title: String, options: Interactive
     defer { app.savePromptHistory(to: history) }
     let ticker = startTicker(loop.dirtyFlag, store: store)
     defer { ticker.cancel() }
-    begin(session)
+    begin(model)
 
     let reason = loop.run(
         onKey: { key in app.handle(key) },
@@ -103,7 +104,7 @@ func runInteractive(manager: SessionManager, title: String, options: Interactive
         manager.bus.post(unfinishedRemoteTasks(in: store, below: firstLocal)) // the program's tasks go on without us
     }
     cancelUnfinished(manager, store: store)
-    session.waitForBackgroundWork()
+    model.waitForBackgroundWork()
     return InteractiveOutcome(reason: reason, store: store)
 }
 

@@ -38,22 +38,35 @@ package final class InspectorModel: InspectorActions {
     /// What copies and exports hide: the program's policy (`--include-secrets`, the private env values).
     package let secrets: SecretPolicy
 
-    package init(manager: SessionManager, store: TaskStore, secrets: SecretPolicy) {
+    /// Who runs the tasks on screen that `manager` does not (a saved session, an attached app).
+    package let owner: (any TaskOwner)?
+
+    package init(manager: SessionManager, store: TaskStore, secrets: SecretPolicy, owner: (any TaskOwner)? = nil) {
         self.manager = manager
         self.store = store
         self.secrets = secrets
+        self.owner = owner
     }
 
+    /// This process's tasks not yet ended (another owner's go on without it).
     package var unfinishedCount: Int {
+        if owner != nil { return manager.registeredTaskCount }
         let a = store.aggregates()
         return a.count(.running) + a.count(.suspended)
+    }
+
+    private func ownedElsewhere(_ id: TaskID) -> (any TaskOwner)? {
+        guard let owner, owner.owns(id) else { return nil }
+        return owner
     }
 
     package func preview(_ request: HTTPRequest) -> String {
         DryRun.text(for: request, configuration: manager.configuration)
     }
 
-    package func bodySoFar(_ id: TaskID) -> Data? { manager.task(withID: id)?.bodyReceivedSoFar }
+    package func bodySoFar(_ id: TaskID) -> Data? {
+        ownedElsewhere(id) == nil ? manager.task(withID: id)?.bodyReceivedSoFar : nil
+    }
 
     /// Why a task has no handle: it ended, or it is a proxy's CONNECT tunnel (relayed by the proxy, not a task of the engine).
     private func noHandle(_ id: TaskID) -> String {
@@ -64,6 +77,7 @@ package final class InspectorModel: InspectorActions {
     }
 
     package func suspendOrResume(_ id: TaskID) -> String {
+        if let owner = ownedElsewhere(id) { return owner.suspendOrResume(id) }
         guard let task = manager.task(withID: id) else { return noHandle(id) }
         do {
             if task.state == .running {
@@ -78,6 +92,7 @@ package final class InspectorModel: InspectorActions {
     }
 
     package func cancel(_ id: TaskID) -> String {
+        if let owner = ownedElsewhere(id) { return owner.cancel(id) }
         guard let task = manager.task(withID: id) else { return noHandle(id) }
         do {
             try task.cancel()
@@ -145,7 +160,7 @@ package final class InspectorModel: InspectorActions {
             defer { state.notice = nil }
             return state.notice
         }
-        return finished ?? notSent.takeNotice()
+        return finished ?? notSent.takeNotice() ?? owner?.takeNotice()
     }
 
     private static func saveHAR(_ records: [TaskRecord], to path: String, marked: Bool, secrets: SecretPolicy, progress: (Int) -> Void) -> String {
