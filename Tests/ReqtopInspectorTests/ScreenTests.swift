@@ -416,13 +416,13 @@ final class ScreenTests: XCTestCase {
         _ = draw(app, terminal)
         // On the table: a pasted curl command opens the compose screen; its letters (q, x, l, n) do nothing.
         XCTAssertEqual(app.handle(.paste("curl -X POST 'http://127.0.0.1:9/q' -H 'X-A: 1' -d 'lnqx'")), .redraw)
-        XCTAssertEqual(app.screen, .compose)
+        XCTAssertTrue(app.top is ComposeScreen)
         _ = app.handle(.enter)
         XCTAssertEqual(actions.calls, [#"send POST http://127.0.0.1:9/q ["X-A=1", "Content-Type=application/x-www-form-urlencoded"] lnqx"#])
         // At the n prompt: a pasted .http block with a multi-line JSON body.
         _ = app.handle(.char("n"))
         _ = app.handle(.paste("PUT http://127.0.0.1:9/items/1\nContent-Type: application/json\n\n{\n  \"a\": 1,\n  \"q\": \"x\"\n}\n"))
-        XCTAssertEqual(app.screen, .compose)
+        XCTAssertTrue(app.top is ComposeScreen)
         _ = app.handle(.enter)
         XCTAssertEqual(actions.calls.last, "send PUT http://127.0.0.1:9/items/1 [\"Content-Type=application/json\"] {\n  \"a\": 1,\n  \"q\": \"x\"\n}")
         // Text that is no request: ignored, saying so.
@@ -454,11 +454,48 @@ final class ScreenTests: XCTestCase {
         _ = app.handle(.mouse(MouseEvent(.wheelDown, x: 10, y: 5)))
         XCTAssertEqual(app.selectedID, TaskID(rawValue: 5), "three rows down, clamped")
         _ = app.handle(.mouse(MouseEvent(.doubleClick, x: 10, y: 3)))
-        XCTAssertEqual(app.screen, .detail(TaskID(rawValue: 1)))
+        XCTAssertEqual((app.top as? DetailScreen)?.id, TaskID(rawValue: 1))
         let tabs = draw(app, terminal)[1]
         let timing = TextWidth.of(String(tabs[..<tabs.range(of: "Timing")!.lowerBound]))
         _ = app.handle(.mouse(MouseEvent(.click, x: timing + 1, y: 1)))
-        XCTAssertEqual(app.detailTab, .timing)
+        XCTAssertEqual((app.top as? DetailScreen)?.tab, .timing)
+    }
+
+    /// A screen is a type: pushed on the stack it draws, takes the keys its context maps, and
+    /// leaves the rest to the app; Esc goes back one screen, not to the table.
+    func testScreensStackAndANewScreenNeedsNoSwitchEdited() {
+        final class MarkerScreen: InspectorScreen {
+            var commands: [KeyCommand] = []
+            let keyContext = KeyContext.detail
+            let hints = "marker hints"
+            func render(_ frame: inout Frame, area: Rect, app: InspectorApp, now: Double) {
+                frame.buffer.setString(x: 0, y: 0, "MARKER SCREEN", maxWidth: area.width)
+            }
+            func run(_ command: KeyCommand, app: InspectorApp) -> LoopAction? {
+                guard command == .nextTab else { return nil }
+                commands.append(command)
+                return .redraw
+            }
+        }
+        let (app, store, actions, terminal) = makeApp()
+        store.apply(CannedEvents.lifecycle(1, "GET", "http://t/1", status: 200, bytes: 1, totalMs: 1))
+        _ = draw(app, terminal)
+        _ = app.handle(.enter)
+        XCTAssertTrue(app.top is DetailScreen)
+        let marker = MarkerScreen()
+        app.push(marker)
+        let lines = draw(app, terminal)
+        XCTAssertEqual(lines[0].trimmingCharacters(in: .whitespaces), "MARKER SCREEN")
+        XCTAssertTrue(lines.last?.contains("marker hints") ?? false, lines.last ?? "")
+        _ = app.handle(.tab)
+        XCTAssertEqual(marker.commands, [.nextTab], "its own command")
+        _ = app.handle(.char("x"))
+        XCTAssertEqual(actions.calls, [], "no task selected on this screen: the app's cancel has nothing to act on")
+        _ = app.handle(.escape)
+        XCTAssertTrue(app.top is DetailScreen, "back one screen")
+        _ = app.handle(.escape)
+        XCTAssertTrue(app.top is TableScreen)
+        XCTAssertEqual(app.handle(.escape), .ignore, "nothing below the table")
     }
 
     func testPromptHistoryIsKeptBetweenSessions() throws {

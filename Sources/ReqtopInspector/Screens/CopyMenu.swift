@@ -4,14 +4,18 @@ import ReqtopRequestLists
 import ReqtopTasks
 import ReqtopTerminalUI
 
-extension InspectorApp {
+/// `y`: the next key picks what of the selected task to copy.
+final class CopyMenu: InspectorOverlay {
     /// Bodies copied as text are read up to this size; a larger one is saved with `b`.
     static let copyableBody = 1 << 20
 
-    /// The key after `y`: what of the selected task to copy.
-    func handleCopyKey(_ key: Key) -> LoopAction {
-        copyMenuOpen = false
-        guard let record = selectedID.flatMap(store.record) else { return .redraw }
+    func renderBottomLine(_ frame: inout Frame, area: Rect) -> Bool { false }
+
+    func handle(_ key: Key, app: InspectorApp) -> LoopAction {
+        app.overlay = nil
+        guard let record = app.selectedID.flatMap(app.store.record) else { return .redraw }
+        let actions = app.actions
+        func say(_ text: String) { app.say(text) }
         // The clipboard leaves the process: secrets are redacted unless --include-secrets.
         let redaction = actions.secrets.redaction
         // Says so only when something was hidden.

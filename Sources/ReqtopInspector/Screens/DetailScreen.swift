@@ -3,7 +3,6 @@ import ReqtopNetworking
 import ReqtopTerminalUI
 import ReqtopTasks
 
-/// The tabs of the task detail screen.
 /// The detail text of the task on screen, rebuilt only when the task or the tab changes.
 struct DetailLinesCache {
     var key: (id: TaskID, tab: DetailTab, revision: Int, width: Int, view: BodyView)?
@@ -26,15 +25,125 @@ enum DetailContent {
     }
 }
 
-extension InspectorApp {
-    /// The detail lines as shown: the JSON view's folded containers collapsed; nil for a hex dump.
-    var shownDetailLines: [String]? {
-        if case .json(let lines) = detailLines.content { return jsonFolding.shown(lines).lines }
-        return detailLines.content.textLines
+/// One task in full, a tab at a time (`DetailTab.all`): search (`/`, `n`, `N`), wrap (`z`), the
+/// body's view (`v`) and folding (`space` in the JSON view). Wrap and the body view are the app's
+/// preferences, kept from one detail screen to the next; the search is kept across tabs.
+final class DetailScreen: ScrollingScreen {
+    let id: TaskID
+    var tab = DetailTab.request
+    var scroll = TextViewState()
+    private var pageSize = 10
+    private var lines = DetailLinesCache()
+    /// The search (`/`), kept across tabs; `n`/`N` step through its matching lines.
+    var search: TextSearch?
+    /// Which of the search's matching lines `n`/`N` went to last (an index into them).
+    private var match: Int?
+    /// The JSON view's folded objects and arrays (reset when the body shown changes).
+    private var folding = JSONFolding()
+    /// Where the tab bar was drawn, for clicks.
+    private var tabBar = Rect(x: 0, y: 0, width: 0, height: 0)
+
+    init(id: TaskID) { self.id = id }
+
+    let keyContext = KeyContext.detail
+    var hints: String { Keymap.hintLine(for: .detail) }
+    var selectedTask: TaskID? { id }
+    var quitGoesBack: Bool { false }
+
+    /// The lines as shown: the JSON view's folded containers collapsed; nil for a hex dump.
+    var shownLines: [String]? {
+        if case .json(let lines) = lines.content { return folding.shown(lines).lines }
+        return lines.content.textLines
     }
 
-    func renderDetail(_ frame: inout Frame, area: Rect, id: TaskID, now: Double) {
-        guard let record = store.record(id) else {
+    func run(_ command: KeyCommand, app: InspectorApp) -> LoopAction? {
+        if let scrolled = scrollCommand(command, page: pageSize) { return scrolled }
+        switch command {
+        case .nextTab, .previousTab:
+            let tabs = DetailTab.allCases
+            let step = command == .nextTab ? 1 : tabs.count - 1
+            show((tabs.firstIndex(of: tab).map { tabs[($0 + step) % tabs.count] }) ?? .request)
+        case .tab1, .tab2, .tab3, .tab4, .tab5, .tab6:
+            let number = [KeyCommand.tab1, .tab2, .tab3, .tab4, .tab5, .tab6].firstIndex(of: command) ?? 0
+            guard number < DetailTab.allCases.count else { return .ignore }
+            show(DetailTab.allCases[number])
+        case .search: app.open(.search, text: "") // the last pattern is one ↑ away
+        case .nextMatch, .previousMatch: jumpToMatch(forward: command == .nextMatch, includingCurrent: false, app: app)
+        case .cycleBodyView:
+            app.bodyView = app.bodyView.next
+            tab = .body
+            app.say("body view: \(app.bodyView.rawValue)")
+        case .toggleFold:
+            guard case .json(let lines) = lines.content else {
+                app.say("folding works in the JSON view (v picks it)")
+                return .redraw
+            }
+            app.say(folding.toggle(atOrBelow: scroll.offset, in: lines))
+        case .toggleWrap:
+            app.detailWrap.toggle()
+            app.say(app.detailWrap ? "wrap on" : "wrap off: ← → scroll sideways")
+        case .scrollLeft, .scrollRight:
+            guard !app.detailWrap else {
+                app.say("wrap is on: press z to turn it off and scroll sideways")
+                return .redraw
+            }
+            scroll.column = max(0, scroll.column + (command == .scrollRight ? 8 : -8))
+        default: return nil
+        }
+        return .redraw
+    }
+
+    private func show(_ newTab: DetailTab) {
+        tab = newTab
+        scroll = TextViewState()
+        match = nil
+    }
+
+    /// Searches for `pattern` (empty: clears the search) and goes to the first match on or below the top line.
+    func find(_ pattern: String, app: InspectorApp) {
+        guard !pattern.isEmpty else {
+            search = nil
+            return app.say("search cleared")
+        }
+        search = TextSearch(pattern)
+        match = nil
+        jumpToMatch(forward: true, includingCurrent: true, app: app)
+    }
+
+    /// Scrolls to the next (or previous) line matching the search, and says which match it is ("match 3/17").
+    func jumpToMatch(forward: Bool, includingCurrent: Bool, app: InspectorApp) {
+        guard let search else { return app.say("no search: press / to search this tab") }
+        guard let lines = shownLines else { return app.say("search works on text (this is a hex dump)") }
+        let matches = search.matchingLines(lines)
+        guard !matches.isEmpty else {
+            match = nil
+            return app.say("no match for \(search.pattern)")
+        }
+        // From the match `n`/`N` went to last, else from the first line on screen.
+        let index: Int
+        var wrapped = false
+        if let last = match, !includingCurrent, last < matches.count {
+            index = (last + (forward ? 1 : matches.count - 1)) % matches.count
+            wrapped = forward ? index < last : index > last
+        } else {
+            let top = scroll.offset
+            index = forward ? matches.firstIndex { $0 >= top } ?? 0 : matches.lastIndex { $0 <= top } ?? matches.count - 1
+        }
+        match = index
+        scroll.offset = matches[index]
+        app.say("match \(index + 1)/\(matches.count) for \(search.pattern)" + (wrapped ? " (wrapped)" : ""))
+    }
+
+    func click(_ event: MouseEvent, app: InspectorApp) -> LoopAction {
+        guard tabBar.contains(x: event.x, y: event.y) else { return .ignore }
+        let tabs = DetailTab.allCases
+        guard let index = Tabs(tabs.map(\.title), selected: 0).tab(atColumn: event.x, from: tabBar.x) else { return .ignore }
+        show(tabs[index])
+        return .redraw
+    }
+
+    func render(_ frame: inout Frame, area: Rect, app: InspectorApp, now: Double) {
+        guard let record = app.store.record(id) else {
             frame.buffer.setString(x: area.x, y: area.y, "task \(id) is gone", maxWidth: area.width)
             return
         }
@@ -45,207 +154,31 @@ extension InspectorApp {
         frame.buffer.setString(x: parts[0].x, y: parts[0].y, TextWidth.truncate(Sanitizer.singleLine(title), to: parts[0].width),
                                style: TaskColumn.stateStyle(record.state).bold, maxWidth: parts[0].width)
         let tabs = DetailTab.allCases
-        frame.render(Tabs(tabs.map(\.title), selected: tabs.firstIndex(of: detailTab) ?? 0), in: parts[1])
-        clickTargets.detailTabs = parts[1]
+        frame.render(Tabs(tabs.map(\.title), selected: tabs.firstIndex(of: tab) ?? 0), in: parts[1])
+        tabBar = parts[1]
 
         let body = parts[2].inset(horizontal: 1)
-        if detailLines.key.map({ $0.id != id || $0.tab != detailTab || $0.revision != record.revision || $0.width != body.width || $0.view != bodyView })
-            ?? true || (detailTab.content.followsTheClock && !record.state.isTerminal) { // live timings move with the clock
-            if detailLines.key.map({ $0.id != id || $0.tab != detailTab || $0.view != bodyView }) ?? true { jsonFolding = JSONFolding() }
-            detailLines.key = (id, detailTab, record.revision, body.width, bodyView)
+        pageSize = max(1, body.height - 1)
+        let view = app.bodyView
+        if lines.key.map({ $0.id != id || $0.tab != tab || $0.revision != record.revision || $0.width != body.width || $0.view != view })
+            ?? true || (tab.content.followsTheClock && !record.state.isTerminal) { // live timings move with the clock
+            if lines.key.map({ $0.id != id || $0.tab != tab || $0.view != view }) ?? true { folding = JSONFolding() }
+            lines.key = (id, tab, record.revision, body.width, view)
             // A running task's body so far (progress events bump the revision, so it refreshes as bytes arrive).
-            let live = detailTab.content.showsTheLiveBody && !record.state.isTerminal ? actions.bodySoFar(id) : nil
-            detailLines.content = detailTab.content.content(of: record, in: DetailTabContext(width: body.width, view: bodyView, now: now,
-                                                                                             liveBody: live))
+            let live = tab.content.showsTheLiveBody && !record.state.isTerminal ? app.actions.bodySoFar(id) : nil
+            lines.content = tab.content.content(of: record, in: DetailTabContext(width: body.width, view: view, now: now, liveBody: live))
         }
-        switch detailLines.content {
+        switch lines.content {
         case .lines, .json, .markup:
-            var view = TextView(lines: shownDetailLines ?? [], wrap: detailWrap)
-            view.highlight = detailSearch
-            if case .json = detailLines.content { view.colorize = JSONSyntax.spans }
-            if case .markup = detailLines.content { view.colorize = MarkupSyntax.spans }
-            frame.render(view, in: body, state: &detailScroll)
+            var text = TextView(lines: shownLines ?? [], wrap: app.detailWrap)
+            text.highlight = search
+            if case .json = lines.content { text.colorize = JSONSyntax.spans }
+            if case .markup = lines.content { text.colorize = MarkupSyntax.spans }
+            frame.render(text, in: body, state: &scroll)
         case .hex(let bytes, let note):
             let rows = Layout.vertical([.fixed(note == nil ? 0 : 1), .fill(1)]).split(body)
             if let note { frame.buffer.setString(x: rows[0].x, y: rows[0].y, note, style: Style().dim, maxWidth: rows[0].width) }
-            frame.render(TextView(hexDump: bytes), in: rows[1], state: &detailScroll)
+            frame.render(TextView(hexDump: bytes), in: rows[1], state: &scroll)
         }
-    }
-}
-
-/// The text of each detail tab.
-enum DetailText {
-    /// At most this much of a body is shown; a larger one says so.
-    static let bodyPreviewLimit = 1 << 20
-
-    /// The request heads exactly as they went on the wire (every hop of a redirect chain, with the
-    /// headers the client added), each followed by the body when that hop sent one (a 303 drops
-    /// it); before anything was sent, the request as given.
-    static func request(_ r: TaskRecord) -> [String] {
-        var lines: [String] = []
-        if r.sentHeads.isEmpty {
-            lines += [r.state.isTerminal ? "not sent; the request as given:" : "not sent yet; the request as given:", ""]
-            lines.append("\(r.method) \(r.url.absoluteString)")
-            lines += HeaderTable.lines(r.request.headers)
-            lines += requestBody(r.request.body, repeated: false)
-        }
-        var bodyShown = false
-        for (index, head) in r.sentHeads.enumerated() {
-            if index > 0 { lines.append("") }
-            let hop = r.redirects.isEmpty ? "" : " — hop \(head.hop + 1) of \(r.redirects.count + 1)"
-            lines.append("── sent to \(head.url.absoluteString)\(hop) ──")
-            lines.append(head.requestLine)
-            lines += HeaderTable.lines(head.headers)
-            if head.headers.contains(name: "Content-Length") || head.headers.contains(name: "Transfer-Encoding") {
-                lines += requestBody(r.request.body, repeated: bodyShown)
-                bodyShown = true
-            }
-        }
-        return lines
-    }
-
-    private static func requestBody(_ body: HTTPRequest.Body, repeated: Bool) -> [String] {
-        switch body {
-        case .none: return []
-        case .data(let data):
-            let size = ByteCount.format(Int64(data.count))
-            if repeated { return ["", "── the same body (\(size)) ──"] }
-            return ["", "── body (\(size)) ──"] + (BodyView.isMostlyText(data) ? Sanitizer.lines(String(decoding: data.prefix(64 << 10), as: UTF8.self)) : ["(binary)"])
-        case .file(let path):
-            return ["", "── body streamed from \(path) ──"]
-        }
-    }
-
-    /// Every response head as received: each redirect's (with its Set-Cookie fields), then the final one.
-    static func response(_ r: TaskRecord) -> [String] {
-        var lines: [String] = []
-        for (index, hop) in r.redirects.enumerated() {
-            lines.append("── redirect \(index + 1): \(hop.from.absoluteString) → \(hop.to.absoluteString) ──")
-            lines.append(hop.response.statusLine)
-            lines += HeaderTable.lines(hop.response.headers)
-            lines.append("")
-        }
-        if let head = r.response {
-            if !r.redirects.isEmpty { lines.append("── final response from \(head.url.absoluteString) ──") }
-            lines.append(head.statusLine)
-            lines += HeaderTable.lines(head.headers)
-        } else {
-            lines.append(r.state == .running ? "waiting for the response…" : "no response")
-        }
-        if let error = r.error { lines += ["", "Error: \(error.code.rawValue): \(error.message)"] }
-        return lines
-    }
-
-    static func body(_ r: TaskRecord, view: BodyView, live: Data? = nil) -> DetailContent {
-        let bytes: Data
-        var notes: [String] = []
-        if let body = r.body {
-            guard let read = try? body.prefix(bodyPreviewLimit) else { return .lines(["the body could not be read"]) }
-            bytes = read
-            if let reason = endedEarly(r) { notes.append("(partial: \(reason) after \(ByteCount.format(body.count)))") }
-            if endedEarly(r) == nil, r.downloaded > body.count {
-                // A streamed body (the proxy's): only its start was kept, the rest went through.
-                notes.append("(first \(ByteCount.format(body.count)) of \(ByteCount.format(r.downloaded)) kept: the rest passed through)")
-            }
-            if body.count > Int64(bytes.count) {
-                notes.append("showing the first \(ByteCount.format(Int64(bytes.count))) of \(ByteCount.format(body.count))")
-            }
-        } else if let live, !live.isEmpty, !r.state.isTerminal {
-            bytes = live
-            let total = max(r.downloaded, Int64(live.count))
-            notes.append(r.state == .suspended ? "(suspended: \(ByteCount.format(total)) so far)" : "(receiving: \(ByteCount.format(total)) so far)")
-            if total > Int64(live.count) { notes.append("showing the first \(ByteCount.format(Int64(live.count)))") }
-        } else {
-            if r.bodyReleased { return .lines(["the body was released to keep memory bounded (the oldest go first)"]) }
-            if let reason = endedEarly(r) { return .lines(["no body arrived before the task \(reason == "cancelled" ? "was cancelled" : "failed") (\(reason))"]) }
-            if r.state.isTerminal { return .lines(["(no body)"]) }
-            return .lines([r.response == nil ? "waiting for the response…" : "waiting for the body…"])
-        }
-        notes.append("\(view.rawValue) view (v changes it)")
-        let note = notes.joined(separator: " · ")
-        switch view.content(of: bytes, mimeType: r.response?.mimeType) {
-        case .lines(let lines): return .lines([note, ""] + lines)
-        case .json(let lines): return .json([note, ""] + lines)
-        case .markup(let lines): return .markup([note, ""] + lines)
-        case .hex(let bytes, _): return .hex(bytes, note: note)
-        }
-    }
-
-    /// Why a task that has ended did not complete: "cancelled", or the failure's code ("connectionReset").
-    static func endedEarly(_ r: TaskRecord) -> String? {
-        switch r.state {
-        case .cancelled: "cancelled"
-        case .failed: r.error?.code.rawValue ?? "failed"
-        default: nil
-        }
-    }
-
-    static func timing(_ r: TaskRecord, width: Int, now: Double) -> [String] {
-        let paused = r.pausedMilliseconds(now: now)
-        guard let t = r.timings, t.total > 0 else {
-            if r.state.isTerminal { return ["no timings for this task"] }
-            return live(r, paused: paused, now: now)
-        }
-        // Time suspended is its own row, taken out of the phase it fell in (receive, else wait).
-        var receive = t.receive, wait = t.wait
-        if paused > 0 {
-            if receive >= paused { receive -= paused } else if wait >= paused { wait -= paused }
-        }
-        var phases: [(String, Double)] = [("dns", t.dns), ("connect", t.connect), ("tls", t.tls), ("send", t.send),
-                                          ("wait", wait), ("receive", receive)]
-        if paused > 0 { phases.append(("paused", paused)) }
-        if t.redirect >= 0 { phases.insert(("redirect", t.redirect), at: 0) } // earlier hops of the chain
-        let barWidth = max(10, width - 24)
-        var lines = ["Waterfall (total \(Milliseconds.format(t.total)))", ""]
-        var start = 0.0
-        for (name, ms) in phases {
-            let value = max(0, ms)
-            let offset = Int((start / t.total * Double(barWidth)).rounded())
-            let length = ms < 0 ? 0 : max(value > 0 ? 1 : 0, Int((value / t.total * Double(barWidth)).rounded()))
-            let bar = String(repeating: " ", count: min(offset, barWidth)) + String(repeating: "█", count: min(length, max(0, barWidth - offset)))
-            lines.append(name.padding(toLength: 8, withPad: " ", startingAt: 0)
-                         + Milliseconds.format(ms).leftPadded(to: 10) + "  " + bar)
-            start += value
-        }
-        lines += ["", "−/– means the phase did not happen (reused connection, no TLS, no redirect, no response)."]
-        return lines
-    }
-
-    /// While the task runs: what is known so far (libcurl reports the phases when it ends).
-    static func live(_ r: TaskRecord, paused: Double, now: Double) -> [String] {
-        guard let started = r.startedAt else { return ["not started yet (queued or suspended)"] }
-        let elapsed = (now - started) * 1000
-        var lines = ["Running for \(Milliseconds.format(elapsed))" + (r.state == .suspended ? " (suspended now)" : ""), ""]
-        let firstByte = r.timeline.first { $0.event == .response }?.time
-        if let firstByte {
-            lines.append("until the response head".padding(toLength: 26, withPad: " ", startingAt: 0) + Milliseconds.format((firstByte - started) * 1000).leftPadded(to: 10))
-            lines.append("receiving so far".padding(toLength: 26, withPad: " ", startingAt: 0)
-                         + Milliseconds.format(max(0, (now - firstByte) * 1000 - paused)).leftPadded(to: 10)
-                         + "  \(ByteCount.format(r.downloaded))")
-        } else {
-            lines.append("waiting for a response".padding(toLength: 26, withPad: " ", startingAt: 0) + Milliseconds.format(max(0, elapsed - paused)).leftPadded(to: 10))
-        }
-        if paused > 0 { lines.append("paused".padding(toLength: 26, withPad: " ", startingAt: 0) + Milliseconds.format(paused).leftPadded(to: 10)) }
-        lines += ["", "the full waterfall (dns, connect, tls, send, wait, receive) appears when the task ends"]
-        return lines
-    }
-
-    static func events(_ r: TaskRecord) -> [String] {
-        guard let first = r.timeline.first?.time else { return ["no events yet"] }
-        var lines: [String] = []
-        for entry in r.timeline {
-            let offset = String(format: "+%.3fs", entry.time - first).leftPadded(to: 9)
-            let payload = entry.payload(in: r)
-            let name = entry.event == .request ? "request sent" : entry.event.rawValue
-            lines.append("\(offset)  \(name)" + (payload.first.map { "  \($0)" } ?? ""))
-            lines += payload.dropFirst().map { String(repeating: " ", count: 11) + $0 }
-        }
-        return lines
-    }
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

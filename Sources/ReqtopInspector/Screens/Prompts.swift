@@ -47,36 +47,65 @@ struct ActivePrompt {
     var label: String { (note.map { "\($0) · " } ?? "") + kind.label }
 }
 
-extension InspectorApp {
-    func open(_ kind: PromptKind, text: String, draft: HTTPRequest? = nil, note: String? = nil) {
-        prompt = ActivePrompt(kind: kind, state: PromptState(text: text, history: promptHistory[kind.historyKey] ?? []),
-                              draft: draft, note: note)
-    }
+/// A prompt on the bottom line, taking every key until Enter or Esc.
+final class PromptOverlay: InspectorOverlay {
+    var active: ActivePrompt
 
-    func handlePromptKey(_ key: Key) -> LoopAction {
-        guard var active = prompt else { return .ignore }
+    init(_ active: ActivePrompt) { self.active = active }
+
+    func handle(_ key: Key, app: InspectorApp) -> LoopAction {
         if case .confirmQuit = active.kind {
-            prompt = nil
+            app.overlay = nil
             if key == .char("y") || key == .char("Y") { return .quit }
-            say("not quitting")
+            app.say("not quitting")
             return .redraw
         }
         switch key {
         case .escape, .ctrl("c"):
-            prompt = nil
-            say("prompt closed, nothing done")
+            app.overlay = nil
+            app.say("prompt closed, nothing done")
         case .enter:
             let line = active.state.submit()
-            promptHistory[active.kind.historyKey] = active.state.history
-            prompt = nil
-            submit(line, of: active)
+            app.promptHistory[active.kind.historyKey] = active.state.history
+            app.overlay = nil
+            app.submit(line, of: active)
         default:
             guard let edit = key.promptEdit else { return .ignore }
             active.state.apply(edit)
-            prompt = active
         }
         return .redraw
     }
+
+    /// A paste goes into the line (a pasted request at the `n` prompt opens the compose screen);
+    /// one-line prompts take a multi-line paste as one line, the body keeps its line breaks.
+    func paste(_ text: String, app: InspectorApp) {
+        if active.kind == .newRequestLine {
+            app.overlay = nil
+            return app.submitTypedRequest(active.state.text + text, keepingText: text)
+        }
+        let inserted = active.kind == .newRequestBody ? text : text.replacingOccurrences(of: "\n", with: " ")
+        for character in inserted { active.state.apply(.insert(character)) }
+    }
+
+    func renderBottomLine(_ frame: inout Frame, area: Rect) -> Bool {
+        let widget = Prompt(label: active.label, style: Style().reversed)
+        var state = active.state
+        frame.buffer.setStyle(area, Style().reversed)
+        frame.render(widget, in: area, state: &state)
+        let cursor = widget.cursorPosition(area: area, state: state)
+        frame.setCursor(x: cursor.x, y: cursor.y)
+        return true
+    }
+}
+
+extension InspectorApp {
+    func open(_ kind: PromptKind, text: String, draft: HTTPRequest? = nil, note: String? = nil) {
+        overlay = PromptOverlay(ActivePrompt(kind: kind, state: PromptState(text: text, history: promptHistory[kind.historyKey] ?? []),
+                                             draft: draft, note: note))
+    }
+
+    /// The open prompt, if the overlay is one.
+    var prompt: ActivePrompt? { (overlay as? PromptOverlay)?.active }
 
     /// What the `n` prompt got: `METHOD URL` goes on to the header and body prompts; a pasted
     /// curl command or `.http` request goes straight to the compose screen.
@@ -86,23 +115,16 @@ extension InspectorApp {
             open(.newRequestLine, text: text.contains("\n") ? "" : text, note: error.message)
         case .success(let parsed):
             let whole = input.trimmingCharacters(in: .whitespacesAndNewlines)
-            if whole.contains("\n") || whole.hasPrefix("curl") { return compose(parsed.request, note: parsed.note) }
+            if whole.contains("\n") || whole.hasPrefix("curl") { return push(ComposeScreen(request: parsed.request, note: parsed.note)) }
             open(.newRequestHeader, text: "", draft: parsed.request)
         }
     }
 
-    private func submit(_ line: String, of active: ActivePrompt) {
+    func submit(_ line: String, of active: ActivePrompt) {
         let text = line.trimmingCharacters(in: .whitespaces)
         switch active.kind {
         case .filter:
-            do {
-                filter = try TaskFilter(parsing: text)
-                table.select(0, rowCount: 1)
-                anchor = nil
-                say(filter.isEmpty ? "filter cleared" : "filter: \(filter)")
-            } catch {
-                open(.filter, text: text, note: "not applied: \(error)")
-            }
+            tableScreen.applyFilter(text, app: self)
         case .harPath:
             guard !text.isEmpty else { return say("no path given: nothing saved") }
             say(actions.saveHAR(to: text))
@@ -117,7 +139,7 @@ extension InspectorApp {
             if text.isEmpty {
                 let bodyAllowed = !["GET", "HEAD"].contains(draft.method)
                 if bodyAllowed { return open(.newRequestBody, text: "", draft: draft) }
-                return compose(draft)
+                return push(ComposeScreen(request: draft))
             }
             guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
                 return open(.newRequestHeader, text: text, draft: draft, note: "a header looks like Name: value")
@@ -129,18 +151,12 @@ extension InspectorApp {
             guard var draft = active.draft else { return }
             // Sent as typed: no Content-Type is added (type one at the header prompt).
             if !line.isEmpty { draft.body = .data(Data(line.utf8)) }
-            compose(draft)
+            push(ComposeScreen(request: draft))
         case .bodyPath:
             guard !text.isEmpty, let record = selectedID.flatMap(store.record) else { return say("nothing saved") }
             say(actions.saveBody(record, to: text))
         case .search:
-            guard !line.isEmpty else {
-                detailSearch = nil
-                return say("search cleared")
-            }
-            detailSearch = TextSearch(line)
-            detailMatch = nil
-            jumpToMatch(forward: true, includingCurrent: true)
+            (top as? DetailScreen)?.find(line, app: self)
         case .confirmQuit:
             break
         }
