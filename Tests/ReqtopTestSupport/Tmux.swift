@@ -46,12 +46,11 @@ public final class Tmux: Sendable {
     /// Runs `tmux -L socket -f /dev/null -u <arguments>` and returns its standard output.
     @discardableResult
     public func run(_ arguments: [String]) throws -> String {
-        let argv = [executable, "-L", socket, "-f", "/dev/null", "-u"] + arguments
-        let result = try ChildProcess.run(argv)
-        guard result.status == 0 else {
-            throw TmuxError.commandFailed(arguments: arguments, status: result.status, output: result.output)
+        let result = try Subprocess.run(executable, ["-L", socket, "-f", "/dev/null", "-u"] + arguments, output: .file)
+        guard result.status == 0, !result.terminatedBySignal else {
+            throw TmuxError.commandFailed(arguments: arguments, status: result.status, output: result.stdoutText)
         }
-        return result.output
+        return result.stdoutText
     }
 
     /// Sends keys as tmux names them (`q`, `C-c`, `Up`, `Enter`).
