@@ -22,6 +22,9 @@ case "--version", "-V":
 case "--help", "-h", "help":
     print(mainHelp(commands))
     code = 0
+case "--manual":
+    print(manual(commands), terminator: "")
+    code = 0
 default:
     // `reqtop [URL] [options]`: the interactive session, parsed by the same parser as the subcommands.
     code = InspectorCommand.main(arguments)

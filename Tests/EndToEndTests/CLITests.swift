@@ -131,6 +131,21 @@ final class CLITests: XCTestCase {
         }
     }
 
+    /// docs/manual.md is what `reqtop --manual` prints: the manual is generated, never edited apart.
+    func testTheManualIsGeneratedFromTheDeclarations() throws {
+        let page = try String(contentsOfFile: ((#filePath as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent("../../docs/manual.md"), encoding: .utf8)
+        let printed = try reqtop(["--manual"])
+        XCTAssertEqual(printed.status, 0)
+        XCTAssertEqual(printed.stdoutText, page, "docs/manual.md is out of date: .build/debug/reqtop --manual > docs/manual.md")
+        for command in ["run", "convert", "sessions", "open", "attach", "proxy", "demo", "serve"] {
+            let help = try reqtop([command, "--help"]).stdoutText
+            for line in help.split(separator: "\n") where line.hasPrefix("  -") {
+                XCTAssertTrue(page.contains(line), "the manual has \(command)'s \(line)")
+            }
+        }
+    }
+
     // MARK: Locust
 
     func testLocustfileFromConvertSendsTheListWithChainedValues() throws {

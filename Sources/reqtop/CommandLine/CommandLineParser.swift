@@ -43,7 +43,7 @@ struct ParsedCommandLine {
     }
 
     /// The headless output format (`--events`, checked by the parser), or nil when not given.
-    var eventFormat: EventFormat? { value(RunCommand.events).flatMap(EventFormat.init(rawValue:)) }
+    var eventFormat: EventFormat? { value(HeadlessOptions.events).flatMap(EventFormat.init(rawValue:)) }
 
     /// Refuses positional arguments beyond `count`.
     func expectPositionals(atMost count: Int) throws(UsageError) {
@@ -58,7 +58,7 @@ struct CommandLineParser {
     let options: [CommandOption]
 
     func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommandLine {
-        let inClear = options.contains { $0.long == RunCommand.includeSecrets.long } && arguments.contains("--include-secrets")
+        let inClear = options.contains { $0.long == SecretOptions.includeSecrets.long } && arguments.contains("--include-secrets")
         var parsed = ParsedCommandLine(secrets: SecretPolicy(redacts: !inClear))
         var index = 0
         var onlyPositionals = false

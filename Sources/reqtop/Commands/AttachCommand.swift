@@ -24,7 +24,7 @@ enum AttachCommand: Command {
         $XDG_RUNTIME_DIR/reqtop/ (or /tmp/reqtop-UID/).
         """
     static let follow = CommandOption.flag("follow", help: "reconnect when the program comes back")
-    static let options = [follow, RunCommand.headless, RunCommand.events, RunCommand.noMouse, RunCommand.noJournal, RunCommand.includeSecrets]
+    static let options = [follow] + HeadlessOptions.options + TerminalUIOptions.options + SecretOptions.options
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         try parsed.expectPositionals(atMost: 1)
@@ -36,12 +36,12 @@ enum AttachCommand: Command {
             printToStandardError("reqtop attach: \(problem)")
             return 1
         }
-        if parsed.has(RunCommand.headless) || isatty(1) != 1 || isatty(0) != 1 {
+        if parsed.has(HeadlessOptions.headless) || isatty(1) != 1 || isatty(0) != 1 {
             return headless(path, follow: parsed.has(follow), format: format, secrets: parsed.secrets)
         }
         return interactive(path, follow: parsed.has(follow),
-                           options: InteractiveOptions(secrets: parsed.secrets, mouse: !parsed.has(RunCommand.noMouse),
-                                                       journal: !parsed.has(RunCommand.noJournal)))
+                           options: InteractiveOptions(secrets: parsed.secrets, mouse: TerminalUIOptions.mouse(parsed),
+                                                       journal: TerminalUIOptions.journal(parsed)))
     }
 
     private static func list() -> Int32 {

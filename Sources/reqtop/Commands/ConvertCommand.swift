@@ -24,9 +24,7 @@ enum ConvertCommand: Command {
 
     static let target = CommandOption.value("to", "FORMAT", help: "http, har, curl or locust (required)")
     static let output = CommandOption.value("output", short: "o", "OUT", help: "write to OUT instead of standard output")
-    static let environment = CommandOption.value("env", "NAME", help: "environment used to resolve variables for HAR and curl")
-    static let variable = CommandOption.value("var", "NAME=VALUE", help: "set a variable (repeatable)")
-    static let options = [target, output, environment, variable, RunCommand.includeSecrets]
+    static let options = [target, output] + VariableOptions.options + SecretOptions.options
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         guard parsed.positionals.count == 1 else {
@@ -34,7 +32,7 @@ enum ConvertCommand: Command {
         }
         let input = parsed.positionals[0]
         guard let name = parsed.value(target) else { throw UsageError("--to http|har|curl|locust is required") }
-        let variables = try commandLineVariables(parsed.values(variable))
+        let variables = try VariableOptions.variables(parsed)
         if let journal = journalInput(input), name != "locust" {
             return convertSession(journal, to: name, output: parsed.value(output), secrets: parsed.secrets)
         }
@@ -43,13 +41,13 @@ enum ConvertCommand: Command {
             return 2
         }
         if name == "locust" {
-            return locust(input, output: parsed.value(output), environment: parsed.value(environment), variables: variables,
+            return locust(input, output: parsed.value(output), environment: parsed.value(VariableOptions.environment), variables: variables,
                           secrets: parsed.secrets)
         }
         guard let format = RequestListFormat(rawValue: name) else {
             throw UsageError("--to must be http, har, curl or locust, got '\(name)'")
         }
-        return convert(input, to: format, output: parsed.value(output), environment: parsed.value(environment), variables: variables,
+        return convert(input, to: format, output: parsed.value(output), environment: parsed.value(VariableOptions.environment), variables: variables,
                        secrets: parsed.secrets)
     }
 

@@ -17,16 +17,15 @@ enum DemoCommand: Command {
         suspend and resume, a POST, a 404, a timeout, a refused connection, chaining and
         a response full of escape sequences.
         """
-    static let headless = CommandOption.flag("headless", help: "no terminal UI: print events and a summary")
-    static let options = [headless, RunCommand.keepBodies, RunCommand.noMouse, RunCommand.noJournal, RunCommand.includeSecrets]
+    static let options = [HeadlessOptions.headless, RunCommand.keepBodies] + TerminalUIOptions.options + SecretOptions.options
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         try parsed.expectPositionals(atMost: 0)
         var settings = HeadlessSettings(secrets: parsed.secrets)
         settings.keepBodiesPath = parsed.value(RunCommand.keepBodies)
-        settings.mouse = !parsed.has(RunCommand.noMouse)
-        settings.journal = !parsed.has(RunCommand.noJournal)
-        return demo(headless: parsed.has(headless), settings: settings)
+        settings.mouse = TerminalUIOptions.mouse(parsed)
+        settings.journal = TerminalUIOptions.journal(parsed)
+        return demo(headless: parsed.has(HeadlessOptions.headless), settings: settings)
     }
 }
 

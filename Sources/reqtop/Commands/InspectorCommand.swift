@@ -15,7 +15,7 @@ enum InspectorCommand: Command {
     static let arguments = "[URL] [--no-mouse] [--no-journal] [--include-secrets]"
     static let abstract = "interactive session (with a first GET of URL)"
     static let discussion = "Opens the inspector on a new session; with URL, its first task is a GET of it."
-    static let options = [RunCommand.noMouse, RunCommand.noJournal, RunCommand.includeSecrets]
+    static let options = TerminalUIOptions.options + SecretOptions.options
 
     static var usage: String { "reqtop \(arguments)" }
 
@@ -25,8 +25,8 @@ enum InspectorCommand: Command {
             throw UsageError("unknown command '\(word)'")
         }
         var options = InteractiveOptions(secrets: parsed.secrets)
-        options.mouse = !parsed.has(RunCommand.noMouse)
-        options.journal = !parsed.has(RunCommand.noJournal)
+        options.mouse = TerminalUIOptions.mouse(parsed)
+        options.journal = TerminalUIOptions.journal(parsed)
         return runSessionCommand(parsed.positionals.first, options: options)
     }
 

@@ -18,7 +18,7 @@ enum OpenCommand: Command {
         a task's request again on purpose, and n and e send new ones (they join the table).
         ID may be a unique prefix of a session id.
         """
-    static let options = [RunCommand.noMouse, RunCommand.includeSecrets]
+    static let options = [TerminalUIOptions.noMouse] + SecretOptions.options
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         guard parsed.positionals.count == 1 else { throw UsageError("give one session id, journal or HAR file") }
@@ -42,7 +42,7 @@ enum OpenCommand: Command {
         defer { manager.invalidate() }
         // Opening a session is not a new session: nothing is journaled unless requests are sent.
         let outcome = runInteractive(manager: manager, title: saved.title,
-                                     options: InteractiveOptions(secrets: parsed.secrets, mouse: !parsed.has(RunCommand.noMouse), journal: false,
+                                     options: InteractiveOptions(secrets: parsed.secrets, mouse: TerminalUIOptions.mouse(parsed), journal: false,
                                                                  saved: saved)) { _ in }
         return outcome.reason.exitCode
     }

@@ -31,8 +31,8 @@ enum ProxyCommand: Command {
     static let host = CommandOption.value("host", "ADDRESS", help: "address to listen on (default 127.0.0.1)")
     static let intercept = CommandOption.flag("intercept", help: "decrypt HTTPS with a local CA (printed: trust it in the program)")
     static let via = CommandOption.flag("via", help: "add Via: 1.1 reqtop to forwarded requests and responses")
-    static let options = [port, host, intercept, via, RunCommand.insecure, RunCommand.caFile, RunCommand.headless, RunCommand.events,
-                          RunCommand.har, RunCommand.noMouse, RunCommand.noJournal, RunCommand.includeSecrets]
+    static let options = [port, host, intercept, via] + TLSOptions.options + HeadlessOptions.options + [RunCommand.har]
+        + TerminalUIOptions.options + SecretOptions.options
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         try parsed.expectPositionals(atMost: 0)
@@ -45,8 +45,8 @@ enum ProxyCommand: Command {
         if parsed.has(via) { configuration.via = "reqtop" }
         let format = parsed.eventFormat ?? .text
         var session = ProxyConfiguration.forwardingSession(from: inspectorConfiguration())
-        session.insecure = parsed.has(RunCommand.insecure)
-        session.caFile = parsed.value(RunCommand.caFile)
+        session.insecure = parsed.has(TLSOptions.insecure)
+        session.caFile = parsed.value(TLSOptions.caFile)
         if parsed.has(intercept) {
             do {
                 let (authority, created) = try CertificateAuthority.loadOrCreate(in: CertificateAuthority.defaultDirectory)
@@ -70,11 +70,11 @@ enum ProxyCommand: Command {
         defer { proxy.stop() }
         let address = "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(proxy.port)"
         let listening = "listening on \(address) — HTTP_PROXY=\(address) HTTPS_PROXY=\(address) program"
-        if parsed.has(RunCommand.headless) || isatty(1) != 1 || isatty(0) != 1 {
+        if parsed.has(HeadlessOptions.headless) || isatty(1) != 1 || isatty(0) != 1 {
             return headless(manager, proxy: proxy, listening: listening, format: format, harPath: parsed.value(RunCommand.har),
                             secrets: parsed.secrets)
         }
-        var options = InteractiveOptions(secrets: parsed.secrets, mouse: !parsed.has(RunCommand.noMouse), journal: !parsed.has(RunCommand.noJournal))
+        var options = InteractiveOptions(secrets: parsed.secrets, mouse: TerminalUIOptions.mouse(parsed), journal: TerminalUIOptions.journal(parsed))
         // What was printed before the screen took over is out of sight: the CA to trust goes on the bottom line.
         options.notice = configuration.interception.map { "--intercept: trust \($0.certificatePath) (e.g. curl --cacert); " + listening }
             ?? listening

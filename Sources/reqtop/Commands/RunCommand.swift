@@ -25,29 +25,20 @@ enum RunCommand: Command {
         "### N — not sent: why"), 2 the list does not parse.
         """
 
-    static let environment = CommandOption.value("env", "NAME", help: "environment from http-client(.private).env.json beside each file")
-    static let variable = CommandOption.value("var", "NAME=VALUE", help: "set a variable (repeatable; wins over environments and the file)")
     static let concurrency = CommandOption.value("concurrency", "N", help: "at most N requests in flight (default 1)")
     static let repeatCount = CommandOption.value("repeat", "N", help: "replay the whole list N times (default 1)")
-    static let headless = CommandOption.flag("headless", help: "no terminal UI: print events and a summary")
-    static let events = CommandOption.choice("events", EventFormat.allCases.map(\.rawValue), help: "headless output: readable lines (default) or JSON Lines")
     static let har = CommandOption.value("har", "PATH", help: "write the session as HAR 1.2 at the end (also on Ctrl-C)")
     static let keepBodies = CommandOption.value("keep-bodies", "DIR", help: "terminal UI: keep every response body in DIR after exit (index.tsv lists them)")
-    static let noJournal = CommandOption.flag("no-journal", help: "do not journal the session (the terminal UI's, or a headless run with --har)")
-    static let noMouse = CommandOption.flag("no-mouse", help: "terminal UI: leave the mouse to the terminal (no clicks or wheel)")
-    static let insecure = CommandOption.flag("insecure", help: "do not verify TLS certificates")
-    static let caFile = CommandOption.value("cacert", "FILE", help: "trust the CA certificates in FILE")
     static let timeout = CommandOption.value("timeout", "SECONDS", help: "default timeout per request (# @timeout overrides it)")
     static let connectTimeout = CommandOption.value("connect-timeout", "SECONDS", help: "give up connecting after SECONDS (default 10)")
     static let idleTimeout = CommandOption.value("idle-timeout", "SECONDS", help: "fail a transfer when no byte moves either way for SECONDS (default 30; 0: never)")
     static let compressed = CommandOption.flag("compressed", help: "ask for compressed responses (else only # @compressed ones); decoding past 200× (and 64 MB): bodyTooLarge")
     static let failOnStatus = CommandOption.flag("fail-on-status", help: "exit 1 when a response has HTTP status >= 400")
     static let dryRun = CommandOption.flag("dry-run", help: "print each request as it will be sent, without sending it")
-    static let includeSecrets = CommandOption.flag("include-secrets",
-                                                   help: "HAR, JSON Lines, exports and copies keep credentials in clear (redacted by default)")
 
-    static let options = [environment, variable, concurrency, repeatCount, headless, events, har, keepBodies, noJournal, noMouse, insecure,
-                          caFile, timeout, connectTimeout, idleTimeout, compressed, failOnStatus, dryRun, includeSecrets]
+    static let options = VariableOptions.options + [concurrency, repeatCount] + HeadlessOptions.options + [har, keepBodies]
+        + TerminalUIOptions.options + TLSOptions.options + [timeout, connectTimeout, idleTimeout, compressed, failOnStatus, dryRun]
+        + SecretOptions.options
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         let options = try RunOptions(parsed)
@@ -87,19 +78,19 @@ struct RunOptions {
         settings = HeadlessSettings(secrets: parsed.secrets)
         files = parsed.positionals
         guard !files.isEmpty else { throw UsageError("no request list given: reqtop run FILE...") }
-        environment = parsed.value(RunCommand.environment)
-        variables = try commandLineVariables(parsed.values(RunCommand.variable))
+        environment = parsed.value(VariableOptions.environment)
+        variables = try VariableOptions.variables(parsed)
         concurrency = try parsed.integer(RunCommand.concurrency, minimum: 1, default: 1)
         repeatCount = try parsed.integer(RunCommand.repeatCount, minimum: 1, default: 1)
-        headless = parsed.has(RunCommand.headless)
+        headless = parsed.has(HeadlessOptions.headless)
         if let format = parsed.eventFormat { settings.format = format }
         settings.harPath = parsed.value(RunCommand.har)
         settings.failOnStatus = parsed.has(RunCommand.failOnStatus)
         settings.keepBodiesPath = parsed.value(RunCommand.keepBodies)
-        settings.mouse = !parsed.has(RunCommand.noMouse)
-        settings.journal = !parsed.has(RunCommand.noJournal)
-        insecure = parsed.has(RunCommand.insecure)
-        if let file = parsed.value(RunCommand.caFile) {
+        settings.mouse = TerminalUIOptions.mouse(parsed)
+        settings.journal = TerminalUIOptions.journal(parsed)
+        insecure = parsed.has(TLSOptions.insecure)
+        if let file = parsed.value(TLSOptions.caFile) {
             guard FileManager.default.isReadableFile(atPath: file) else {
                 throw UsageError("--cacert: cannot read '\(file)'")
             }

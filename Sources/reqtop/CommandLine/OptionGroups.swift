@@ -1,0 +1,51 @@
+import ReqtopTasks
+
+/// Options several commands share, declared once with their help (as swift-argument-parser's
+/// `OptionGroup`): a command lists a group's `options` (or the members it takes), and reads them
+/// back through the group, so `--no-mouse` means the same in `run`, `open`, `attach` and `proxy`.
+protocol OptionGroup {
+    static var options: [CommandOption] { get }
+}
+
+/// Variables for request lists: an environment from the env files beside a list, and `--var`.
+enum VariableOptions: OptionGroup {
+    static let environment = CommandOption.value("env", "NAME", help: "environment from http-client(.private).env.json beside each file")
+    static let variable = CommandOption.value("var", "NAME=VALUE", help: "set a variable (repeatable; wins over environments and the file)")
+    static let options = [environment, variable]
+
+    /// The `--var` assignments, checked.
+    static func variables(_ parsed: ParsedCommandLine) throws(UsageError) -> [String: String] {
+        try commandLineVariables(parsed.values(variable))
+    }
+}
+
+/// The terminal UI's mouse and its session journal.
+enum TerminalUIOptions: OptionGroup {
+    static let noMouse = CommandOption.flag("no-mouse", help: "terminal UI: leave the mouse to the terminal (no clicks or wheel)")
+    static let noJournal = CommandOption.flag("no-journal", help: "do not journal the session (the terminal UI's, or a headless run with --har)")
+    static let options = [noMouse, noJournal]
+
+    static func mouse(_ parsed: ParsedCommandLine) -> Bool { !parsed.has(noMouse) }
+    static func journal(_ parsed: ParsedCommandLine) -> Bool { !parsed.has(noJournal) }
+}
+
+/// Running without the terminal UI, and what it prints.
+enum HeadlessOptions: OptionGroup {
+    static let headless = CommandOption.flag("headless", help: "no terminal UI: print events and a summary")
+    static let events = CommandOption.choice("events", EventFormat.allCases.map(\.rawValue), help: "headless output: readable lines (default) or JSON Lines")
+    static let options = [headless, events]
+}
+
+/// How TLS certificates are checked.
+enum TLSOptions: OptionGroup {
+    static let insecure = CommandOption.flag("insecure", help: "do not verify TLS certificates")
+    static let caFile = CommandOption.value("cacert", "FILE", help: "trust the CA certificates in FILE")
+    static let options = [insecure, caFile]
+}
+
+/// Whether what leaves the process keeps credentials (`ParsedCommandLine.secrets` reads it).
+enum SecretOptions: OptionGroup {
+    static let includeSecrets = CommandOption.flag("include-secrets",
+                                                   help: "HAR, JSON Lines, exports and copies keep credentials in clear (redacted by default)")
+    static let options = [includeSecrets]
+}
