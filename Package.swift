@@ -24,6 +24,9 @@ let package = Package(
         // OpenSSL (Debian: libssl-dev) for the proxy's --intercept: a local CA, per-host certificates, TLS server sessions.
         .target(name: "CTLS", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
 
+        // JavaScriptCore's C API (Debian: libjavascriptcoregtk-4.1-dev), for the scripts of request lists.
+        .systemLibrary(name: "CJavaScriptCore", pkgConfig: "javascriptcoregtk-4.1", providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]),
+
         // One small lock type shared by every layer.
         .target(name: "ReqtopSync"),
 
@@ -36,6 +39,8 @@ let package = Package(
         .target(name: "ReqtopNetworkingTesting", dependencies: ["ReqtopNetworking", "ReqtopSync"]),
         // Layer 2: request lists.
         .target(name: "ReqtopRequestLists", dependencies: ["CCurl", "ReqtopSync", "ReqtopHTTPModel"]),
+        // Layer 2: the scripts of request lists (JetBrains HTTP Client API) in JavaScriptCore.
+        .target(name: "ReqtopScripts", dependencies: ["CJavaScriptCore", "ReqtopHTTPModel", "ReqtopSync"]),
         // Text a terminal can show safely: the sanitizer for untrusted text, display widths.
         .target(name: "ReqtopTerminalText", dependencies: ["CTextWidth"]),
         // Terminal UI kit: pure Swift cells, buffers, widgets; ncurses backend and event loop.
@@ -43,7 +48,7 @@ let package = Package(
         .target(name: "ReqtopNcurses", dependencies: ["ReqtopTerminalUI", "CNcursesw", "ReqtopSync"]),
         // Layer 3a: a session without any UI — the task store fed by the bus, the request-list runner,
         // headless printers (text, JSON Lines), HAR recording and export, dry runs.
-        .target(name: "ReqtopTasks", dependencies: ["ReqtopNetworking", "ReqtopRequestLists", "ReqtopTerminalText", "ReqtopSync"]),
+        .target(name: "ReqtopTasks", dependencies: ["ReqtopNetworking", "ReqtopRequestLists", "ReqtopScripts", "ReqtopTerminalText", "ReqtopSync"]),
         // Layer 3b: the inspector's screens over a session: table, detail, prompts, keymap (no curses import).
         .target(name: "ReqtopInspector", dependencies: ["ReqtopTasks", "ReqtopNetworking", "ReqtopRequestLists", "ReqtopTerminalUI",
                                                         "ReqtopSync"]),
@@ -73,6 +78,7 @@ let package = Package(
         // The modules' layers (docs/architecture.md): read from the sources' import lines.
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "ReqtopHTTPModelTests", dependencies: ["ReqtopHTTPModel"]),
+        .testTarget(name: "ReqtopScriptsTests", dependencies: ["ReqtopScripts", "ReqtopHTTPModel"]),
         .testTarget(name: "ReqtopTestServerTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopProxyTests", dependencies: ["ReqtopProxy", "ReqtopNetworking", "ReqtopNetworkingTesting", "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "ReqtopNetworkingTests", dependencies: ["ReqtopNetworking", "ReqtopNetworkingTesting", "ReqtopSync", "ReqtopTestServer",

@@ -39,6 +39,8 @@ final class EventSchemaTests: XCTestCase {
             completed,
             CannedEvents.simple(1, .failed(failure), at: 8),
             CannedEvents.simple(1, .cancelled(failure), at: 9),
+            CannedEvents.simple(1, .test(TestResult(name: "status is 200", passed: false, message: "got 404")), at: 10),
+            CannedEvents.simple(1, .scriptLog(ScriptLog(level: .error, text: "api.http:12:3: TypeError")), at: 11),
         ]
     }
 
@@ -47,7 +49,7 @@ final class EventSchemaTests: XCTestCase {
                                                       "message", "upload", "download", "data", "resumed", "bodyOmitted",
                                                       "timeout", "followRedirects", "maxRedirects", "trustedRedirects",
                                                       "insecure", "compressed", "omittedHeaders", "curl", "null",
-                                                      "serializationError", "bodyFile", "destination"]
+                                                      "serializationError", "bodyFile", "destination", "log", "error", "client.test", "client.assert", "client.log"]
 
     /// The backquoted words of the row of `event` in the table under `heading`.
     private func documented(_ event: String, under heading: String) throws -> Set<String> {

@@ -42,6 +42,13 @@ final class JSONLinesEncoderTests: XCTestCase {
                                  "wait": round(t.wait), "receive": round(t.receive), "total": round(t.total)]
         case .failed(let f):
             object["error"] = ["code": f.error.code.rawValue, "message": f.error.message]
+        case .test(let result):
+            object["name"] = result.name
+            object["passed"] = result.passed
+            if let message = result.message { object["message"] = message }
+        case .scriptLog(let log):
+            object["level"] = log.level.rawValue
+            object["message"] = log.text
         }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
@@ -74,6 +81,8 @@ final class JSONLinesEncoderTests: XCTestCase {
                     redirects: [], serializer: "raw", serializedValue: nil, serializationError: nil))),
                 TaskEvent(task: id, time: time, kind: .failed(TaskFailure(error: TransferError(code: .timedOut, message: odd), response: nil,
                                                                          bytes: 0, timings: nil, redirects: []))),
+                TaskEvent(task: id, time: time, kind: .test(TestResult(name: odd, passed: i % 2 == 0, message: i % 2 == 0 ? nil : odd))),
+                TaskEvent(task: id, time: time, kind: .scriptLog(ScriptLog(level: i % 2 == 0 ? .log : .error, text: odd))),
             ]
         }
         for event in events {

@@ -146,7 +146,7 @@ final class RealFilesSecondPassTests: XCTestCase {
         for (index, place, text) in [(1, "URL", "{{demo-service}}"), (2, "X-Token header", "{{b}}")] {
             XCTAssertThrowsError(try resolver.resolve(index)) {
                 let error = $0 as! RequestListError
-                XCTAssertTrue(error.needsSkippedScript, "not sent, the rest runs")
+                XCTAssertTrue(error.needsRequestScript, "not sent, the rest runs")
                 XCTAssertTrue(error.message.contains("the \(place) still holds '\(text)'"), error.message)
             }
         }

@@ -236,7 +236,7 @@ final class RealWorldHTTPTests: XCTestCase {
         XCTAssertEqual(String(decoding: try resolver.resolve(0).body.data ?? Data(), as: UTF8.self), #"{"user": "ada"}"#)
         XCTAssertThrowsError(try resolver.resolve(1)) { error in
             let error = error as? RequestListError
-            XCTAssertEqual(error?.needsSkippedScript, true)
+            XCTAssertEqual(error?.needsRequestScript, true)
             XCTAssertTrue(error?.message.contains("{{token}}") == true && error?.message.contains("api.http:8:1") == true, error?.message ?? "")
         }
         XCTAssertEqual(try resolver.resolve(2).url.absoluteString, "https://api.example.org/public")
@@ -257,7 +257,7 @@ final class RealWorldHTTPTests: XCTestCase {
             """, path: "file.http")
         XCTAssertThrowsError(try RequestResolver(list: withFile).resolve(1)) { error in
             let error = error as? RequestListError
-            XCTAssertEqual(error?.needsSkippedScript, true)
+            XCTAssertEqual(error?.needsRequestScript, true)
             XCTAssertTrue(error?.message.contains("the script file './login.js'") == true, error?.message ?? "")
         }
         let inline = try HTTPFileParser.parse(text: """
@@ -269,7 +269,7 @@ final class RealWorldHTTPTests: XCTestCase {
             """, path: "inline.http")
         XCTAssertThrowsError(try RequestResolver(list: inline).resolve(0)) { error in
             let error = error as? RequestListError
-            XCTAssertNotEqual(error?.needsSkippedScript, true)
+            XCTAssertNotEqual(error?.needsRequestScript, true)
             XCTAssertTrue(error?.message.contains("unknown variable 'token'") == true, error?.message ?? "")
         }
     }
@@ -349,7 +349,7 @@ final class RealWorldHTTPTests: XCTestCase {
             """)
         XCTAssertThrowsError(try resolver.resolve(0)) { error in
             let error = error as? RequestListError
-            XCTAssertEqual(error?.needsSkippedScript, true, "the script would override @url: \(String(describing: error))")
+            XCTAssertEqual(error?.needsRequestScript, true, "the script would override @url: \(String(describing: error))")
         }
         XCTAssertEqual(try resolver.resolve(1).url.absoluteString, "https://api.example.org/y")
     }
@@ -373,7 +373,7 @@ final class RealWorldHTTPTests: XCTestCase {
         XCTAssertTrue(list.warnings.contains { $0.message.contains("@env-stdin-cmd") && $0.message.contains("{{JWT_CONTEXT}}") }, "\(list.warnings)")
         XCTAssertEqual(try resolver.resolve(0).url.absoluteString, "https://api.example.org/chain_1")
         XCTAssertThrowsError(try resolver.resolve(1)) { error in
-            XCTAssertEqual((error as? RequestListError)?.needsSkippedScript, true, "\(error)")
+            XCTAssertEqual((error as? RequestListError)?.needsRequestScript, true, "\(error)")
         }
     }
 
@@ -406,7 +406,7 @@ final class RealWorldHTTPTests: XCTestCase {
         for (index, expected) in [(1, "refers to what 'one' sent"), (2, "OAuth 2.0 token")] {
             XCTAssertThrowsError(try resolver.resolve(index)) { error in
                 let error = error as? RequestListError
-                XCTAssertEqual(error?.needsSkippedScript, true)
+                XCTAssertEqual(error?.needsRequestScript, true)
                 XCTAssertTrue(error?.message.contains(expected) == true, error?.message ?? "")
             }
         }
@@ -432,7 +432,7 @@ final class RealWorldHTTPTests: XCTestCase {
         XCTAssertEqual(try resolver.resolve(1).url.absoluteString, "https://api.example.org/three")
         for index in [0, 2] {
             XCTAssertThrowsError(try resolver.resolve(index)) { error in
-                XCTAssertEqual((error as? RequestListError)?.needsSkippedScript, true, "\(error)")
+                XCTAssertEqual((error as? RequestListError)?.needsRequestScript, true, "\(error)")
             }
         }
     }

@@ -28,9 +28,14 @@ package struct EventLine: Sendable, Equatable {
     /// The timings of each redirect hop, known when the task ends (`null` where unknown).
     package var hopTimings: [PhaseTimings?]?
     package var kind: String?
+    /// A `log` event's level: `log` or `error`.
+    package var level: String?
+    /// A failed test's reason, a log line's text.
+    package var message: String?
     package var method: String?
     package var name: String?
     package var options: HTTPRequest.Options?
+    package var passed: Bool?
     package var reason: String?
     package var serializationError: String?
     package var serializer: String?
@@ -140,6 +145,13 @@ extension EventLine {
             timings = failure.timings
             hopTimings = Self.hopTimings(failure.redirects)
             keep(failure.partialBody, limit: full.limit, keptBy: full.keptBy)
+        case .test(let result):
+            name = result.name
+            passed = result.passed
+            message = result.message
+        case .scriptLog(let log):
+            level = log.level.rawValue
+            message = log.text
         case .cancelled(let partial):
             if let partial, partial.bytes > 0 { bytes = partial.bytes } // received before the cancel
             guard let full, let partial else { break }

@@ -63,6 +63,10 @@ package struct EventLineReader {
             kind = .failed(TaskFailure(error: error, response: responses[task], bytes: line.bytes ?? 0, timings: line.timings,
                                        redirects: hops(of: task, timedBy: line), partialBody: Self.body(of: line)))
             forget(task)
+        case .test:
+            kind = .test(TestResult(name: line.name ?? "?", passed: line.passed ?? false, message: line.message))
+        case .log:
+            kind = .scriptLog(ScriptLog(level: line.level.flatMap(ScriptLog.Level.init(rawValue:)) ?? .log, text: line.message ?? ""))
         case .cancelled:
             let bytes = line.bytes ?? 0
             let happened = bytes > 0 || responses[task] != nil || line.timings != nil

@@ -22,6 +22,9 @@ public final class NotificationBridge: Sendable {
         /// The request head as sent (`RequestHead`).
         public static let requestHead = "reqtop.task.requestHead"
         public static let timings = "reqtop.task.timings"
+        /// A `TestResult` (test events) or a `ScriptLog` (log events).
+        public static let test = "reqtop.task.test"
+        public static let log = "reqtop.task.log"
     }
 
     /// The notification name of each event.
@@ -37,6 +40,8 @@ public final class NotificationBridge: Sendable {
         case .progress: "progress"
         case .completed: "complete"
         case .failed: "fail"
+        case .test: "test"
+        case .log: "log"
         }
         return Notification.Name("reqtop.task.\(suffix)")
     }
@@ -68,6 +73,8 @@ public final class NotificationBridge: Sendable {
         var info: [AnyHashable: Any] = [UserInfoKey.taskID: event.task.rawValue, UserInfoKey.event: event]
         switch event.kind {
         case .created, .resumed, .suspended, .cancelled: break
+        case .test(let result): info[UserInfoKey.test] = result
+        case .scriptLog(let log): info[UserInfoKey.log] = log
         case .requestSent(let head): info[UserInfoKey.requestHead] = head
         case .redirected(let hop): info[UserInfoKey.redirect] = hop
         case .response(let head):

@@ -24,6 +24,12 @@ extension Redaction {
             event.kind = .failed(self.failure(failure))
         case .cancelled(let failure):
             event.kind = .cancelled(failure.map(self.failure))
+        case .scriptLog(var log):
+            log.text = String(decoding: body(Data(log.text.utf8)), as: UTF8.self) // client.log(token)
+            event.kind = .scriptLog(log)
+        case .test(var result):
+            result.message = result.message.map { String(decoding: body(Data($0.utf8)), as: UTF8.self) }
+            event.kind = .test(result)
         case .resumed, .suspended, .progress:
             break
         }

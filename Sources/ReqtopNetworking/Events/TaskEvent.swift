@@ -30,6 +30,11 @@ public struct TaskEvent: Sendable {
         case progress(TransferProgress)
         case completed(TaskCompletion)
         case failed(TaskFailure)
+        /// A script of the task's request list checked it (`client.test`, `client.assert`); posted by
+        /// the runner after the task ended.
+        case test(TestResult)
+        /// A script of the task's request list logged a line, or failed (`client.log`, an error).
+        case scriptLog(ScriptLog)
     }
 
     /// The event's name, as in the JSON Lines schema and the notification names.
@@ -45,11 +50,13 @@ public struct TaskEvent: Sendable {
         case .progress: .progress
         case .completed: .completed
         case .failed: .failed
+        case .test: .test
+        case .scriptLog: .log
         }
     }
 
     public enum Name: String, Sendable, CaseIterable {
-        case created, resumed, suspended, cancelled, request, redirected, response, progress, completed, failed
+        case created, resumed, suspended, cancelled, request, redirected, response, progress, completed, failed, test, log
     }
 
     /// True for the events that end a task: completed, failed, cancelled.

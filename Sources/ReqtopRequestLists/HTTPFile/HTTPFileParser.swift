@@ -109,7 +109,7 @@ struct HTTPFileParseState {
     var variables: [FileVariable] = []
     var warnings: [RequestListWarning] = []
     /// Scripts in blocks without a request.
-    var fileScripts: [SkippedScript] = []
+    var fileScripts: [RequestScript] = []
     var index = 0
     private var namesSeen: [String: Int] = [:]
     /// Names already warned about as used again.
@@ -124,7 +124,7 @@ struct HTTPFileParseState {
         var droppedNames: Set<Int>
         var variables: [FileVariable]
         var warnings: [RequestListWarning]
-        var fileScripts: [SkippedScript]
+        var fileScripts: [RequestScript]
     }
 
     var parsed: Parsed {

@@ -22,14 +22,14 @@ extension HTTPFileParseState {
         case "loop":
             // httpyac repeats the request; reqtop sends it once, and not at all when it needs the loop's variable.
             let location = self.location(line: index, column: column)
-            let directive = SkippedScript(kind: .variableDirective, source: "loop \(value)", location: location)
+            let directive = RequestScript(kind: .variableDirective, source: "loop \(value)", location: location)
             spec.scripts.append(directive)
             let uses = directive.setVariables.first.map { "; requests that use {{\($0)}} are not sent" } ?? "; the request is sent once"
             warnings.append(RequestListWarning(location: location, message: "directive '@loop' skipped: reqtop does not repeat requests\(uses)"))
         case "prompt", "secret", "env-stdin-cmd", "env-json-key", "env-header-key", "file-to-variable":
             // Set a variable by asking (kulala's @secret: without echo), running a command, or reading the response or a file.
             let location = self.location(line: index, column: column)
-            spec.scripts.append(SkippedScript(kind: .variableDirective, source: "\(key) \(value)", location: location))
+            spec.scripts.append(RequestScript(kind: .variableDirective, source: "\(key) \(value)", location: location))
             let uses = value.split(separator: " ").first.map { "; requests that use {{\($0)}} are not sent" } ?? ""
             warnings.append(RequestListWarning(
                 location: location, message: "directive '@\(key)' skipped: reqtop does not set variables this way\(uses)"))

@@ -1,11 +1,12 @@
 import Foundation
 
-/// The parts of a `.http` block that are not the request: scripts (skipped, kept in the model),
+/// The parts of a `.http` block that are not the request: scripts (run by the runner),
 /// httpyac block comments, recorded responses and response handlers.
 extension HTTPFileParseState {
     /// A script at `index` (`< {% … %}`, `> {% … %}` over one or more lines, `> file.js`,
-    /// `>> file`): recorded in the spec, skipped with one warning, `index` moved past it.
-    mutating func script(_ defaultKind: SkippedScript.Kind, spec: inout RequestSpec) throws(RequestListError) {
+    /// `>> file`): recorded in the spec (an inline one located at its first character, so its
+    /// errors point into the file), `index` moved past it. `>>` is skipped with a warning.
+    mutating func script(_ defaultKind: RequestScript.Kind, spec: inout RequestSpec) throws(RequestListError) {
         let line = lines[index]
         let column = line.leadingWhitespaceCount
         let location = self.location(line: index, column: column)
@@ -19,9 +20,15 @@ extension HTTPFileParseState {
         }
         rest = rest.trimmingWhitespace()
         var source = rest
+        var inFile = true
+        let start = index
+        var scriptColumn = column
         if rest.hasPrefix("{%") {
             // Inline script: up to the line holding `%}`.
+            inFile = false
             var text = String(rest.dropFirst(2))
+            // Where its first character is: after `{%` on the marker's line, or on the next line.
+            scriptColumn = line.string.distance(from: line.string.startIndex, to: line.string.range(of: "{%")!.upperBound)
             var end = index
             while !text.contains("%}") {
                 end += 1
@@ -30,18 +37,16 @@ extension HTTPFileParseState {
                 }
                 text += "\n" + lines[end].string
             }
-            source = String(text[..<text.range(of: "%}")!.lowerBound]).trimmingCharacters(in: .whitespacesAndNewlines)
+            source = String(text[..<text.range(of: "%}")!.lowerBound])
             index = end + 1
         } else {
             index += 1
         }
-        spec.scripts.append(SkippedScript(kind: kind, source: source, location: location))
-        let what: String = switch kind {
-        case .preRequest, .variableDirective: "pre-request script skipped: reqtop does not run scripts"
-        case .responseHandler: "response handler skipped: reqtop does not run scripts (its assertions and variables are not applied)"
-        case .outputRedirect: "'>>' skipped: reqtop does not save responses to files (use --har)"
+        let scriptLocation = inFile ? location : self.location(line: start, column: scriptColumn)
+        spec.scripts.append(RequestScript(kind: kind, source: source, location: scriptLocation, inFile: inFile))
+        if kind == .outputRedirect {
+            warnings.append(RequestListWarning(location: location, message: "'>>' skipped: reqtop does not save responses to files (use --har)"))
         }
-        warnings.append(RequestListWarning(location: location, message: what))
     }
 
     /// An httpyac script block (`{{` … `}}` on lines of their own): skipped with a warning, kept in `scripts`.
@@ -54,7 +59,7 @@ extension HTTPFileParseState {
         }
         guard end < lines.count else { throw error("httpyac script block '{{' is not closed with '}}'", line: start, column: 0) }
         let location = self.location(line: start, column: 0)
-        spec.scripts.append(SkippedScript(kind: .preRequest, source: lines[(start + 1)..<end].map(\.string).joined(separator: "\n"), location: location))
+        spec.scripts.append(RequestScript(kind: .preRequest, source: lines[(start + 1)..<end].map(\.string).joined(separator: "\n"), location: location))
         warnings.append(RequestListWarning(location: location, message: "httpyac script block skipped: reqtop does not run scripts"))
         index = end + 1
     }

@@ -76,10 +76,10 @@ public struct RequestList: Sendable {
     public var sourceLines: [String] { source.lines }
     private var source: SourceText
     /// Skipped scripts that belong to no request (an httpyac global script block).
-    public var fileScripts: [SkippedScript] = []
+    public var fileScripts: [RequestScript] = []
 
     /// Every skipped script: the file's and each request's.
-    public var allScripts: [SkippedScript] { fileScripts + specs.flatMap(\.scripts) }
+    public var allScripts: [RequestScript] { fileScripts + specs.flatMap(\.scripts) }
 
     public init(
         specs: [RequestSpec], fileVariables: [FileVariable] = [], sourcePath: String, format: RequestListFormat,

@@ -19,7 +19,7 @@ public struct RequestListError: Error, Sendable, Hashable, CustomStringConvertib
     public var lineText: String
     /// The request needs what reqtop does not run (a variable only a skipped script sets, a JavaScript
     /// expression in `{{ }}`): it is not sent, the rest runs.
-    public var needsSkippedScript = false
+    public var needsRequestScript = false
     /// What was said before the error and may explain it (a variable that expanded to nothing),
     /// printed after it.
     public var notes: [String] = []

@@ -43,9 +43,9 @@ public enum RequestBody: Sendable, Hashable {
     }
 }
 
-/// A JetBrains/REST Client script reqtop does not run: kept in the parsed model (a later step may
-/// run it), skipped with a warning.
-public struct SkippedScript: Sendable, Hashable {
+/// A script of a `.http` request: JavaScript run before it or after its response (`--no-scripts`
+/// skips them), or a directive reqtop reads but does not run.
+public struct RequestScript: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         /// `< {% … %}` or `< file.js` before the request line.
         case preRequest
@@ -60,13 +60,21 @@ public struct SkippedScript: Sendable, Hashable {
     public var kind: Kind
     /// The script text (`{% … %}` contents), or the file it names.
     public var source: String
+    /// Where the `<` or `>` is.
     public var location: SourceLocation
+    /// `source` names a file (`> handler.js`, relative to the list) rather than being the script.
+    public var inFile: Bool
 
-    public init(kind: Kind, source: String, location: SourceLocation) {
+    public init(kind: Kind, source: String, location: SourceLocation, inFile: Bool = false) {
         self.kind = kind
         self.source = source
         self.location = location
+        self.inFile = inFile
     }
+
+    /// Whether it is JavaScript that reqtop runs (a pre-request script or a response handler,
+    /// inline or in a file), not a directive or an output redirection.
+    public var isJavaScript: Bool { kind == .preRequest || kind == .responseHandler }
 
     /// Names the script sets with `client.global.set("name", …)`, `request.variables.set("name", …)`,
     /// (httpyac) `exports.name = …`, or the name a variable directive sets.
@@ -122,7 +130,7 @@ public struct RequestSpec: Sendable, Hashable {
     /// Where the request starts in its file (the request line), if it came from a file.
     public var location: SourceLocation?
     /// Scripts around the request that reqtop skips (kept for a later step that may run them).
-    public var scripts: [SkippedScript] = []
+    public var scripts: [RequestScript] = []
 
     public init(
         name: String? = nil, method: String = "GET", url: String, headers: [HTTPHeader] = [],

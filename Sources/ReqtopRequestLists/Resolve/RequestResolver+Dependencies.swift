@@ -65,4 +65,45 @@ extension RequestResolver {
         }
         return names
     }
+
+    /// The requests before the one at `index` whose scripts may set a variable it uses that nothing
+    /// else defines (no `--var`, environment or `@` variable): it waits for them, so their handlers
+    /// have run when its turn comes. Empty when scripts do not run.
+    public func scriptProducers(of index: Int) -> Set<Int> {
+        guard scriptVariables != nil, substitutesVariables, list.specs.indices.contains(index), !list.specs.resolvesAsWritten(index) else { return [] }
+        let spec = list.specs[index]
+        guard Self.hasTemplates(spec) || readsFileWithVariables(spec) else { return [] }
+        var undefined: Set<String> = []
+        var visitedEnvironment: Set<String> = []
+        var visited: Set<SourceLocation> = []
+        var pending = (Self.templates(of: spec) + substitutedFileTexts(of: spec)).map { (text: $0, line: spec.location?.line) }
+        while let (text, line) = pending.popLast() {
+            guard let template = try? Template.parse(text) else { continue }
+            for name in template.variableNames {
+                guard case let .named(key)? = try? VariableReference.parse(name), variables.commandLine[key] == nil else { continue }
+                if let value = variables.environment[key] {
+                    if value.containsTemplateOpening, visitedEnvironment.insert(key).inserted { pending.append((value, line)) }
+                } else if let variable = fileVariables.variable(named: key, seenFromLine: line) {
+                    if visited.insert(variable.location).inserted { pending.append((variable.value, variable.location.line)) }
+                } else {
+                    undefined.insert(key)
+                }
+            }
+        }
+        guard !undefined.isEmpty else { return [] }
+        return Set(list.specs.indices.prefix(index).filter { earlier in
+            list.specs[earlier].scripts.contains { $0.isJavaScript && ($0.inFile || !undefined.isDisjoint(with: $0.setVariables)) }
+        })
+    }
+
+    /// `scriptProducers(of:)` of every request that waits for some.
+    public func requestsWithScriptProducers() -> [Int: Set<Int>] {
+        guard scriptVariables != nil, list.allScripts.contains(where: \.isJavaScript) else { return [:] }
+        var found: [Int: Set<Int>] = [:]
+        for index in list.specs.indices {
+            let producers = scriptProducers(of: index)
+            if !producers.isEmpty { found[index] = producers }
+        }
+        return found
+    }
 }

@@ -20,7 +20,7 @@ extension RequestResolver {
         var error = VariableLocator(list: list).error(
             "the \(found.place) still holds \(quoting: found.text) after substitution (a variable's value brought it); "
                 + "reqtop does not send an unresolved placeholder", spec: index)
-        error.needsSkippedScript = true // not sent; the rest of the list runs
+        error.needsRequestScript = true // not sent; the rest of the list runs
         throw error
     }
 

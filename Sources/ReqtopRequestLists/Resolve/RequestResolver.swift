@@ -17,9 +17,15 @@ public final class RequestResolver: Sendable {
     /// `dependencies(of:)` per spec: parsed once, asked for by validation, cycle checks and the runner.
     let dependencyCache = Protected<[Int: Set<String>]>([:])
 
-    public init(list: RequestList, variables: VariableContext = VariableContext()) {
+    /// What the list's scripts set, when they run (nil: `--no-scripts`, or a resolver that only writes the list out).
+    public let scriptVariables: ScriptVariables?
+    /// Each request's own variables, from its pre-request script (`request.variables.set`), by index.
+    let requestVariables = Protected<[Int: [String: String]]>([:])
+
+    public init(list: RequestList, variables: VariableContext = VariableContext(), scriptVariables: ScriptVariables? = nil) {
         self.list = list
         self.variables = variables
+        self.scriptVariables = scriptVariables
         fileVariables = FileVariableScope(list.fileVariables)
         var indicesByName: [String: [Int]] = [:]
         for (index, name) in list.specs.names.sorted(by: { $0.index < $1.index }) { indicesByName[name, default: []].append(index) }
@@ -51,6 +57,10 @@ public final class RequestResolver: Sendable {
                                         locator: VariableLocator(list: list), outcomes: outcomes, specIndex: index,
                                         indicesByName: indicesByName)
         substitution.keepsResponseReferences = keepingResponseReferences
+        if let scriptVariables {
+            substitution.scriptGlobals = scriptVariables.global
+            substitution.requestVariables = index.flatMap { index in requestVariables.withLock { $0[index] } } ?? [:]
+        }
         return substitution
     }
 
@@ -63,7 +73,7 @@ public final class RequestResolver: Sendable {
             return
         }
         for variable in list.fileVariables {
-            do { _ = try substitution(spec: nil, outcomes: nil).substituteFileVariable(variable) } catch where error.needsSkippedScript {}
+            do { _ = try substitution(spec: nil, outcomes: nil).substituteFileVariable(variable) } catch where error.needsRequestScript {}
         }
         // Each request is read once (a long list parses it again when read). A request without
         // templates resolves now, but its error waits for the template and cycle checks, which come
@@ -78,7 +88,7 @@ public final class RequestResolver: Sendable {
                 let checker = substitution(spec: index, outcomes: nil)
                 for text in Self.templates(of: spec) + substitutedFileTexts(of: spec) {
                     // A request that needs what only a skipped script sets is reported when it comes up (not sent).
-                    do { _ = try checker.substitute(text) } catch where error.needsSkippedScript { needsScript.insert(index) }
+                    do { _ = try checker.substitute(text) } catch where error.needsRequestScript { needsScript.insert(index) }
                 }
             } else if literalError == nil, !Self.resolvesAsWritten(spec) { // (a long list noted this bit when parsed)
                 do { _ = try resolve(index, spec: spec, keepingResponseReferences: false) } catch { literalError = (index, error) }
@@ -87,9 +97,14 @@ public final class RequestResolver: Sendable {
         try checkCycles()
         for index in templated where dependencies(of: index).isEmpty && !needsScript.contains(index) {
             if let literalError, literalError.index < index { throw literalError.error }
-            do { _ = try resolve(index) } catch where error.needsSkippedScript {} // not sent when its turn comes, with why
+            do { _ = try resolve(index) } catch where error.needsRequestScript {} // not sent when its turn comes, with why
         }
         if let literalError { throw literalError.error }
+    }
+
+    /// The variables the pre-request script of the request at `index` set for it (this round only).
+    public func setRequestVariables(_ values: [String: String], forRequestAt index: Int) {
+        requestVariables.withLock { $0[index] = values.isEmpty ? nil : values }
     }
 
     /// Records the response of the completed request at `index`, for the requests that reference it.

@@ -19,6 +19,10 @@ struct Substitution {
     let indicesByName: [String: [Int]]
     /// Leave `{{name.response…}}` references as they are (for writing a list that cannot run them).
     var keepsResponseReferences = false
+    /// What scripts have set, when the list's scripts run (nil: they do not, `--no-scripts`, `convert`).
+    var scriptGlobals: [String: String]?
+    /// The request's own variables, from its pre-request script.
+    var requestVariables: [String: String] = [:]
 
     /// No expansion grows past this many bytes or expands more than this many references: variables
     /// that double each other (`@v2 = {{v1}}{{v1}}`, thirty deep) would otherwise take minutes and
@@ -82,7 +86,7 @@ struct Substitution {
         switch reference {
         case let .otherClient(why):
             var error = locator.error("{{\(name)}} \(why)", name: name, spec: specIndex, variable: variable)
-            error.needsSkippedScript = true
+            error.needsRequestScript = true
             throw error
         case let .dynamic(dynamic):
             let directory = (list.sourcePath as NSString).deletingLastPathComponent
@@ -97,10 +101,11 @@ struct Substitution {
         case let .named(key):
             if let value = variables.commandLine[key] { return value } // --var wins over everything
             // The request's own pre-request script sets a variable after everything else is read.
-            if let specIndex, let script = list.specs[specIndex].scripts.first(where: { $0.kind == .preRequest && $0.setVariables.contains(key) }) {
+            if scriptGlobals == nil, let specIndex,
+               let script = list.specs[specIndex].scripts.first(where: { $0.kind == .preRequest && $0.setVariables.contains(key) }) {
                 var error = locator.error("needs {{\(key)}}, which its own pre-request script skipped at \(script.location) sets "
                                           + "(reqtop does not run scripts)", name: name, spec: specIndex, variable: variable)
-                error.needsSkippedScript = true
+                error.needsRequestScript = true
                 throw error
             }
             if let value = variables.environment[key] {
@@ -117,10 +122,11 @@ struct Substitution {
                 } catch where budget.environmentStack.count == 1 && !error.message.hasPrefix("environment variable") {
                     // Said at the reference the request makes, naming the value it came through.
                     var wrapped = locator.error("environment variable \(quoting: key): \(error.message)", name: name, spec: specIndex, variable: variable)
-                    wrapped.needsSkippedScript = error.needsSkippedScript
+                    wrapped.needsRequestScript = error.needsRequestScript
                     throw wrapped
                 }
             }
+            if let value = scriptGlobals?[key] { return value } // client.global, below the environment
             if let fileVariable = fileVariables.variable(named: key, seenFromLine: referenceLine(in: variable)) {
                 if stack.contains(where: { $0.location == fileVariable.location }) {
                     let cycle = (stack + [fileVariable]).map(\.name).joined(separator: " → ")
@@ -135,18 +141,20 @@ struct Substitution {
                                     + "{{\(request).response.body.$.\(path)}} (VS Code REST Client and JetBrains syntax)",
                                     name: name, spec: specIndex, variable: variable)
             }
+            if let value = requestVariables[key] { return value } // request.variables, the lowest
             if let script = list.allScripts.first(where: { $0.setVariables.contains(key) }) {
-                var error = locator.error("needs {{\(key)}}, which only the script skipped at \(script.location) sets "
-                                          + "(reqtop does not run scripts)", name: name, spec: specIndex, variable: variable)
-                error.needsSkippedScript = true
+                let why = scriptGlobals == nil ? "which only the script skipped at \(script.location) sets (scripts are not run here)"
+                    : "which the script at \(script.location) sets, but it had not set it when this request's turn came"
+                var error = locator.error("needs {{\(key)}}, \(why)", name: name, spec: specIndex, variable: variable)
+                error.needsRequestScript = true
                 throw error
             }
-            if let script = list.allScripts.first(where: { ($0.kind == .preRequest || $0.kind == .responseHandler) && Self.namesAFile($0.source) }) {
+            if let script = list.allScripts.first(where: { $0.isJavaScript && ($0.inFile || Self.namesAFile($0.source)) }) {
                 // A script in a file reqtop does not read may be what sets it.
+                let what = scriptGlobals == nil ? "skipped at \(script.location) may set it" : "at \(script.location) may set it, but had not"
                 var error = locator.error("needs {{\(key)}}, which is defined nowhere reqtop reads; the script file "
-                                          + "\(quoting: script.source) skipped at \(script.location) may set it",
-                                          name: name, spec: specIndex, variable: variable)
-                error.needsSkippedScript = true
+                                          + "\(quoting: script.source) \(what)", name: name, spec: specIndex, variable: variable)
+                error.needsRequestScript = true
                 throw error
             }
             var message = "unknown variable \(quoting: key): define it with '@\(key) = …', in \(Environments.publicFileName)"

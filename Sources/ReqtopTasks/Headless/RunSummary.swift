@@ -18,6 +18,10 @@ package struct RunSummary: Sendable, Hashable {
     package var max: Double?
     /// Body bytes received by all tasks.
     package var totalBytes: Int64
+    /// The scripts' tests that passed and failed, and the scripts that failed (threw, timed out).
+    package var testsPassed: Int
+    package var testsFailed: Int
+    package var scriptErrors: Int
 
     /// Every planned request: completed, failed (sent or not), cancelled, or not sent because of an interrupt.
     package var total: Int { completed + failed + cancelled + interrupted }
@@ -47,14 +51,19 @@ package struct RunSummary: Sendable, Hashable {
         p95 = percentile(95)
         max = latencies.last.map(Double.init)
         totalBytes = tally.bytes
+        testsPassed = tally.testsPassed
+        testsFailed = tally.testsFailed
+        scriptErrors = tally.scriptErrors
     }
 
-    /// The process exit code: 0 when everything completed, 1 when anything failed or was cancelled
-    /// (with `failOnStatus`, HTTP ≥ 400 too), 130 after an interrupt.
+    /// The process exit code: 0 when everything completed (and every test passed), 1 when anything
+    /// failed or was cancelled or a script failed (with `failOnStatus`, HTTP ≥ 400 too), 4 when every
+    /// request completed but a test failed, 130 after an interrupt.
     package func exitCode(failOnStatus: Bool, interrupted: Bool) -> Int32 {
         if interrupted { return 130 }
-        if failed > 0 || cancelled > 0 || self.interrupted > 0 { return 1 }
+        if failed > 0 || cancelled > 0 || self.interrupted > 0 || scriptErrors > 0 { return 1 }
         if failOnStatus && httpErrors > 0 { return 1 }
+        if testsFailed > 0 { return 4 }
         return 0
     }
 
@@ -76,6 +85,11 @@ package struct RunSummary: Sendable, Hashable {
                          + "max \(Milliseconds.format(max))")
         }
         lines.append("received \(ByteCount.format(totalBytes))")
+        if testsPassed + testsFailed + scriptErrors > 0 {
+            var tests = "tests: \(testsPassed) passed, \(testsFailed) failed"
+            if scriptErrors > 0 { tests += "; \(scriptErrors) script\(scriptErrors == 1 ? "" : "s") failed" }
+            lines.append(tests)
+        }
         return lines
     }
 
@@ -90,11 +104,16 @@ package struct RunTally: Sendable {
     var completed = 0, failed = 0, notSent = 0, cancelled = 0, interrupted = 0, httpErrors = 0
     var latencies: [Float] = []
     var bytes: Int64 = 0
+    var testsPassed = 0, testsFailed = 0, scriptErrors = 0
 
     package init() {}
 
     package mutating func add(_ result: RunResult) {
         bytes += result.bytes
+        for test in result.tests {
+            if test.passed { testsPassed += 1 } else { testsFailed += 1 }
+        }
+        if result.scriptError != nil { scriptErrors += 1 }
         switch result.status {
         case .completed(let status):
             completed += 1

@@ -43,6 +43,10 @@ package struct TextEventFormatter: Sendable {
             tasks[event.task] = info
             let name = description.name.map { " [\(clean($0))]" } ?? ""
             return "\(id) created   \(info.method) \(info.url)\(name)"
+        case .test(let result):
+            return "\(id) test      " + (result.passed ? "✓ " : "✗ ") + clean(result.name) + (result.message.map { ": " + clean($0) } ?? "")
+        case .scriptLog(let log):
+            return "\(id) \(log.level == .error ? "script ✗ " : "log       ")" + clean(log.text)
         case .resumed:
             return "\(id) resumed"
         case .suspended:

@@ -27,8 +27,18 @@ enum EventDescription {
                              bodyFile: bodyFile, serializationError: c.serializationError)
         case .failed(let f):
             return failed(f.error, status: f.response?.status, timings: f.timings)
+        case .test(let result):
+            return [test(result)]
+        case .scriptLog(let log):
+            return [self.log(log)]
         }
     }
+
+    private static func test(_ result: TestResult) -> String {
+        (result.passed ? "✓ " : "✗ ") + result.name + (result.message.map { ": \($0)" } ?? "")
+    }
+
+    private static func log(_ log: ScriptLog) -> String { (log.level == .error ? "script error: " : "") + log.text }
 
     private static func cancelled(received: Int64) -> [String] {
         received > 0 ? ["after \(ByteCount.format(received)) of the body arrived (kept as a partial body)"] : []
@@ -63,6 +73,12 @@ enum EventDescription {
         case .failed:
             guard let error = r.error else { return [] }
             return failed(error, status: r.status, timings: r.timings)
+        case .test:
+            guard case .test(let index) = entry.detail, index < r.tests.count else { return [] }
+            return [test(r.tests[index])]
+        case .log:
+            guard case .log(let index) = entry.detail, index < r.scriptLogs.count else { return [] }
+            return [log(r.scriptLogs[index])]
         }
     }
 

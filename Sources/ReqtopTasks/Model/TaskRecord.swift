@@ -25,6 +25,10 @@ package struct TaskRecord: Sendable {
     package var timings: PhaseTimings?
     package var error: TransferError?
     package var body: ResponseBody?
+    /// What its list's scripts checked (`client.test`), in order.
+    package var tests: [TestResult] = []
+    /// What its list's scripts logged, and their errors.
+    package var scriptLogs: [ScriptLog] = []
     /// The body was released to keep the session's memory bounded.
     package var bodyReleased = false
     /// Incremented on every event applied to this task (screens cache on it).
@@ -110,6 +114,10 @@ package struct TimelineEntry: Sendable {
         /// Which of the record's `sentHeads`.
         case sent(Int)
         case completion(serializer: String, serializationError: String?)
+        /// Which of the record's `tests`.
+        case test(Int)
+        /// Which of the record's `scriptLogs`.
+        case log(Int)
     }
 
     /// The payload as readable lines (untrusted text: the UI sanitizes it when drawing).

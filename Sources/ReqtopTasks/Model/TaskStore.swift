@@ -28,6 +28,8 @@ package final class TaskStore: Sendable {
         var listingCache: (version: Int, filter: TaskFilter, order: TaskOrder, time: Double, listing: TaskListing)?
         /// Tasks seen and not ended yet; `waitUntilSettled` sleeps until it is 0.
         var unfinished = 0
+        /// Scripts' tests so far: passed, failed.
+        var testCounts = [0, 0]
         var settledWaiters: [DispatchSemaphore] = []
     }
 
@@ -168,6 +170,11 @@ package final class TaskStore: Sendable {
             record.endedAt = event.time
             Self.keep(failure, in: &record, at: position, state: &state)
             state.rates.add(requests: 1, at: event.time)
+        case .test(let result):
+            record.tests.append(result)
+            state.testCounts[result.passed ? 0 : 1] += 1
+        case .scriptLog(let log):
+            record.scriptLogs.append(log)
         }
         if record.state != before {
             state.counts[before, default: 0] -= 1
@@ -233,6 +240,8 @@ package final class TaskStore: Sendable {
         case .redirected: .hop(record.redirects.count - 1)
         case .requestSent: .sent(record.sentHeads.count - 1)
         case .completed(let c): .completion(serializer: c.serializer, serializationError: c.serializationError)
+        case .test: .test(record.tests.count - 1)
+        case .scriptLog: .log(record.scriptLogs.count - 1)
         default: .none
         }
         let entry = TimelineEntry(time: event.time, event: event.name, detail: detail)
@@ -358,6 +367,9 @@ package final class TaskStore: Sendable {
     }
 
     package var marks: Set<TaskID> { state.withLock { $0.marks } }
+
+    /// How many of the scripts' tests passed and failed so far.
+    package var testTally: (passed: Int, failed: Int) { state.withLock { ($0.testCounts[0], $0.testCounts[1]) } }
 
     /// Unmarks every task; returns how many were marked.
     @discardableResult

@@ -13,6 +13,11 @@ import ReqtopSync
 ///   appears in the results as `.notSent` with the resolver's reason.
 /// - Every list is validated when the runner is created: an unknown variable throws before
 ///   anything can be sent.
+/// - Scripts (`.http`, JetBrains HTTP Client API; `RunnerOptions.runsScripts`): a request's
+///   pre-request scripts run before it is resolved, its response handlers when its response has
+///   arrived; a request that uses a variable only scripts set waits for the earlier requests whose
+///   scripts may set it. Their tests and logs are posted on the bus as `test` and `log` events of
+///   the task, after its end.
 ///
 /// ```swift
 /// let runner = try RequestListRunner(manager: manager, inputs: [RunnerInput(list: list)],
@@ -28,6 +33,8 @@ package final class RequestListRunner: Sendable {
     /// `dependencies[list][spec]`: the indices of the requests whose responses it uses (only requests that use some).
     private let dependencies: [[Int: Set<Int>]]
     private let state: Protected<RunnerState>
+    /// The run's script engine, when a list has scripts to run.
+    private let scripts: RequestScripts?
     private let callbacks = Protected(Callbacks())
     /// Serializes submission so tasks are created in list order.
     private let pumpLock = Lock()
@@ -43,13 +50,18 @@ package final class RequestListRunner: Sendable {
         self.manager = manager
         self.inputs = inputs
         self.options = options
+        let scripts = options.runsScripts && inputs.contains(where: { RequestScripts.has($0.list) })
+            ? RequestScripts(timeLimit: options.scriptTimeLimit) : nil
+        self.scripts = scripts
         var resolvers: [[RequestResolver]] = []
         for _ in 0..<options.repeatCount {
-            resolvers.append(inputs.map { RequestResolver(list: $0.list, variables: $0.variables) })
+            resolvers.append(inputs.map { RequestResolver(list: $0.list, variables: $0.variables, scriptVariables: scripts?.variables) })
         }
         for resolver in resolvers[0] { try resolver.validate() }
         self.resolvers = resolvers
-        dependencies = resolvers[0].map { $0.requestsWithProducers() }
+        dependencies = resolvers[0].map { resolver in
+            resolver.requestsWithProducers().merging(resolver.requestsWithScriptProducers()) { $0.union($1) }
+        }
         var outstanding: Set<SpecKey> = []
         for iteration in 0..<options.repeatCount {
             for (listIndex, producers) in dependencies.enumerated() {
@@ -130,24 +142,32 @@ package final class RequestListRunner: Sendable {
     private func submit(_ item: RunItem) {
         let resolver = resolvers[item.iteration][item.list]
         let spec = resolver.list.specs[item.spec]
+        let before = scripts?.runPreRequest(at: item.spec, of: resolver) ?? RequestScripts.Report()
         let resolved: HTTPRequest
         do throws(RequestListError) {
+            if let error = before.error {
+                throw RequestListError(file: error.file, line: error.line, column: error.column,
+                                       message: "pre-request script failed: \(error.description)", lineText: "")
+            }
             resolved = try resolver.resolve(item.spec)
         } catch {
-            let result = RunResult(item: item, task: nil, name: spec.name, method: spec.method, url: spec.url,
+            var result = RunResult(item: item, task: nil, name: spec.name, method: spec.method, url: spec.url,
                                    status: .notSent(reason: error.message))
+            result.tests = before.tests
+            result.scriptError = before.error?.description
             if spec.name != nil { resolver.recordFailure(ofRequestAt: item.spec, reason: "not sent: \(error.message)") }
             state.withLock { $0.finish(item: item, result: result, task: nil) }
             callbacks.withLock { $0.onNotSent }?(result)
             return
         }
-        // Only a named request's body can be read by a later one: it alone is read back (up to a limit).
-        let serializer = ChainedBodySerializer(limit: spec.name == nil ? nil : Self.chainedBodyLimit)
+        // Only a named request's body can be read by a later one (or by its handlers): it alone is read back (up to a limit).
+        let handled = scripts != nil && spec.scripts.contains { $0.kind == .responseHandler && $0.isJavaScript }
+        let serializer = ChainedBodySerializer(limit: spec.name == nil && !handled ? nil : Self.chainedBodyLimit)
         let finished: @Sendable (TaskResponse<ChainedBody>) -> Void = { [self] response in
-            self.taskFinished(item: item, name: spec.name, response: response)
+            self.taskFinished(item: item, name: spec.name, response: response, before: before)
         }
         let task: HTTPTask
-        if spec.name == nil, !options.keepsBodies {
+        if spec.name == nil, !handled, !options.keepsBodies {
             // Nobody reads this body: it streams through, neither held nor spilled to disk.
             task = manager.streamTask(with: resolved, consumer: DiscardingConsumer(),
                                       streamOptions: StreamOptions(keptBodyBytes: 0, verbatimHead: false), serializer: serializer,
@@ -167,7 +187,7 @@ package final class RequestListRunner: Sendable {
     /// be referenced for its status and headers (its body reference fails, saying why).
     package static let chainedBodyLimit = 16 << 20
 
-    private func taskFinished(item: RunItem, name: String?, response: TaskResponse<ChainedBody>) {
+    private func taskFinished(item: RunItem, name: String?, response: TaskResponse<ChainedBody>, before: RequestScripts.Report) {
         let resolver = resolvers[item.iteration][item.list]
         let status: RunResultStatus
         switch response.result {
@@ -198,13 +218,24 @@ package final class RequestListRunner: Sendable {
                 resolver.recordFailure(ofRequestAt: item.spec, reason: "interrupted")
             }
         }
-        let result = RunResult(item: item, task: response.task, name: name, method: response.request.method,
+        // Its response handlers run before the requests that wait for what they set are released.
+        var after = RequestScripts.Report()
+        if let scripts, case .completed = status, let head = response.head {
+            after = scripts.runHandlers(at: item.spec, of: resolver, request: response.request, response: head, body: response.value?.data)
+        }
+        var result = RunResult(item: item, task: response.task, name: name, method: response.request.method,
                                url: response.request.url.absoluteString, status: status, bytes: response.bytes,
                                durationMilliseconds: response.timings.flatMap { $0.total >= 0 ? $0.total : nil })
+        result.tests = before.tests + after.tests
+        result.scriptError = (before.error ?? after.error)?.description
         state.withLock { $0.finish(item: item, result: result, task: response.task) }
+        let events = (before.events + after.events).map { TaskEvent(task: response.task, time: $0.time, kind: $0.kind) }
         // The handler runs just before the manager posts this task's terminal event on the same serial
-        // completion queue: hop once so the next task's `created` is posted after it.
-        manager.configuration.completionQueue.async { self.pump() }
+        // completion queue: hop once so the next task's `created` (and the scripts' events) are posted after it.
+        manager.configuration.completionQueue.async {
+            if !events.isEmpty { self.manager.bus.post(events) }
+            self.pump()
+        }
     }
 
     private func finishIfDone() {

@@ -48,6 +48,10 @@ package struct RunResult: Sendable {
     package var bytes: Int64
     /// Total time in milliseconds, when known.
     package var durationMilliseconds: Double?
+    /// What its scripts checked (`client.test`, `client.assert`).
+    package var tests: [TestResult] = []
+    /// The located error of a script of it that failed (the request was not sent when it was a pre-request script).
+    package var scriptError: String?
 
     package init(item: RunItem, task: TaskID?, name: String?, method: String, url: String, status: RunResultStatus,
                 bytes: Int64 = 0, durationMilliseconds: Double? = nil) {

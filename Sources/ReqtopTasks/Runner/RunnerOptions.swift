@@ -18,6 +18,11 @@ package struct RunnerOptions: Sendable, Hashable {
     /// `concurrency`: they wait in its engine, `created` but not `resumed` until they start.
     package var lookahead: Int
 
+    /// Run the lists' scripts (`--no-scripts`: skip them, each said once).
+    package var runsScripts = true
+    /// Seconds one script may run (`--script-timeout`).
+    package var scriptTimeLimit: Double = 5
+
     /// The lookahead of a headless `reqtop run` (at most its concurrency).
     package static let headlessLookahead = 4
 
