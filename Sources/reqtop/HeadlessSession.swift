@@ -25,6 +25,25 @@ struct HeadlessSettings {
     var mouse = true
     /// The terminal UI journals its session (`--no-journal` turns it off).
     var journal = true
+    /// `--report junit=FILE`, `--report tap=FILE`: the scripts' tests for CI, written at the end.
+    var reports: [TestReportRequest] = []
+    /// The lists' file names, naming the reports' suites.
+    var listNames: [String] = []
+}
+
+/// Writes one `--report`; 1 when it cannot be written (said on stderr), else 0.
+func write(_ report: TestReportRequest, results: [RunResult], lists: [String]) -> Int32 {
+    let data = switch report.format {
+    case .junit: TestReport.junit(results, lists: lists)
+    case .tap: TestReport.tap(results)
+    }
+    do {
+        try data.write(to: URL(fileURLWithPath: report.path))
+        return 0
+    } catch {
+        printToStandardError("reqtop: cannot write the \(report.format.rawValue) report \(report.path): \(error.localizedDescription)")
+        return 1
+    }
 }
 
 /// Runs `runner` without the terminal UI: prints events, writes `--har`, prints the summary and
@@ -91,6 +110,7 @@ func runHeadless(_ runner: RequestListRunner, settings: HeadlessSettings) -> Int
     }
     let summary = outcome.snapshot?.summary ?? RunSummary(results: [])
     (settings.format == .jsonl ? stderr : stdout).write(summary.text)
+    for report in settings.reports { exitCode = max(exitCode, write(report, results: outcome.snapshot?.results ?? [], lists: settings.listNames)) }
     withExtendedLifetime(signals) {}
     let code = summary.exitCode(failOnStatus: settings.failOnStatus, interrupted: interrupted.snapshot)
     return code == 0 ? exitCode : code

@@ -190,9 +190,11 @@ func runListInteractively(_ runner: RequestListRunner, settings: HeadlessSetting
     var code: Int32 = 0
     // The list's own results (including requests never sent because a dependency failed), and
     // every task of the session (replays and new requests too).
-    if let summary = listOutcome.snapshot?.summary,
-       summary.exitCode(failOnStatus: settings.failOnStatus, interrupted: false) != 0 { code = 1 }
+    if let summary = listOutcome.snapshot?.summary {
+        code = summary.exitCode(failOnStatus: settings.failOnStatus, interrupted: false) // 4: a script's test failed
+    }
     if records.contains(where: { $0.state == .failed || $0.state == .cancelled }) { code = 1 }
+    for report in settings.reports { code = max(code, write(report, results: listOutcome.snapshot?.results ?? [], lists: settings.listNames)) }
     if settings.failOnStatus, records.contains(where: { ($0.status ?? 0) >= 400 }) { code = 1 }
     if let path = settings.harPath {
         do {

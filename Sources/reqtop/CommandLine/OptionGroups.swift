@@ -43,6 +43,34 @@ enum TLSOptions: OptionGroup {
     static let options = [insecure, caFile]
 }
 
+/// Whether and how the scripts of `.http` lists run.
+enum ScriptOptions: OptionGroup {
+    static let noScripts = CommandOption.flag("no-scripts", help: "do not run the lists' scripts (< {% %}, > {% %}, > file.js): each is skipped, said once")
+    static let scriptTimeout = CommandOption.value("script-timeout", "SECONDS", help: "stop a script that runs longer (default 5): its request fails")
+    static let report = CommandOption.value("report", "junit=FILE|tap=FILE", help: "write the scripts' tests as a JUnit XML or TAP report (repeatable)")
+    static let options = [noScripts, scriptTimeout, report]
+
+    /// `--script-timeout`, checked (nil: the default).
+    static func timeLimit(_ parsed: ParsedCommandLine) throws(UsageError) -> Double? {
+        guard let text = parsed.value(scriptTimeout) else { return nil }
+        guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+            throw UsageError("--script-timeout needs a number of seconds > 0, got '\(text)'")
+        }
+        return seconds
+    }
+
+    /// The `--report` requests, checked.
+    static func reports(_ parsed: ParsedCommandLine) throws(UsageError) -> [TestReportRequest] {
+        try parsed.values(report).map { (text: String) throws(UsageError) -> TestReportRequest in
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let format = TestReportRequest.Format(rawValue: parts[0]), !parts[1].isEmpty else {
+                throw UsageError("--report takes junit=FILE or tap=FILE, got '\(text)'")
+            }
+            return TestReportRequest(format: format, path: parts[1])
+        }
+    }
+}
+
 /// Whether what leaves the process keeps credentials (`ParsedCommandLine.secrets` reads it).
 enum SecretOptions: OptionGroup {
     static let includeSecrets = CommandOption.flag("include-secrets",

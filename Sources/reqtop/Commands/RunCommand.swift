@@ -19,8 +19,9 @@ enum RunCommand: Command {
         terminal, as one line per event.
         """
     static let footer: String? = """
-        Exit codes: 0 every request completed (any HTTP status), 1 a request failed or was
-        cancelled (or HTTP >= 400 with --fail-on-status), 2 usage or parse error, 130 interrupted;
+        Exit codes: 0 every request completed (any HTTP status) and every test passed, 1 a request
+        failed or was cancelled or a script failed (or HTTP >= 400 with --fail-on-status), 2 usage
+        or parse error, 4 every request completed but a script's test failed, 130 interrupted;
         --dry-run: 0 every request would be sent, 3 some would not (each printed as
         "### N — not sent: why"), 2 the list does not parse.
         """
@@ -38,7 +39,7 @@ enum RunCommand: Command {
 
     static let options = VariableOptions.options + [concurrency, repeatCount] + HeadlessOptions.options + [har, keepBodies]
         + TerminalUIOptions.options + TLSOptions.options + [timeout, connectTimeout, idleTimeout, compressed, failOnStatus, dryRun]
-        + SecretOptions.options
+        + ScriptOptions.options + SecretOptions.options
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
         let options = try RunOptions(parsed)
@@ -71,6 +72,8 @@ struct RunOptions {
     var idleTimeout: Double?
     var dryRun = false
     var compressed = false
+    var runsScripts = true
+    var scriptTimeLimit: Double?
 
     init(secrets: SecretPolicy) { settings = HeadlessSettings(secrets: secrets) }
 
@@ -116,6 +119,10 @@ struct RunOptions {
         }
         dryRun = parsed.has(RunCommand.dryRun)
         compressed = parsed.has(RunCommand.compressed)
+        runsScripts = !parsed.has(ScriptOptions.noScripts)
+        scriptTimeLimit = try ScriptOptions.timeLimit(parsed)
+        settings.reports = try ScriptOptions.reports(parsed)
+        settings.listNames = files.map { ($0 as NSString).lastPathComponent }
     }
 }
 
@@ -217,10 +224,12 @@ func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
     defer { manager.invalidate(waitingForTheEngine: false) }
     let runner: RequestListRunner
     do {
-        runner = try RequestListRunner(manager: manager, inputs: inputs,
-                                       options: RunnerOptions(concurrency: options.concurrency, repeatCount: options.repeatCount,
-                                                              keepsBodies: interactive || options.settings.harPath != nil,
-                                                              keepsResults: false, lookahead: lookahead))
+        var runnerOptions = RunnerOptions(concurrency: options.concurrency, repeatCount: options.repeatCount,
+                                          keepsBodies: interactive || options.settings.harPath != nil,
+                                          keepsResults: !options.settings.reports.isEmpty, lookahead: lookahead)
+        runnerOptions.runsScripts = options.runsScripts
+        if let limit = options.scriptTimeLimit { runnerOptions.scriptTimeLimit = limit }
+        runner = try RequestListRunner(manager: manager, inputs: inputs, options: runnerOptions)
     } catch {
         printToStandardError(error.description)
         return 2

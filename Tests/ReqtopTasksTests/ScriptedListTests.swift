@@ -1,0 +1,138 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import ReqtopNetworking
+import ReqtopRequestLists
+import XCTest
+import ReqtopTasks
+
+/// `.http` lists whose scripts run (JetBrains HTTP Client API) against the embedded server.
+final class ScriptedListTests: RunnerTestCase {
+    private let login = """
+        ### login
+        POST {{base}}/anything/login
+        Content-Type: application/json
+
+        {"token": "t-42"}
+
+        > {%
+            client.global.set("token", response.body.json.token);
+            client.test("logged in", function () { client.assert(response.status === 200, "status " + response.status); });
+        %}
+        """
+
+    /// The token a handler keeps is sent by the later request that uses it, which waits for it even
+    /// with room for both at once; the tests are events of their tasks and results of the run.
+    func testATokenFromALoginHandlerIsSentByTheNextRequest() throws {
+        let (outcome, events) = try run(login + """
+
+            ### me
+            GET {{base}}/headers
+            Authorization: Bearer {{token}}
+
+            > {%
+                client.test("the token went out", () => client.assert(response.body.headers.Authorization === "Bearer t-42",
+                                                                      "sent " + response.body.headers.Authorization));
+                client.log("me is", response.status);
+            %}
+            """, options: RunnerOptions(concurrency: 4))
+        XCTAssertEqual(outcome.results.compactMap(\.httpStatus), [200, 200])
+        let me = try XCTUnwrap(events.first { $0.task.rawValue == 2 && $0.name == .created }?.createdDescription?.request)
+        XCTAssertEqual(me.headers.first { $0.name == "Authorization" }?.value, "Bearer t-42")
+        let loginEnd = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 1 && $0.name == .completed })
+        let meCreated = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 2 && $0.name == .created })
+        XCTAssertLessThan(loginEnd, meCreated, "the request that needs the token waits for the handler that sets it")
+        let tests = events.compactMap { event -> (Int, TestResult)? in
+            if case .test(let result) = event.kind { return (event.task.rawValue, result) }
+            return nil
+        }
+        XCTAssertEqual(tests.map(\.0), [1, 2])
+        XCTAssertEqual(tests.map(\.1), [TestResult(name: "logged in", passed: true), TestResult(name: "the token went out", passed: true)])
+        XCTAssertTrue(events.contains { if case .scriptLog(let log) = $0.kind { log.text == "me is 200" } else { false } })
+        XCTAssertEqual(outcome.summary.testsPassed, 2)
+        XCTAssertEqual(outcome.summary.exitCode(failOnStatus: false, interrupted: false), 0)
+    }
+
+    func testAFailedTestExitsFourAndAScriptErrorFailsOnlyItsRequest() throws {
+        let (outcome, events) = try run("""
+            GET {{base}}/status/404
+
+            > {%
+                client.test("found", function () { client.assert(response.status === 200, "got " + response.status); });
+            %}
+
+            ###
+            GET {{base}}/get
+
+            > {%
+                const missing = response.body.nothing.here;
+            %}
+
+            ###
+            GET {{base}}/get?still=1
+            """)
+        XCTAssertEqual(outcome.results.compactMap(\.httpStatus).sorted(), [200, 200, 404], "every request ran")
+        XCTAssertEqual(outcome.summary.testsFailed, 1)
+        XCTAssertEqual(outcome.summary.scriptErrors, 1)
+        let error = try XCTUnwrap(events.compactMap { event -> ScriptLog? in
+            if case .scriptLog(let log) = event.kind, log.level == .error { return log }
+            return nil
+        }.first)
+        XCTAssertTrue(error.text.hasPrefix("test.http:11:"), "located on the script's line in the list: \(error.text)")
+        XCTAssertEqual(outcome.summary.exitCode(failOnStatus: false, interrupted: false), 1, "a failed script is a failure")
+        let onlyTests = try run("GET {{base}}/status/404\n\n> {%\nclient.test('found', () => client.assert(false, 'no'));\n%}\n").0
+        XCTAssertEqual(onlyTests.summary.exitCode(failOnStatus: false, interrupted: false), 4, "a failed test alone exits 4")
+    }
+
+    /// A pre-request script's `request.variables` are its own request's; an endless one is stopped
+    /// at the time limit and its request is not sent, the rest of the list runs.
+    func testPreRequestVariablesAndAnEndlessScript() throws {
+        var options = RunnerOptions()
+        options.scriptTimeLimit = 0.3
+        let (outcome, events) = try run("""
+            < {%
+                request.variables.set("stamp", "s-" + (1 + 1));
+            %}
+            GET {{base}}/anything/{{stamp}}
+
+            ###
+            < {%
+                while (true) {}
+            %}
+            GET {{base}}/anything/never
+
+            ###
+            GET {{base}}/anything/after
+            """, options: options)
+        let sent = events.compactMap { $0.createdDescription?.request.url.absoluteString }
+        XCTAssertEqual(sent, [server.baseURL.absoluteString + "/anything/s-2", server.baseURL.absoluteString + "/anything/after"])
+        let notSent = try XCTUnwrap(outcome.results.first { if case .notSent = $0.status { true } else { false } })
+        guard case .notSent(let reason) = notSent.status else { return XCTFail() }
+        XCTAssertTrue(reason.contains("pre-request script failed: test.http:7:") && reason.contains("over its 0.3 s limit"), reason)
+    }
+
+    func testNoScriptsLeavesTheRequestThatNeedsTheTokenUnsent() throws {
+        var options = RunnerOptions(concurrency: 2)
+        options.runsScripts = false
+        let (outcome, events) = try run(login + "\n\n###\nGET {{base}}/headers\nAuthorization: Bearer {{token}}\n", options: options)
+        XCTAssertEqual(events.filter { $0.name == .test }.count, 0)
+        let refused = try XCTUnwrap(outcome.results.first { $0.task == nil })
+        guard case .notSent(let reason) = refused.status else { return XCTFail() }
+        XCTAssertTrue(reason.contains("scripts are not run here"), reason)
+    }
+
+    /// The JUnit report: a case per test, named after its request; failures and errors counted.
+    func testTheJUnitAndTAPReportsListEveryTest() throws {
+        let (outcome, _) = try run(login + "\n\n###\nGET {{base}}/status/500\n\n> {%\nclient.test('ok', () => client.assert(response.status < 500, 'got 500'));\n%}\n",
+                                   options: RunnerOptions())
+        let xml = String(decoding: TestReport.junit(outcome.results, lists: ["api.http"]), as: UTF8.self)
+        XCTAssertTrue(xml.contains(#"<testsuite name="api.http" tests="2" failures="1" errors="0""#), xml)
+        XCTAssertTrue(xml.contains(#"<testcase classname="login" name="logged in""#), xml)
+        XCTAssertTrue(xml.contains(#"<failure message="got 500" type="assertion">got 500</failure>"#), xml)
+        let document = try XMLDocument(data: Data(xml.utf8))
+        XCTAssertEqual(try document.nodes(forXPath: "//testcase").count, 2)
+        let tap = String(decoding: TestReport.tap(outcome.results), as: UTF8.self)
+        XCTAssertTrue(tap.hasPrefix("TAP version 13\n1..2\nok 1 login - logged in\nnot ok 2 "), tap)
+    }
+}
