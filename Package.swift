@@ -40,7 +40,7 @@ let package = Package(
         // Layer 2: request lists.
         .target(name: "ReqtopRequestLists", dependencies: ["CCurl", "ReqtopSync", "ReqtopHTTPModel"]),
         // Layer 2: the scripts of request lists (JetBrains HTTP Client API) in JavaScriptCore.
-        .target(name: "ReqtopScripts", dependencies: ["CJavaScriptCore", "ReqtopHTTPModel", "ReqtopSync"]),
+        .target(name: "ReqtopScripts", dependencies: ["CJavaScriptCore", "CTLS", "ReqtopHTTPModel", "ReqtopSync"]),
         // Text a terminal can show safely: the sanitizer for untrusted text, display widths.
         .target(name: "ReqtopTerminalText", dependencies: ["CTextWidth"]),
         // Terminal UI kit: pure Swift cells, buffers, widgets; ncurses backend and event loop.

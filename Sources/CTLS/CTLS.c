@@ -628,3 +628,21 @@ void ctls_session_free(ctls_session *session) {
     SSL_free(session->ssl);
     free(session);
 }
+
+// MARK: - Digests (request-list scripts' `crypto`)
+
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+int ctls_digest(const char *algorithm, const unsigned char *key, size_t key_len, const unsigned char *data, size_t data_len,
+                unsigned char *out) {
+    const EVP_MD *md = EVP_get_digestbyname(algorithm);
+    if (md == NULL) return -1;
+    unsigned int length = 0;
+    if (key != NULL) {
+        if (HMAC(md, key, (int)key_len, data, data_len, out, &length) == NULL) { ERR_clear_error(); return -1; }
+    } else {
+        if (EVP_Digest(data, data_len, out, &length, md, NULL) != 1) { ERR_clear_error(); return -1; }
+    }
+    return (int)length;
+}

@@ -103,6 +103,73 @@ enum ScriptPrelude {
         };
       }
 
+      // crypto: the JetBrains HTTP Client's hashers over OpenSSL (the native __reqtopDigest, kept out of sight).
+      const digestNative = global.__reqtopDigest;
+      delete global.__reqtopDigest;
+      function utf8(text) {
+        const bytes = [];
+        for (const char of String(text)) {
+          let c = char.codePointAt(0);
+          if (c < 0x80) bytes.push(c);
+          else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+          else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+          else bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+        }
+        return bytes;
+      }
+      const hex = (bytes) => bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
+      const fromHex = (text) => (String(text).match(/../g) || []).map((pair) => parseInt(pair, 16));
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+      function toBase64(bytes, urlSafe) {
+        let out = '';
+        for (let i = 0; i < bytes.length; i += 3) {
+          const n = (bytes[i] << 16) | ((bytes[i + 1] || 0) << 8) | (bytes[i + 2] || 0);
+          out += alphabet[(n >> 18) & 63] + alphabet[(n >> 12) & 63];
+          out += i + 1 < bytes.length ? alphabet[(n >> 6) & 63] : '=';
+          out += i + 2 < bytes.length ? alphabet[n & 63] : '=';
+        }
+        return urlSafe ? out.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') : out;
+      }
+      function fromBase64(text) {
+        const clean = String(text).replace(/-/g, '+').replace(/_/g, '/').replace(/[^A-Za-z0-9+/]/g, '');
+        const bytes = [];
+        for (let i = 0; i < clean.length; i += 4) {
+          const n = (alphabet.indexOf(clean[i]) << 18) | (alphabet.indexOf(clean[i + 1]) << 12)
+            | ((alphabet.indexOf(clean[i + 2]) & 63) << 6) | (alphabet.indexOf(clean[i + 3]) & 63);
+          bytes.push((n >> 16) & 255);
+          if (i + 2 < clean.length) bytes.push((n >> 8) & 255);
+          if (i + 3 < clean.length) bytes.push(n & 255);
+        }
+        return bytes;
+      }
+      function hasher(algorithm, key) {
+        let data = [];
+        const self = {
+          updateWithText(text) { data = data.concat(utf8(text)); return self; },
+          updateWithHex(text) { data = data.concat(fromHex(text)); return self; },
+          updateWithBase64(text) { data = data.concat(fromBase64(text)); return self; },
+          digest() {
+            const bytes = fromHex(digestNative(algorithm, key === null ? null : hex(key), hex(data)));
+            return { toHex: () => hex(bytes), toBase64: (urlSafe) => toBase64(bytes, urlSafe === true) };
+          },
+        };
+        return self;
+      }
+      function keyed(algorithm) {
+        return () => ({
+          withTextSecret: (secret) => hasher(algorithm, utf8(secret)),
+          withHexSecret: (secret) => hasher(algorithm, fromHex(secret)),
+          withBase64Secret: (secret) => hasher(algorithm, fromBase64(secret)),
+        });
+      }
+      const algorithms = ['md5', 'sha1', 'sha256', 'sha384', 'sha512'];
+      const crypto = { hmac: {} };
+      for (const algorithm of algorithms) {
+        crypto[algorithm] = () => hasher(algorithm, null);
+        crypto.hmac[algorithm] = keyed(algorithm);
+      }
+      global.crypto = Object.freeze(crypto);
+
       Object.defineProperty(global, '__reqtop', { value: Object.freeze({
         // Before a script: what it may read.
         begin(json) {

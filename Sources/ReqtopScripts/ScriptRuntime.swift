@@ -1,4 +1,5 @@
 import CJavaScriptCore
+import CTLS
 import Foundation
 import ReqtopHTTPModel
 import ReqtopSync
@@ -20,6 +21,7 @@ public final class ScriptRuntime: @unchecked Sendable {
         self.timeLimit = timeLimit
         group = JSContextGroupCreate()
         context = JSGlobalContextCreateInGroup(group, nil)
+        Self.install(digest: context)
         let prelude = try? evaluate(ScriptPrelude.source, file: "reqtop-prelude.js", line: 1)
         precondition(prelude != nil, "the script prelude does not evaluate")
     }
@@ -75,6 +77,69 @@ public final class ScriptRuntime: @unchecked Sendable {
     }
 
     // MARK: JavaScriptCore
+
+    /// `__reqtopDigest(algorithm, keyHex | null, dataHex)` → hex: the one native function, for
+    /// `crypto` (OpenSSL's digests and HMAC); the prelude hides it behind `crypto`.
+    private static func install(digest context: JSGlobalContextRef) {
+        let name = JSStringCreateWithUTF8CString("__reqtopDigest")
+        defer { JSStringRelease(name) }
+        let function = JSObjectMakeFunctionWithCallback(context, name) { context, _, _, count, arguments, exception in
+            guard let context, let arguments, count == 3 else { return JSValueMakeUndefined(context) }
+            func text(_ value: JSValueRef?) -> String? {
+                guard let value, JSValueIsString(context, value), let string = JSValueToStringCopy(context, value, nil) else { return nil }
+                defer { JSStringRelease(string) }
+                let size = JSStringGetMaximumUTF8CStringSize(string)
+                var buffer = [CChar](repeating: 0, count: size)
+                JSStringGetUTF8CString(string, &buffer, size)
+                return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+            guard let algorithm = text(arguments[0]), let data = text(arguments[2]).flatMap(ScriptRuntime.bytes(hex:)) else {
+                return JSValueMakeUndefined(context)
+            }
+            let key = text(arguments[1]).flatMap(ScriptRuntime.bytes(hex:))
+            var out = [UInt8](repeating: 0, count: 64)
+            let length = data.withUnsafeBufferPointer { data in
+                if let key {
+                    return key.withUnsafeBufferPointer { ctls_digest(algorithm, $0.baseAddress, $0.count, data.baseAddress, data.count, &out) }
+                }
+                return ctls_digest(algorithm, nil, 0, data.baseAddress, data.count, &out)
+            }
+            guard length > 0 else {
+                let message = JSStringCreateWithUTF8CString("unknown digest algorithm \(algorithm)")
+                defer { JSStringRelease(message) }
+                exception?.pointee = JSValueMakeString(context, message)
+                return JSValueMakeUndefined(context)
+            }
+            let hex = JSStringCreateWithUTF8CString(out.prefix(Int(length)).map { String(format: "%02x", $0) }.joined())
+            defer { JSStringRelease(hex) }
+            return JSValueMakeString(context, hex)
+        }
+        JSObjectSetProperty(context, JSContextGetGlobalObject(context), name, function,
+                            JSPropertyAttributes(kJSPropertyAttributeDontEnum | kJSPropertyAttributeReadOnly), nil)
+    }
+
+    /// Bytes from lowercase or uppercase hex (nil for anything else).
+    static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        var index = 0
+        while index < digits.count {
+            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
 
     /// Evaluates `source` (under `lock`), returning its value as text; a thrown exception is a located `ScriptError`.
     private func evaluate(_ source: String, file: String, line: Int, limited: Bool = false) throws -> String {

@@ -106,3 +106,26 @@ final class ScriptRuntimeTests: XCTestCase {
         XCTAssertNil(runtime.run(script("client.log(1)"), with: response(json: "{}")).error, "the context still works")
     }
 }
+
+extension ScriptRuntimeTests {
+    /// `crypto` as the JetBrains reference has it, checked against known digests (RFC 4231 case 2, "abc").
+    func testCryptoDigestsAndHMACs() {
+        let outcome = ScriptRuntime().run(Script(source: """
+            client.log(crypto.sha256().updateWithText("abc").digest().toHex());
+            client.log(crypto.md5().updateWithText("abc").digest().toHex());
+            client.log(crypto.sha1().updateWithText("a").updateWithText("bc").digest().toBase64());
+            client.log(crypto.hmac.sha256().withTextSecret("Jefe").updateWithText("what do ya want for nothing?").digest().toHex());
+            client.log(crypto.sha256().updateWithText("é").digest().toHex() === crypto.sha256().updateWithHex("c3a9").digest().toHex());
+            client.log(typeof __reqtopDigest);
+            """, file: "c.http", line: 1, column: 1), with: ScriptInput(request: nil))
+        XCTAssertNil(outcome.error)
+        XCTAssertEqual(outcome.logs, [
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+            "900150983cd24fb0d6963f7d28e17f72",
+            "qZk+NkcGgWq6PiVxeFDCbJzQ2J0=",
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+            "true",
+            "undefined",
+        ])
+    }
+}

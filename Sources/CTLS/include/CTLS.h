@@ -50,4 +50,9 @@ void ctls_session_error(ctls_session *session, char *out, size_t out_len);
 // Sends close_notify (best effort, non-blocking, skipped after a fatal error) and frees; call before closing fd.
 void ctls_session_free(ctls_session *session);
 
+// A message digest ("md5", "sha1", "sha224", "sha256", "sha384", "sha512") of `data`, keyed as an
+// HMAC when `key` is not NULL, into `out` (at least 64 bytes); its length, or -1 for an unknown algorithm.
+int ctls_digest(const char *algorithm, const unsigned char *key, size_t key_len, const unsigned char *data, size_t data_len,
+                unsigned char *out);
+
 #endif

@@ -94,6 +94,11 @@ struct HTTPFileParseState {
     var keeps = Keeping.requests
     /// The byte where the block being parsed starts (for `blocks`).
     var blockStart = 0
+    /// Where the request being parsed starts when it is not the block's first (it follows another's
+    /// handlers with no `###`): its byte offset in the text and its 0-based line.
+    var requestStart: (byte: Int, line: Int)?
+    /// The text's first byte, to tell a line's offset.
+    var textBase: UnsafePointer<UInt8>?
     var specs: [RequestSpec] = []
     var blocks: [WrittenRequests.Block] = []
     /// Requests whose `### name` was not taken because another request had it.
@@ -199,6 +204,7 @@ struct HTTPFileParseState {
     /// the next one and holds at most one request.
     mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) throws(RequestListError) {
         var position: Int? = 0
+        textBase = buffer.baseAddress
         while let start = position {
             let next = HTTPFileParseState.block(in: buffer, from: start, into: &lines)
             blockStart = start
@@ -217,6 +223,7 @@ struct HTTPFileParseState {
     /// Parses the block in `lines`: its separator line (which may name the request), then the request.
     mutating func parseRegion() throws(RequestListError) {
         index = 0
+        requestStart = nil
         var blockName: String?
         var dropped = false
         let trimmed = lines[0].trimmed
@@ -285,7 +292,12 @@ struct HTTPFileParseState {
                 }
             }
             keep(consume spec)
-            return
+            // The handlers stopped at another request's line (no `###` before it): parse it too
+            // (a block parsed again for one request stops at its first).
+            guard keeps != .lastRequest, index < lines.count, !Self.isSeparator(lines[index]) else { return }
+            if let textBase, let line = lines[index].bytes.baseAddress { requestStart = (textBase.distance(to: line), firstLine + index) }
+            spec = RequestSpec(name: nil, url: "")
+            continue
         }
         fileScripts += spec.scripts // a block of scripts and variables only
     }
@@ -296,7 +308,8 @@ struct HTTPFileParseState {
         case .requests:
             specs.append(spec)
         case .blockStarts:
-            blocks.append(WrittenRequests.Block(byte: UInt32(blockStart), line: UInt32(firstLine)))
+            let start = requestStart ?? (blockStart, firstLine)
+            blocks.append(WrittenRequests.Block(byte: UInt32(start.byte), line: UInt32(start.line)))
             if let name = spec.name { requestNames.append((requestCount, name)) }
             resolvesAsWritten.append(RequestResolver.resolvesAsWritten(spec))
         case .lastRequest:

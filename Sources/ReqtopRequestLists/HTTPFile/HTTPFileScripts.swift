@@ -116,7 +116,18 @@ extension HTTPFileParseState {
         index = stop
     }
 
-    /// Response handlers and output redirections after the body, up to the next separator.
+    /// Whether a line after a request's handlers is the line of another request: a method in capitals
+    /// and a URL, or a URL alone.
+    static func startsARequest(_ trimmed: TextLine) -> Bool {
+        let text = trimmed.string
+        if text.hasPrefix("http://") || text.hasPrefix("https://") { return true }
+        guard let space = text.firstIndex(of: " ") else { return false }
+        let rest = text[space...].drop { $0 == " " }
+        return RequestLine.methods.contains(String(text[..<space])) && !rest.isEmpty
+    }
+
+    /// Response handlers and output redirections after the body, up to the next separator (or the
+    /// line of a request that follows with no separator).
     mutating func handlers(spec: inout RequestSpec) throws(RequestListError) {
         while index < lines.count, !Self.isSeparator(lines[index]) {
             let trimmed = lines[index].trimmed
@@ -124,6 +135,13 @@ extension HTTPFileParseState {
                 try httpyacScript(spec: &spec)
             } else if Self.isHandler(trimmed) {
                 try script(.responseHandler, spec: &spec)
+            } else if Self.startsARequest(trimmed) {
+                // A request after the handlers with no `###` before it (httpyac's examples): the block
+                // goes on with it, said once (never dropped).
+                warnings.append(RequestListWarning(location: location(line: index, column: lines[index].leadingWhitespaceCount),
+                                                   message: "a request after the previous one's response handler without '###' before it: "
+                                                       + "taken as the next request (as httpyac does; the JetBrains client needs '###')"))
+                return
             } else {
                 index += 1 // blank lines, comments, `<>` references after the handlers
             }
