@@ -27,6 +27,7 @@ class RunnerTestCase: EmbeddedServerTestCase {
         let outcome = try XCTUnwrap(waitForOutcome(runner))
         // The terminal events are posted right after the completion handlers: wait until all arrived.
         try recorder.waitForEnd(of: outcome.results.compactMap(\.task), timeout: 10)
+        recorder.flush() // the scripts' events, posted after the tasks' ends and before the outcome
         return (outcome, recorder.events)
     }
 

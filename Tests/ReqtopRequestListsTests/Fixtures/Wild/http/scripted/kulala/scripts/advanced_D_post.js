@@ -1,0 +1,6 @@
+// https://www.jetbrains.com/help/idea/http-response-reference.html#request-properties
+
+const someHeaderValue = response.headers.valueOf("Server");
+if (someHeaderValue) {
+  client.log({ someHeaderValue });
+}
