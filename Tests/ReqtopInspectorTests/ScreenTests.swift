@@ -498,6 +498,24 @@ final class ScreenTests: XCTestCase {
         XCTAssertEqual(app.handle(.escape), .ignore, "nothing below the table")
     }
 
+    /// A task's script results: ✓/✗ after its status in the table, and the Tests tab (7) lists them.
+    func testScriptResultsShowInTheTableAndTheTestsTab() {
+        let (app, store, _, terminal) = makeApp(width: 80, height: 16)
+        store.apply(CannedEvents.lifecycle(1, "POST", "http://api.test/login", status: 200, bytes: 10, totalMs: 5))
+        store.apply(CannedEvents.lifecycle(2, "GET", "http://api.test/me", status: 200, bytes: 10, totalMs: 5))
+        store.apply([CannedEvents.simple(1, .test(TestResult(name: "logged in", passed: true)), at: 110),
+                     CannedEvents.simple(2, .test(TestResult(name: "has a name", passed: false, message: "name is null")), at: 111),
+                     CannedEvents.simple(2, .scriptLog(ScriptLog(level: .log, text: "me: {}")), at: 111)])
+        var lines = draw(app, terminal)
+        XCTAssertTrue(lines[3].contains("200 ✓"), lines[3])
+        XCTAssertTrue(lines[4].contains("200 ✗"), lines[4])
+        _ = app.handle(.char("j"))
+        _ = app.handle(.enter)
+        _ = app.handle(.char("7"))
+        lines = draw(app, terminal).map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(Array(lines[2...7]), ["── tests: 0 passed, 1 failed ──", "✗ has a name", "name is null", "── log ──", "me: {}", ""])
+    }
+
     func testPromptHistoryIsKeptBetweenSessions() throws {
         let file = PromptHistoryFile(url: FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-history-\(UUID()).json"))
         defer { try? FileManager.default.removeItem(at: file.url) }

@@ -63,8 +63,8 @@ final class DetailScreen: ScrollingScreen {
             let tabs = DetailTab.allCases
             let step = command == .nextTab ? 1 : tabs.count - 1
             show((tabs.firstIndex(of: tab).map { tabs[($0 + step) % tabs.count] }) ?? .request)
-        case .tab1, .tab2, .tab3, .tab4, .tab5, .tab6:
-            let number = [KeyCommand.tab1, .tab2, .tab3, .tab4, .tab5, .tab6].firstIndex(of: command) ?? 0
+        case .tab1, .tab2, .tab3, .tab4, .tab5, .tab6, .tab7:
+            let number = [KeyCommand.tab1, .tab2, .tab3, .tab4, .tab5, .tab6, .tab7].firstIndex(of: command) ?? 0
             guard number < DetailTab.allCases.count else { return .ignore }
             show(DetailTab.allCases[number])
         case .search: app.open(.search, text: "") // the last pattern is one ↑ away

@@ -33,12 +33,13 @@ package struct DetailTab: Hashable, Sendable {
     package let title: String
 
     /// Every tab, in the bar's order.
-    static let all: [any DetailTabContent] = [RequestTab(), ResponseTab(), BodyTab(), TimingTab(), EventsTab(), CookiesTab()]
+    static let all: [any DetailTabContent] = [RequestTab(), ResponseTab(), BodyTab(), TimingTab(), EventsTab(), CookiesTab(), TestsTab()]
 
     package static var allCases: [DetailTab] { all.map { DetailTab(title: $0.title) } }
     package static let request = DetailTab(title: RequestTab().title)
     package static let body = DetailTab(title: BodyTab().title)
     package static let timing = DetailTab(title: TimingTab().title)
+    package static let tests = DetailTab(title: TestsTab().title)
 
     /// What the tab shows.
     var content: any DetailTabContent { Self.all.first { $0.title == title } ?? RequestTab() }
@@ -84,4 +85,35 @@ struct EventsTab: DetailTabContent {
 struct CookiesTab: DetailTabContent {
     let title = "Cookies"
     func content(of record: TaskRecord, in context: DetailTabContext) -> DetailContent { .lines(DetailCookies.lines(record)) }
+}
+
+/// What the request list's scripts said of the task: each test passed or failed (and why), the
+/// lines they logged, and the error that stopped one.
+struct TestsTab: DetailTabContent {
+    let title = "Tests"
+    func content(of record: TaskRecord, in context: DetailTabContext) -> DetailContent {
+        guard !record.tests.isEmpty || !record.scriptLogs.isEmpty else {
+            return .lines(["No script ran for this task (request lists' `> {% %}` handlers and `< {% %}` pre-request scripts do)."])
+        }
+        var lines: [String] = []
+        if !record.tests.isEmpty {
+            let failed = record.tests.filter { !$0.passed }.count
+            lines.append("── tests: \(record.tests.count - failed) passed, \(failed) failed ──")
+            for test in record.tests {
+                lines.append((test.passed ? "✓ " : "✗ ") + test.name)
+                if let message = test.message { lines.append("    " + message) }
+            }
+        }
+        let errors = record.scriptLogs.filter { $0.level == .error }
+        if !errors.isEmpty {
+            lines.append("── script error ──")
+            lines += errors.map(\.text)
+        }
+        let logs = record.scriptLogs.filter { $0.level == .log }
+        if !logs.isEmpty {
+            lines.append("── log ──")
+            lines += logs.map(\.text)
+        }
+        return .lines(lines)
+    }
 }

@@ -42,8 +42,11 @@ struct TaskColumn: Sendable {
                      suffix: record.redirects.isEmpty ? "" : " ↪\(record.redirects.count)", width: width)
     }
     static let status = TaskColumn(name: .status, header: "STATUS", width: 6, compactWidth: nil, alignment: .right, sort: .status,
-                                   cell: { record, _, _, _ in record.status.map(String.init) ?? (record.state == .failed ? "ERR" : "–") },
-                                   style: { statusStyle($0) })
+                                   cell: { record, _, _, _ in
+                                       // ✓ every test of its scripts passed, ✗ one failed or a script did (the Tests tab says which).
+                                       (record.status.map(String.init) ?? (record.state == .failed ? "ERR" : "–")) + testMark(record)
+                                   },
+                                   style: { testMark($0) == " ✗" ? Style().fg(.red).bold : statusStyle($0) })
     static let size = TaskColumn(name: .size, header: "SIZE", width: 9, compactWidth: nil, alignment: .right, sort: .size) { record, _, _, _ in
         record.downloaded > 0 || record.state == .completed ? ByteCount.format(record.downloaded) : "–"
     }
@@ -55,6 +58,12 @@ struct TaskColumn: Sendable {
     static let progress = TaskColumn(name: .progress, header: "PROGRESS", width: 16, compactWidth: 4, alignment: .left, sort: nil,
                                      cell: { record, _, _, width in progress(record, bar: width >= 16) },
                                      style: { stateStyle($0.state) })
+
+    /// ` ✓` when the task's tests all passed, ` ✗` when one failed or a script of it failed, else nothing.
+    static func testMark(_ record: TaskRecord) -> String {
+        if record.tests.contains(where: { !$0.passed }) || record.scriptLogs.contains(where: { $0.level == .error }) { return " ✗" }
+        return record.tests.isEmpty ? "" : " ✓"
+    }
 
     /// Left to right, as wide as there is room for.
     static let all: [TaskColumn] = [id, state, method, name, hostPath, status, size, time, progress]
