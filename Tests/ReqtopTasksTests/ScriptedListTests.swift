@@ -136,3 +136,45 @@ final class ScriptedListTests: RunnerTestCase {
         XCTAssertTrue(tap.hasPrefix("TAP version 13\n1..2\nok 1 login - logged in\nnot ok 2 "), tap)
     }
 }
+
+/// What a dry run and `convert` make of a scripted list: nothing runs, and nothing is hidden.
+final class ScriptedListWritingTests: XCTestCase {
+    private let text = """
+        ### login
+        POST http://api.test/login
+
+        {"user": "ada"}
+
+        > {%
+            client.global.set("token", response.body.token);
+        %}
+
+        ### me
+        < ./sign.js
+        GET http://api.test/me
+        Authorization: Bearer {{token}}
+        """
+
+    func testADryRunShowsAScriptsValueAsItsNameAndSaysWhichScriptSetsIt() throws {
+        let list = try RequestListLoader.load(text: text, path: "/lists/api.http", format: .http)
+        let dry = DryRun.text(for: RequestResolver(list: list), configuration: SessionConfiguration())
+        XCTAssertEqual(dry.notSent, 0, "it would be sent, with what the script sets")
+        XCTAssertTrue(dry.text.contains("Authorization: Bearer {{token}}\n# set by scripts when the list runs (a dry run runs none): "
+                                        + "{{token}} from the script at api.http:6"), dry.text)
+    }
+
+    func testConvertKeepsScriptsInHTTPAndSaysCurlCannotCarryThem() throws {
+        let list = try RequestListLoader.load(text: text, path: "/lists/api.http", format: .http)
+        let http = try RequestListLoader.convert(list, to: .http, redaction: nil)
+        let back = try RequestListLoader.load(text: String(decoding: http.data, as: UTF8.self), path: "/elsewhere/api.http", format: .http)
+        XCTAssertEqual(back.specs.map { $0.scripts.map(\.kind) }, [[.responseHandler], [.preRequest]])
+        XCTAssertEqual(back.specs[0].scripts[0].source.trimmingCharacters(in: .whitespacesAndNewlines),
+                       #"client.global.set("token", response.body.token);"#)
+        XCTAssertEqual(back.specs[1].scripts[0].source, "/lists/sign.js", "a script file made absolute: it reads back from anywhere")
+        XCTAssertEqual(back.specs[0].scripts[0].source, list.specs[0].scripts[0].source, "its text byte for byte (lines and all)")
+        let curl = try RequestListLoader.convert(list, to: .curl, redaction: nil)
+        XCTAssertEqual(curl.warnings.count, 2, "\(curl.warnings)")
+        XCTAssertTrue(curl.warnings.allSatisfy { $0.message.contains("curl cannot carry scripts") })
+        XCTAssertTrue(String(decoding: curl.data, as: UTF8.self).contains("Authorization: Bearer {{token}}"))
+    }
+}

@@ -56,6 +56,7 @@ public enum HTTPFileWriter {
         if let name = spec.name { out += " \(name)\n# @name \(name)" }
         out += "\n"
         out += directives(spec.options)
+        for script in spec.scripts where script.kind == .preRequest && script.isJavaScript { out += text(for: script, marker: "<") }
         // `{{references}}` are kept (they name variables).
         let url = redaction?.url(spec.url) ?? spec.url
         out += "\(spec.method) \(encodingSpaces(url, keepingTemplates: isTemplate))\n"
@@ -92,7 +93,18 @@ public enum HTTPFileWriter {
                 }
             }
         }
+        let handlers = spec.scripts.filter { $0.kind == .responseHandler && $0.isJavaScript }
+        if !handlers.isEmpty { out += "\n" + handlers.map { text(for: $0, marker: ">") }.joined() }
         return out
+    }
+
+    /// A script as it was written: `< {% … %}` / `> {% … %}` around its text (kept as it was, so
+    /// its errors are on the same lines relative to it), or `< file` / `> file` with the file's path
+    /// made absolute (the list reads back from anywhere).
+    static func text(for script: RequestScript, marker: String) -> String {
+        guard script.inFile else { return "\(marker) {%\(script.source)%}\n" }
+        let directory = (script.location.file as NSString).deletingLastPathComponent
+        return "\(marker) \(RequestBody.absolutePath(script.source, relativeTo: directory.isEmpty ? "." : directory))\n"
     }
 
     static func directives(_ options: HTTPRequest.Options) -> String {

@@ -81,11 +81,16 @@ public enum RequestListLoader {
         }
         let resolver = RequestResolver(list: list, variables: variables)
         try resolver.validate()
+        for script in list.allScripts where script.isJavaScript {
+            warnings.append(RequestListWarning(location: script.location,
+                                               message: "\(script.kind == .preRequest ? "pre-request script" : "response handler") left out: "
+                                                   + "\(format.rawValue) cannot carry scripts (convert to http keeps them); what it sets stays {{…}}"))
+        }
         var requests: [HTTPRequest] = []
         for index in list.specs.indices {
             let dependencies = resolver.dependencies(of: index)
             if dependencies.isEmpty {
-                requests.append(try resolver.resolve(index))
+                requests.append(try resolvedForWriting(index, resolver))
             } else {
                 let spec = list.specs[index]
                 warnings.append(RequestListWarning(
@@ -102,6 +107,16 @@ public enum RequestListLoader {
             let commands = requests.map { CurlWriter.command(for: $0, bodyFiles: &bodyFiles, redaction: redaction) }
             return ConvertedList(data: Data((commands.joined(separator: "\n\n") + "\n").utf8), bodyFiles: bodyFiles,
                                  warnings: warnings)
+        }
+    }
+
+    /// The request at `index` as a format without scripts can hold it: a value only a script sets stays `{{name}}` (warned).
+    private static func resolvedForWriting(_ index: Int, _ resolver: RequestResolver) throws(RequestListError) -> HTTPRequest {
+        do {
+            return try resolver.resolve(index)
+        } catch {
+            guard error.needsRequestScript else { throw error }
+            return try resolver.resolveKeepingResponseReferences(index)
         }
     }
 }

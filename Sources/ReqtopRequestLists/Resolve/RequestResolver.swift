@@ -133,9 +133,10 @@ public final class RequestResolver: Sendable {
         try resolve(index, keepingResponseReferences: false)
     }
 
-    /// Resolves every variable of the spec at `index` except references to other requests'
-    /// responses, which stay as `{{login.response…}}` text (for `convert` to HAR and curl, which
-    /// cannot wait for a response).
+    /// Resolves every variable of the spec at `index` except what is known only when the list runs —
+    /// references to other requests' responses and variables only scripts set — which stay as
+    /// `{{login.response…}}` and `{{token}}` text (for a dry run, and `convert` to HAR and curl,
+    /// which cannot wait for a response nor run a script).
     public func resolveKeepingResponseReferences(_ index: Int) throws(RequestListError) -> HTTPRequest {
         try resolve(index, keepingResponseReferences: true)
     }

@@ -103,6 +103,7 @@ struct Substitution {
             // The request's own pre-request script sets a variable after everything else is read.
             if scriptGlobals == nil, let specIndex,
                let script = list.specs[specIndex].scripts.first(where: { $0.kind == .preRequest && $0.setVariables.contains(key) }) {
+                if keepsResponseReferences { return "{{\(name)}}" } // known only when the list runs
                 var error = locator.error("needs {{\(key)}}, which its own pre-request script skipped at \(script.location) sets "
                                           + "(reqtop does not run scripts)", name: name, spec: specIndex, variable: variable)
                 error.needsRequestScript = true
@@ -143,6 +144,7 @@ struct Substitution {
             }
             if let value = requestVariables[key] { return value } // request.variables, the lowest
             if let script = list.allScripts.first(where: { $0.setVariables.contains(key) }) {
+                if keepsResponseReferences { return "{{\(name)}}" } // known only when the list runs
                 let why = scriptGlobals == nil ? "which only the script skipped at \(script.location) sets (scripts are not run here)"
                     : "which the script at \(script.location) sets, but it had not set it when this request's turn came"
                 var error = locator.error("needs {{\(key)}}, \(why)", name: name, spec: specIndex, variable: variable)
@@ -151,6 +153,7 @@ struct Substitution {
             }
             if let script = list.allScripts.first(where: { $0.isJavaScript && ($0.inFile || Self.namesAFile($0.source)) }) {
                 // A script in a file reqtop does not read may be what sets it.
+                if keepsResponseReferences { return "{{\(name)}}" }
                 let what = scriptGlobals == nil ? "skipped at \(script.location) may set it" : "at \(script.location) may set it, but had not"
                 var error = locator.error("needs {{\(key)}}, which is defined nowhere reqtop reads; the script file "
                                           + "\(quoting: script.source) \(what)", name: name, spec: specIndex, variable: variable)

@@ -22,6 +22,11 @@ package enum DryRun {
                 do throws(RequestListError) {
                     let request = try resolver.resolve(index)
                     out += title + "\n" + text(for: request, configuration: configuration) + "\n"
+                } catch where error.needsRequestScript && resolver.scriptVariables == nil {
+                    // A value only a script sets: shown as `{{name}}`, with the scripts that set it (a dry run runs none).
+                    let request = (try? resolver.resolveKeepingResponseReferences(index)).map { text(for: $0, configuration: configuration) }
+                    out += title + "\n" + (request ?? "\(spec.method) \(spec.url)\n")
+                    out += "# " + scriptNote(for: index, in: list, error: error) + "\n\n"
                 } catch {
                     notSentCount += 1
                     let at = error.line > 0 ? " (\((error.file as NSString).lastPathComponent):\(error.line):\(error.column))" : ""
@@ -40,6 +45,22 @@ package enum DryRun {
             out += "# waits for the response of: \(waitsFor.sorted().joined(separator: ", "))\n\n"
         }
         return (out, notSentCount)
+    }
+
+    /// Which values of the request at `index` the list's scripts set when it runs, and where.
+    static func scriptNote(for index: Int, in list: RequestList, error: RequestListError) -> String {
+        let spec = list.specs[index]
+        let written = ([spec.url] + spec.headers.map(\.value) + [spec.body.flatMap { if case .text(let t) = $0 { t } else { nil } } ?? ""])
+            .joined(separator: "\n")
+        var notes: [String] = []
+        for script in list.allScripts where script.isJavaScript {
+            let names = script.setVariables.filter { written.contains("{{\($0)}}") || written.contains("{{ \($0) }}") }
+            guard !names.isEmpty else { continue }
+            let where_ = "\((script.location.file as NSString).lastPathComponent):\(script.location.line)"
+            notes.append(names.map { "{{\($0)}}" }.joined(separator: ", ") + " from the script at " + where_)
+        }
+        guard !notes.isEmpty else { return "when the list runs: \(error.message)" }
+        return "set by scripts when the list runs (a dry run runs none): " + notes.joined(separator: "; ")
     }
 
     /// One request: `METHOD URL`, its header fields in wire order, a blank line and the body (text
