@@ -70,7 +70,7 @@ let package = Package(
         .executableTarget(name: "reqtop-example-app", dependencies: ["ReqtopNetworking", "ReqtopTestServer"], path: "Examples/WatchedApp"),
 
         // Benchmarks side by side with curl and URLSession (`make bench`, release build).
-        .executableTarget(name: "reqtop-bench", dependencies: ["ReqtopNetworking", "ReqtopRequestLists", "ReqtopTasks", "ReqtopInspector", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopSync"]),
+        .executableTarget(name: "reqtop-bench", dependencies: ["ReqtopNetworking", "ReqtopRequestLists", "ReqtopScripts", "ReqtopTasks", "ReqtopInspector", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopSync"]),
 
         // Tests.
         .target(name: "ReqtopTestSupport", dependencies: ["ReqtopSync", "ReqtopHTTPModel", "ReqtopTestServer"], path: "Tests/ReqtopTestSupport"),

@@ -62,21 +62,59 @@ public struct ScriptInput: Sendable {
         self.environment = environment
     }
 
-    /// The input as the prelude's `__reqtop.begin` reads it.
+    /// The input as the prelude's `__reqtop.begin` reads it (written by hand: `JSONSerialization`
+    /// was most of a handler's cost).
     var json: String {
-        var object: [String: Any] = ["environment": environment]
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + (response?.body?.utf8.count ?? 0))
+        func string(_ text: String) { JSONEscaping.appendQuoted(text, to: &out) }
+        func raw(_ text: String) { out.append(contentsOf: text.utf8) }
+        raw(#"{"environment":{"#)
+        for (index, (name, value)) in environment.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { raw(",") }
+            string(name)
+            raw(":")
+            string(value)
+        }
+        raw("}")
         if let request {
-            object["request"] = [
-                "method": request.method, "url": ["raw": request.rawURL, "substituted": request.url],
-                "headers": request.headers.map { [$0.name, $0.raw, $0.value] }, "body": ["raw": request.rawBody, "substituted": request.body],
-            ] as [String: Any]
+            raw(#","request":{"method":"#)
+            string(request.method)
+            raw(#","url":{"raw":"#)
+            string(request.rawURL)
+            raw(#","substituted":"#)
+            string(request.url)
+            raw(#"},"headers":["#)
+            for (index, header) in request.headers.enumerated() {
+                raw(index > 0 ? ",[" : "[")
+                string(header.name)
+                raw(",")
+                string(header.raw)
+                raw(",")
+                string(header.value)
+                raw("]")
+            }
+            raw(#"],"body":{"raw":"#)
+            string(request.rawBody)
+            raw(#","substituted":"#)
+            string(request.body)
+            raw("}}")
         }
         if let response {
-            object["response"] = ["status": response.status, "headers": response.headers.map { [$0.name, $0.value] },
-                                  "body": response.body as Any? ?? NSNull()] as [String: Any]
+            raw(#","response":{"status":\#(response.status),"headers":["#)
+            for (index, header) in response.headers.enumerated() {
+                raw(index > 0 ? ",[" : "[")
+                string(header.name)
+                raw(",")
+                string(header.value)
+                raw("]")
+            }
+            raw(#"],"body":"#)
+            if let body = response.body { string(body) } else { raw("null") }
+            raw("}")
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        raw("}")
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
@@ -108,6 +146,8 @@ public struct ScriptOutcome: Sendable {
     public var requestVariables: [String: String] = [:]
     /// `client.exit()` was called.
     public var exited = false
+    /// The run's global variables after the script (`client.global`).
+    public var globals: [String: String] = [:]
     public var error: ScriptError?
 
     public init(tests: [TestResult] = [], logs: [String] = [], requestVariables: [String: String] = [:], exited: Bool = false, error: ScriptError? = nil) {
@@ -119,12 +159,19 @@ public struct ScriptOutcome: Sendable {
     }
 
     init(json: String) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return }
-        tests = (object["results"] as? [[String: Any]] ?? []).map {
-            TestResult(name: $0["name"] as? String ?? "?", passed: $0["passed"] as? Bool ?? false, message: $0["message"] as? String)
+        guard let object = try? JSONParser.parse(json) else { return }
+        func strings(_ value: JSONValue?) -> [String: String] {
+            guard case .object(let members)? = value else { return [:] }
+            return Dictionary(members.compactMap { member in member.value.stringValue.map { (member.key, $0) } }, uniquingKeysWith: { $1 })
         }
-        logs = object["logs"] as? [String] ?? []
-        requestVariables = object["requestVariables"] as? [String: String] ?? [:]
-        exited = object["exit"] as? Bool ?? false
+        if case .array(let results)? = object["results"] {
+            tests = results.map { result in
+                TestResult(name: result["name"]?.stringValue ?? "?", passed: result["passed"] == .bool(true), message: result["message"]?.stringValue)
+            }
+        }
+        if case .array(let lines)? = object["logs"] { logs = lines.compactMap(\.stringValue) }
+        requestVariables = strings(object["requestVariables"])
+        exited = object["exit"] == .bool(true)
+        globals = strings(object["globals"])
     }
 }

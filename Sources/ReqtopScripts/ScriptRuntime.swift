@@ -15,65 +15,114 @@ public final class ScriptRuntime: @unchecked Sendable {
     private let context: JSGlobalContextRef
     /// Seconds a script may run.
     public let timeLimit: Double
+    /// `__reqtop.begin` and `__reqtop.take`, called for every script (protected from the collector).
+    private let begin: JSObjectRef
+    private let take: JSObjectRef
+    /// Each script compiled once, as a function (a list's handler file, or a `--repeat`, runs one many times).
+    private var compiled: [Script: JSObjectRef] = [:]
+    private static let compiledLimit = 512
 
     /// - Parameter timeLimit: seconds one script may run before it is stopped (`--script-timeout`).
     public init(timeLimit: Double = 5) {
         self.timeLimit = timeLimit
         group = JSContextGroupCreate()
-        context = JSGlobalContextCreateInGroup(group, nil)
+        let context = JSGlobalContextCreateInGroup(group, nil)!
+        self.context = context
         Self.install(digest: context)
-        let prelude = try? evaluate(ScriptPrelude.source, file: "reqtop-prelude.js", line: 1)
+        let prelude = try? Self.evaluate(ScriptPrelude.source, file: "reqtop-prelude.js", line: 1, in: context)
         precondition(prelude != nil, "the script prelude does not evaluate")
+        func function(_ source: String) -> JSObjectRef {
+            let value = try? Self.evaluate(source, file: "reqtop", line: 1, in: context)
+            guard let value, let object = JSValueToObject(context, value, nil), JSObjectIsFunction(context, object) else {
+                preconditionFailure("the prelude has no \(source)")
+            }
+            JSValueProtect(context, object)
+            return object
+        }
+        begin = function("__reqtop.begin")
+        take = function("__reqtop.take")
     }
 
     deinit {
+        for function in compiled.values { JSValueUnprotect(context, function) }
+        JSValueUnprotect(context, begin)
+        JSValueUnprotect(context, take)
         JSGlobalContextRelease(context)
         JSContextGroupRelease(group)
     }
 
     /// The global variables scripts have set so far (`client.global`).
     public var globals: [String: String] {
-        lock.withLock {
-            guard let text = try? evaluate("__reqtop.take()", file: "reqtop", line: 1),
-                  let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return [:] }
-            return object["globals"] as? [String: String] ?? [:]
-        }
+        lock.withLock { ((try? call(take, with: nil)).map(ScriptOutcome.init(json:)))?.globals ?? [:] }
     }
 
     /// Sets global variables before any script runs (a run that starts from an earlier one's).
     public func setGlobals(_ values: [String: String]) {
         lock.withLock {
             let json = String(decoding: (try? JSONSerialization.data(withJSONObject: values)) ?? Data("{}".utf8), as: UTF8.self)
-            _ = try? evaluate("__reqtop.setGlobals(\(Self.quoted(json)))", file: "reqtop", line: 1)
+            _ = try? Self.evaluate("__reqtop.setGlobals(\(Self.quoted(json)))", file: "reqtop", line: 1, in: context)
         }
     }
 
-    /// Runs `script` with what it may read, and returns what it did.
+    /// Runs `script` with what it may read, and returns what it did (the global variables after it included).
     public func run(_ script: Script, with input: ScriptInput) -> ScriptOutcome {
         lock.withLock {
             do {
-                _ = try evaluate("__reqtop.begin(\(Self.quoted(input.json)))", file: "reqtop", line: 1)
-                // Its own scope (two handlers may both say `const token`); errors it throws are settled:
-                // client.exit() ends it, a failed client.assert outside a test is a failed test.
-                let wrapped = "(function () { try { " + script.source + "\n} catch (e) { __reqtop.settle(e); } })();"
+                _ = try call(begin, with: input.json)
+                let function = try compile(script)
                 let started = Date()
                 do {
-                    _ = try evaluate(wrapped, file: script.file, line: script.line, limited: true)
+                    _ = try call(function, with: nil, limited: true, file: script.file, line: script.line)
                 } catch let error as ScriptError where error.timedOut {
                     var error = error
                     error.message = "the script ran for \(Self.seconds(Date().timeIntervalSince(started))) s, over its \(Self.seconds(timeLimit)) s limit (--script-timeout): stopped"
                     throw error
                 }
-                let outcome = try evaluate("__reqtop.take()", file: "reqtop", line: 1)
-                return ScriptOutcome(json: outcome)
+                return ScriptOutcome(json: try call(take, with: nil))
             } catch let error as ScriptError {
-                var outcome = (try? evaluate("__reqtop.take()", file: "reqtop", line: 1)).map(ScriptOutcome.init(json:)) ?? ScriptOutcome()
+                var outcome = (try? call(take, with: nil)).map(ScriptOutcome.init(json:)) ?? ScriptOutcome()
                 outcome.error = error
                 return outcome
             } catch {
                 return ScriptOutcome(error: ScriptError(message: "\(error)", file: script.file, line: script.line, column: script.column))
             }
         }
+    }
+
+    /// The script as a function of its own scope (two handlers may both say `const token`), compiled
+    /// once; errors it throws are settled by the prelude: client.exit() ends it, a failed
+    /// client.assert outside a test is a failed test. A syntax error is located in its file.
+    private func compile(_ script: Script) throws -> JSObjectRef {
+        if let function = compiled[script] { return function }
+        let wrapped = "(function () { try { " + script.source + "\n} catch (e) { __reqtop.settle(e); } })"
+        let value = try Self.evaluate(wrapped, file: script.file, line: script.line, in: context)
+        guard let value, let function = JSValueToObject(context, value, nil) else {
+            throw ScriptError(message: "the script is not a function", file: script.file, line: script.line, column: script.column)
+        }
+        if compiled.count >= Self.compiledLimit {
+            for old in compiled.values { JSValueUnprotect(context, old) }
+            compiled.removeAll()
+        }
+        JSValueProtect(context, function)
+        compiled[script] = function
+        return function
+    }
+
+    /// Calls `function` with one string argument (or none), returning its value as text; within the
+    /// time limit when `limited`; a thrown exception is a `ScriptError` located at its line.
+    private func call(_ function: JSObjectRef, with argument: String?, limited: Bool = false, file: String = "reqtop", line: Int = 1) throws -> String {
+        var arguments: [JSValueRef?] = []
+        if let argument {
+            let string = JSStringCreateWithUTF8CString(argument)
+            defer { JSStringRelease(string) }
+            arguments.append(JSValueMakeString(context, string))
+        }
+        var exception: JSValueRef?
+        if limited { JSContextGroupSetExecutionTimeLimit(group, timeLimit, { _, _ in true }, nil) }
+        let value = arguments.withUnsafeBufferPointer { JSObjectCallAsFunction(context, function, nil, $0.count, $0.baseAddress, &exception) }
+        if limited { JSContextGroupClearExecutionTimeLimit(group) }
+        if let exception { throw Self.located(exception, file: file, line: line, in: context) }
+        return value.map { Self.string($0, in: context) } ?? "undefined"
     }
 
     // MARK: JavaScriptCore
@@ -141,8 +190,8 @@ public final class ScriptRuntime: @unchecked Sendable {
         return bytes
     }
 
-    /// Evaluates `source` (under `lock`), returning its value as text; a thrown exception is a located `ScriptError`.
-    private func evaluate(_ source: String, file: String, line: Int, limited: Bool = false) throws -> String {
+    /// Evaluates `source` in `context`, returning its value; a thrown exception is a located `ScriptError`.
+    private static func evaluate(_ source: String, file: String, line: Int, in context: JSGlobalContextRef) throws -> JSValueRef? {
         let script = JSStringCreateWithUTF8CString(source)
         let url = JSStringCreateWithUTF8CString(file)
         defer {
@@ -150,30 +199,30 @@ public final class ScriptRuntime: @unchecked Sendable {
             JSStringRelease(url)
         }
         var exception: JSValueRef?
-        if limited { JSContextGroupSetExecutionTimeLimit(group, timeLimit, { _, _ in true }, nil) }
         let value = JSEvaluateScript(context, script, nil, url, Int32(clamping: line), &exception)
-        if limited { JSContextGroupClearExecutionTimeLimit(group) }
-        if let exception {
-            let message = string(exception)
-            let terminated = message == "JavaScript execution terminated."
-            var located = ScriptError(message: message, file: file, line: line, column: 1, timedOut: terminated)
-            if let object = JSValueToObject(context, exception, nil) {
-                if let errorLine = number(object, "line"), errorLine.isFinite { located.line = Int(errorLine) }
-                if let column = number(object, "column"), column.isFinite { located.column = Int(column) }
-            }
-            throw located
-        }
-        return value.map(string) ?? "undefined"
+        if let exception { throw located(exception, file: file, line: line, in: context) }
+        return value
     }
 
-    private func number(_ object: JSObjectRef, _ name: String) -> Double? {
+    /// A thrown exception as an error at its line and column (the start of the script when it has none).
+    private static func located(_ exception: JSValueRef, file: String, line: Int, in context: JSGlobalContextRef) -> ScriptError {
+        let message = string(exception, in: context)
+        var located = ScriptError(message: message, file: file, line: line, column: 1, timedOut: message == "JavaScript execution terminated.")
+        if let object = JSValueToObject(context, exception, nil) {
+            if let errorLine = number(object, "line", in: context), errorLine.isFinite { located.line = Int(errorLine) }
+            if let column = number(object, "column", in: context), column.isFinite { located.column = Int(column) }
+        }
+        return located
+    }
+
+    private static func number(_ object: JSObjectRef, _ name: String, in context: JSGlobalContextRef) -> Double? {
         let key = JSStringCreateWithUTF8CString(name)
         defer { JSStringRelease(key) }
         guard let value = JSObjectGetProperty(context, object, key, nil), JSValueIsNumber(context, value) else { return nil }
         return JSValueToNumber(context, value, nil)
     }
 
-    private func string(_ value: JSValueRef) -> String {
+    private static func string(_ value: JSValueRef, in context: JSGlobalContextRef) -> String {
         guard let text = JSValueToStringCopy(context, value, nil) else { return "?" }
         defer { JSStringRelease(text) }
         let size = JSStringGetMaximumUTF8CStringSize(text)

@@ -35,6 +35,7 @@ enum BenchRun {
         section("attach") { try AttachBench(settings: settings).run() }
         section("tui") { try TUIBench(settings: settings).run() }
         section("bus") { BusBench(settings: settings).run() }
+        section("scripts") { ScriptBench(settings: settings).run() }
 
         let report = Report(date: ISO8601DateFormatter().string(from: Date()), machine: machine, settings: settings, rows: rows)
         print(report.markdown)

@@ -20,7 +20,7 @@ struct BenchSettings: Codable {
     var tuiSeconds: Double
     var busEvents: Int
     var busRuns: Int
-    /// Which cases to run (`BENCH_CASES=replay,parse,run,single,download,proxy,attach,tui,bus`; all by default).
+    /// Which cases to run (`BENCH_CASES=replay,parse,run,single,download,proxy,attach,tui,bus,scripts`; all by default).
     var cases: [String]
 
     static func fromEnvironment() -> BenchSettings {
@@ -42,7 +42,7 @@ struct BenchSettings: Codable {
             tuiSeconds: quick ? 0.5 : 4,
             busEvents: int("BENCH_BUS_EVENTS", 600_000, 6000),
             busRuns: int("BENCH_BUS_RUNS", 3, 1),
-            cases: (env["BENCH_CASES"] ?? "replay,parse,run,single,download,proxy,attach,tui,bus").split(separator: ",").map(String.init))
+            cases: (env["BENCH_CASES"] ?? "replay,parse,run,single,download,proxy,attach,tui,bus,scripts").split(separator: ",").map(String.init))
     }
 
     var summary: String {

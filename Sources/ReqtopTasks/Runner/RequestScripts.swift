@@ -75,7 +75,7 @@ struct RequestScripts: Sendable {
             return ScriptOutcome()
         }
         let outcome = runtime.run(source, with: input)
-        variables.setGlobal(runtime.globals)
+        variables.setGlobal(outcome.globals)
         let now = Date().timeIntervalSince1970
         for line in outcome.logs { report.events.append((now, .scriptLog(ScriptLog(level: .log, text: line)))) }
         for test in outcome.tests {
