@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "ReqtopTasksTests", dependencies: ["ReqtopTasks", "ReqtopNetworking", "ReqtopNetworkingTesting", "ReqtopRequestLists",
                                                           "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopTasks", "ReqtopInspector", "ReqtopNetworkingTesting", "ReqtopNetworking", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport", "ReqtopTasks", "ReqtopSync"], exclude: ["README.md"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport", "ReqtopTasks", "ReqtopSync"], exclude: ["README.md", "Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -146,6 +146,54 @@ final class CLITests: XCTestCase {
         }
     }
 
+    // MARK: Scripts
+
+    /// A scripted list from the command line: exit 4 when only a test failed, 0 when all passed, 1
+    /// when a script failed; the JUnit report validates against Jenkins' JUnit schema (xmllint).
+    func testScriptTestsSetTheExitCodeAndTheJUnitReportValidates() throws {
+        let xmllint = try XCTUnwrap(findExecutable(named: "xmllint"), "xmllint is installed by scripts/setup.sh test")
+        let schema = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Fixtures/junit-10.xsd")
+        func list(_ check: String) throws -> String {
+            try file("scripted-\(UUID().uuidString.prefix(6)).http", """
+                ### login
+                POST {{base}}/anything/login
+                Content-Type: application/json
+
+                {"token": "t<&>"}
+
+                > {%
+                    client.global.set("token", response.body.json.token);
+                    client.test("logged in", () => client.assert(response.status === 200, "status " + response.status));
+                %}
+
+                ### me
+                GET {{base}}/headers
+                X-Token: {{token}}
+
+                > {%
+                    \(check)
+                %}
+                """)
+        }
+        let report = directory.appendingPathComponent("report.xml").path
+        let tap = directory.appendingPathComponent("report.tap").path
+        let failing = try reqtop(["run", try list("client.test('token sent', () => client.assert(response.body.headers['X-Token'] === 'nope', 'sent ' + response.body.headers['X-Token']));"),
+                                  "--var", base, "--headless", "--report", "junit=\(report)", "--report", "tap=\(tap)"])
+        XCTAssertEqual(failing.status, 4, failing.stdoutText + failing.stderrText)
+        XCTAssertTrue(failing.stdoutText.contains("tests: 1 passed, 1 failed"), failing.stdoutText)
+        let valid = try Subprocess.run(xmllint, ["--noout", "--schema", schema, report])
+        let xml = try String(contentsOfFile: report, encoding: .utf8)
+        XCTAssertEqual(valid.status, 0, valid.stderrText + xml)
+        XCTAssertTrue(xml.contains(#"failures="1""#) && xml.contains("sent t&lt;&amp;&gt;"), xml)
+        XCTAssertTrue(try String(contentsOfFile: tap, encoding: .utf8).contains("not ok 2 me - token sent"))
+        let passing = try reqtop(["run", try list("client.test('token sent', () => client.assert(response.body.headers['X-Token'].startsWith('t'), 'no'));"),
+                                  "--var", base, "--headless"])
+        XCTAssertEqual(passing.status, 0, passing.stdoutText + passing.stderrText)
+        let throwing = try reqtop(["run", try list("response.body.nothing.here;"), "--var", base, "--headless", "--events", "jsonl"])
+        XCTAssertEqual(throwing.status, 1, throwing.stderrText)
+        XCTAssertTrue(throwing.stdoutText.contains(#""event":"log","level":"error""#), throwing.stdoutText)
+    }
+
     // MARK: Locust
 
     func testLocustfileFromConvertSendsTheListWithChainedValues() throws {

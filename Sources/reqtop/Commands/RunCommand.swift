@@ -50,6 +50,11 @@ enum RunCommand: Command {
             printToStandardError(error.description)
             return 2
         }
+        if !options.runsScripts { // said once per script, as every warning is
+            for script in inputs.flatMap(\.list.allScripts) where script.isJavaScript {
+                printToStandardError(RequestListWarning(location: script.location, message: "script skipped (--no-scripts)").description)
+            }
+        }
         if options.dryRun { return printDryRun(inputs, options: options) }
         return replay(inputs, options: options)
     }
