@@ -359,17 +359,25 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(server.requestLog.count, 0)
     }
 
-    /// ktor's JWT example: the second request needs what only a skipped script sets. `--dry-run`
-    /// prints it as one `### N … — not sent: why` line (no request line a reader could take for a
-    /// request, no `# not sent` a reader could take for a header) and exits 3.
+    /// ktor's JWT example: the second request needs what only the first's handler sets. A dry run
+    /// runs no script: it shows the request with `{{auth_token}}` and names the script that sets it.
+    /// A value only another client makes (REST Client's `{{$aadToken}}`) is a request that will not
+    /// be sent: one `### N … — not sent: why` line (no request line a reader could take for a
+    /// request, no `# not sent` a reader could take for a header), and exit 3.
     func testDryRunMarksARequestThatWillNotBeSentAndExitsThree() throws {
         let list = ((#filePath as NSString).deletingLastPathComponent as NSString)
             .appendingPathComponent("../ReqtopRequestListsTests/Fixtures/Wild/http/ktor-documentation__auth-jwt-hs256_requests.http")
-        let dry = try reqtop(["run", list, "--dry-run"])
+        let scripted = try reqtop(["run", list, "--dry-run"])
+        XCTAssertEqual(scripted.status, 0, scripted.stderrText)
+        XCTAssertTrue(scripted.stdoutText.contains("GET http://localhost:8080/hello"), scripted.stdoutText)
+        XCTAssertTrue(scripted.stdoutText.contains("{{auth_token}}\n# set by scripts when the list runs (a dry run runs none): {{auth_token}} from the script at "),
+                      scripted.stdoutText)
+        let other = try file("aad.http", "POST http://localhost:8080/login\n\n###\nGET http://localhost:8080/hello\nAuthorization: {{$aadToken}}\n")
+        let dry = try reqtop(["run", other, "--dry-run"])
         XCTAssertEqual(dry.status, 3, dry.stderrText)
         let lines = dry.stdoutText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let notSent = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("### 2 ") }, dry.stdoutText)
-        XCTAssertTrue(lines[notSent].contains(" — not sent: needs {{auth_token}}"), lines[notSent])
+        let notSent = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("### 2") }, dry.stdoutText)
+        XCTAssertTrue(lines[notSent].contains(" — not sent: {{$aadToken}}"), lines[notSent])
         XCTAssertEqual(lines[notSent + 1], "", "nothing of the request follows: \(dry.stdoutText)")
         XCTAssertFalse(dry.stdoutText.contains("GET http://localhost:8080/hello"), dry.stdoutText)
         XCTAssertTrue(lines.contains("POST http://localhost:8080/login"), dry.stdoutText)

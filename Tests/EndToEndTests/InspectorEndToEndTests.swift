@@ -321,7 +321,8 @@ final class InspectorEndToEndTests: XCTestCase {
             ###
             GET \(base)/anything/second?token={{token}}
             """)
-        let tmux = try shell(running: "\(Self.reqtop) run \(list)")
+        // Without its scripts (--no-scripts), the second request needs what only the first's handler sets.
+        let tmux = try shell(running: "\(Self.reqtop) run --no-scripts \(list)")
         try tmux.waitUntil("the first request to complete") { self.row("/anything/first", in: $0)?.contains("200") ?? false }
         let screen = try tmux.waitFor(text: "(1 not sent)")
         XCTAssertTrue(screen.contains("not sent: needs {{token}}"), screen)
@@ -332,6 +333,41 @@ final class InspectorEndToEndTests: XCTestCase {
         let after = try tmux.waitFor(text: "DONE", timeout: 15)
         XCTAssertTrue(after.contains("GET \(base)/anything/second?token={{token}} ✗ not sent: needs {{token}}"), after)
         XCTAssertTrue(after.contains("EXIT=1"), after)
+    }
+
+    /// The same list with its scripts: the handler's token goes out with the second request, whose
+    /// own handler's tests show as ✓/✗ after its status and in the Tests tab (7), at 80×24.
+    func testScriptsRunInTheInspectorAndTheirTestsShow() throws {
+        let base = server.baseURL.absoluteString
+        let list = try writeList("""
+            GET \(base)/anything/first
+
+            > {% client.global.set("token", "t-" + response.status) %}
+
+            ###
+            GET \(base)/anything/second?token={{token}}
+
+            > {%
+                client.test("the token went out", () => client.assert(response.body.args.token === "t-200", "sent " + response.body.args.token));
+                client.test("a failing check", () => client.assert(response.status === 201, "status " + response.status));
+                client.log("second done");
+            %}
+            """)
+        let tmux = try shell(running: "\(Self.reqtop) run \(list)")
+        try tmux.resize(width: 80, height: 24)
+        let screen = try tmux.waitUntil("the second request to complete with its tests") { screen in
+            self.row("second?token=t-200", in: screen)?.contains("200 ✗") ?? false // the handler's token in the URL
+        }
+        XCTAssertTrue(self.row("/anything/first", in: screen)?.contains("200") ?? false, screen)
+        try select("second?token=t-200", tmux)
+        try tmux.sendKeys("Enter", "7")
+        let tests = try tmux.waitFor(text: "── tests: 1 passed, 1 failed ──")
+        XCTAssertTrue(tests.contains("✓ the token went out"), tests)
+        XCTAssertTrue(tests.contains("✗ a failing check") && tests.contains("status 200"), tests)
+        XCTAssertTrue(tests.contains("second done"), tests)
+        try tmux.sendKeys("Escape", "q")
+        let after = try tmux.waitFor(text: "DONE", timeout: 15)
+        XCTAssertTrue(after.contains("EXIT=4"), "a failed test, every request completed: \(after)")
     }
 
     /// `--dry-run` on a terminal: an escape sequence in a header or a body shows as ␛ instead of

@@ -22,12 +22,13 @@ package enum DryRun {
                 do throws(RequestListError) {
                     let request = try resolver.resolve(index)
                     out += title + "\n" + text(for: request, configuration: configuration) + "\n"
-                } catch where error.needsRequestScript && resolver.scriptVariables == nil {
-                    // A value only a script sets: shown as `{{name}}`, with the scripts that set it (a dry run runs none).
-                    let request = (try? resolver.resolveKeepingResponseReferences(index)).map { text(for: $0, configuration: configuration) }
-                    out += title + "\n" + (request ?? "\(spec.method) \(spec.url)\n")
-                    out += "# " + scriptNote(for: index, in: list, error: error) + "\n\n"
                 } catch {
+                    // A value only a script sets: shown as `{{name}}`, with the scripts that set it (a dry run runs none).
+                    if error.needsRequestScript, resolver.scriptVariables == nil, let note = scriptNote(for: index, in: list),
+                       let request = try? resolver.resolveKeepingResponseReferences(index) {
+                        out += title + "\n" + text(for: request, configuration: configuration) + "# " + note + "\n\n"
+                        continue
+                    }
                     notSentCount += 1
                     let at = error.line > 0 ? " (\((error.file as NSString).lastPathComponent):\(error.line):\(error.column))" : ""
                     out += "\(title) — not sent: \(error.message)\(at)\n\n"
@@ -48,7 +49,7 @@ package enum DryRun {
     }
 
     /// Which values of the request at `index` the list's scripts set when it runs, and where.
-    static func scriptNote(for index: Int, in list: RequestList, error: RequestListError) -> String {
+    static func scriptNote(for index: Int, in list: RequestList) -> String? {
         let spec = list.specs[index]
         let written = ([spec.url] + spec.headers.map(\.value) + [spec.body.flatMap { if case .text(let t) = $0 { t } else { nil } } ?? ""])
             .joined(separator: "\n")
@@ -59,7 +60,7 @@ package enum DryRun {
             let where_ = "\((script.location.file as NSString).lastPathComponent):\(script.location.line)"
             notes.append(names.map { "{{\($0)}}" }.joined(separator: ", ") + " from the script at " + where_)
         }
-        guard !notes.isEmpty else { return "when the list runs: \(error.message)" }
+        guard !notes.isEmpty else { return nil }
         return "set by scripts when the list runs (a dry run runs none): " + notes.joined(separator: "; ")
     }
 
