@@ -170,6 +170,29 @@ enum ScriptPrelude {
       }
       global.crypto = Object.freeze(crypto);
 
+      // $random: the JetBrains HTTP Client's generators, as its dynamic variables have them.
+      function pick(alphabet, length) {
+        let out = '';
+        for (let i = 0; i < Math.max(0, Math.floor(length)); i++) out += alphabet[Math.floor(Math.random() * alphabet.length)];
+        return out;
+      }
+      const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+      global.$random = Object.freeze({
+        get uuid() {
+          const h = pick('0123456789abcdef', 32).split('');
+          h[12] = '4';
+          h[16] = '89ab'[Math.floor(Math.random() * 4)];
+          const s = h.join('');
+          return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+        },
+        integer(from = 0, to = 1000) { return Math.floor(from + Math.random() * (to - from)); },
+        float(from = 0, to = 1000) { return from + Math.random() * (to - from); },
+        alphabetic(length = 10) { return pick(letters, length); },
+        alphanumeric(length = 10) { return pick(letters + '0123456789_', length); },
+        hexadecimal(length = 10) { return pick('0123456789abcdef', length); },
+        get email() { return pick('abcdefghijklmnopqrstuvwxyz', 8) + '@' + pick('abcdefghijklmnopqrstuvwxyz', 6) + '.com'; },
+      });
+
       Object.defineProperty(global, '__reqtop', { value: Object.freeze({
         // Before a script: what it may read.
         begin(json) {

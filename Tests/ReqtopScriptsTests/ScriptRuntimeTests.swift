@@ -129,3 +129,20 @@ extension ScriptRuntimeTests {
         ])
     }
 }
+
+extension ScriptRuntimeTests {
+    /// `$random` in scripts, as the JetBrains client's generators: their shapes and ranges.
+    func testRandomGeneratorsHaveTheirShapes() throws {
+        let outcome = ScriptRuntime().run(Script(source: """
+            const uuids = new Set();
+            for (let i = 0; i < 50; i++) uuids.add($random.uuid);
+            client.log(uuids.size, [...uuids].every(u => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(u)));
+            const ints = Array.from({length: 200}, () => $random.integer(5, 8));
+            client.log(ints.every(n => Number.isInteger(n) && n >= 5 && n < 8), new Set(ints).size);
+            client.log(/^[a-zA-Z]{12}$/.test($random.alphabetic(12)), /^[0-9a-f]{6}$/.test($random.hexadecimal(6)),
+                       /^\\w{9}$/.test($random.alphanumeric(9)), /^[a-z]+@[a-z]+\\.com$/.test($random.email));
+            """, file: "r.http", line: 1, column: 1), with: ScriptInput(request: nil))
+        XCTAssertNil(outcome.error)
+        XCTAssertEqual(outcome.logs, ["50 true", "true 3", "true true true true"])
+    }
+}
