@@ -49,7 +49,7 @@ func runInteractive(manager: SessionManager, title: String, options: Interactive
     let store = TaskStore(onChange: { [dirty = loop.dirtyFlag] in dirty.markDirty() })
     if let saved = options.saved { store.apply(saved.events) }
     let subscription = store.observe(manager.bus)
-    defer { subscription.cancel() }
+    defer { subscription.stop() }
     let journal = options.journal ? startJournal(manager.bus, source: title) : nil
     defer { finishJournal(journal) }
     // An attached program's events go on the manager's bus, so the store and the journal see them

@@ -13,7 +13,7 @@ final class InspectorModelTests: XCTestCase {
     private var manager: SessionManager!
     private var store: TaskStore!
     private var session: InspectorModel!
-    private var subscription: EventBus.Subscription!
+    private var subscription: EventMonitorHost!
 
     private func url(_ pathAndQuery: String) -> HTTPURL { HTTPURL(string: server.url(pathAndQuery).absoluteString)! }
 
@@ -106,7 +106,7 @@ final class InspectorModelTests: XCTestCase {
         defer { manager.invalidate() }
         let store = TaskStore(bodyBudget: 2500) // room for two 1,000-byte bodies in memory
         let subscription = store.observe(manager.bus)
-        defer { subscription.cancel() }
+        defer { subscription.stop() }
         let session = InspectorModel(manager: manager, store: store, secrets: SecretPolicy())
         var ids: [TaskID] = []
         for path in ["/bytes/2000000", "/bytes/1000?seed=1", "/bytes/1000?seed=2", "/bytes/1000?seed=3"] {

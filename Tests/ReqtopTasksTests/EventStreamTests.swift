@@ -50,7 +50,7 @@ final class EventStreamTests: EmbeddedServerTestCase {
 
         let local = TaskStore()
         let subscription = local.observe(manager.bus)
-        defer { subscription.cancel() }
+        defer { subscription.stop() }
         for request in [HTTPRequest(url: url("/get?a=1")), HTTPRequest(url: url("/redirect/2")),
                         HTTPRequest(method: "POST", url: url("/post"), body: .data(Data("hi".utf8))),
                         HTTPRequest(url: url("/fault/reset?after=100"))] {
@@ -87,7 +87,7 @@ final class EventStreamTests: EmbeddedServerTestCase {
         eventually("the reader to be registered") { publisher.readerCount == 1 }
         let recorder = TaskStore()
         let subscription = recorder.observe(manager.bus)
-        defer { subscription.cancel() }
+        defer { subscription.stop() }
         // Enough events to overflow 16 KB many times over; the app must not wait for the reader.
         for i in 0..<300 { try manager.dataTask(with: HTTPRequest(url: url("/get?i=\(i)&pad=" + String(repeating: "x", count: 200)))).resume() }
         XCTAssertTrue(recorder.waitUntilSettled(timeout: 30), "the app finished every request")

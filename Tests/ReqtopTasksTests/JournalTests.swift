@@ -25,7 +25,7 @@ final class JournalTests: EmbeddedServerTestCase {
         let manager = SessionManager()
         let store = TaskStore()
         let subscription = store.observe(manager.bus)
-        defer { subscription.cancel() }
+        defer { subscription.stop() }
         let journal = try JournalWriter(bus: manager.bus, source: "journal test", directory: folder, bodyLimit: 1000)
         let requests = [
             HTTPRequest(url: HTTPURL(string: server.baseURL.absoluteString + "/get?x=1")!,

@@ -28,10 +28,16 @@ public final class EventMonitorHost: Sendable {
     /// - Parameters:
     ///   - label: the queue's label.
     ///   - gathering: how long a batch may wait for more events (`EventBus.subscribeBatches`).
-    public init(bus: EventBus, monitor: any EventMonitor, label: String, gathering: DispatchTimeInterval? = nil) {
+    public convenience init(bus: EventBus, monitor: any EventMonitor, label: String, gathering: DispatchTimeInterval? = nil) {
+        self.init(bus: bus, monitor: monitor, queue: DispatchQueue(label: label), gathering: gathering)
+    }
+
+    /// A host that calls the monitor on `queue`, a serial queue the monitor also uses for its own work
+    /// (a store that answers "is everything applied?" with `queue.sync {}`).
+    public init(bus: EventBus, monitor: any EventMonitor, queue: DispatchQueue, gathering: DispatchTimeInterval? = nil) {
         self.bus = bus
         self.monitor = monitor
-        queue = DispatchQueue(label: label)
+        self.queue = queue
         self.gathering = gathering
     }
 

@@ -15,7 +15,7 @@ package final class HARRecorder: Sendable {
     private let bus: EventBus
     private let store = TaskStore()
     private let spill = EntrySpill()
-    private let subscription = Protected<EventBus.Subscription?>(nil)
+    private let subscription = Protected<EventMonitorHost?>(nil)
     /// What the HAR hides (the session's secrets are registered with it when it is written).
     private let secrets: SecretPolicy
 
@@ -34,7 +34,7 @@ package final class HARRecorder: Sendable {
     /// its completion handler ran), waiting at most `timeout` seconds for that.
     package func stop(timeout: Double = 3) {
         store.waitUntilSettled(timeout: timeout)
-        subscription.withLock({ $0 })?.cancel()
+        subscription.withLock({ $0 })?.stop()
     }
 
     /// Tasks whose records are still in memory: running ones, and ended ones behind a running one.

@@ -51,17 +51,31 @@ package final class TaskStore: Sendable {
         self.onChange = onChange
     }
 
-    /// Subscribes the store to `bus`; batches are applied on the store's own queue. The store
-    /// listens while the returned subscription is kept.
-    package func observe(_ bus: EventBus) -> EventBus.Subscription {
+    /// Subscribes the store to `bus` as an `EventMonitor` whose host calls it on the store's own
+    /// queue (so `waitUntilSettled` orders with it); it listens until the host is stopped.
+    package func observe(_ bus: EventBus) -> EventMonitorHost {
         observe(bus, afterEachBatch: {})
     }
 
     /// `observe(_:)`, calling `afterEachBatch` (on the store's queue) once each batch is applied.
-    package func observe(_ bus: EventBus, afterEachBatch: @escaping @Sendable () -> Void) -> EventBus.Subscription {
-        bus.subscribeBatches(queue: queue) { [self] events in
-            apply(events)
-            onChange()
+    package func observe(_ bus: EventBus, afterEachBatch: @escaping @Sendable () -> Void) -> EventMonitorHost {
+        let host = EventMonitorHost(bus: bus, monitor: Monitor(store: self, afterEachBatch: afterEachBatch), queue: queue)
+        host.start()
+        return host
+    }
+
+    /// The store as a bus observer: each batch applied, then `onChange` and the subscriber's own step.
+    private final class Monitor: EventMonitor {
+        let store: TaskStore
+        let afterEachBatch: @Sendable () -> Void
+        init(store: TaskStore, afterEachBatch: @escaping @Sendable () -> Void) {
+            self.store = store
+            self.afterEachBatch = afterEachBatch
+        }
+
+        func receive(_ events: [TaskEvent]) {
+            store.apply(events)
+            store.onChange()
             afterEachBatch()
         }
     }
