@@ -122,6 +122,25 @@ final class ScriptedListTests: RunnerTestCase {
         XCTAssertTrue(reason.contains("scripts are not run here"), reason)
     }
 
+    /// A HAR recorded during the run (as `--har` records it) has each response's tests as `_tests`.
+    func testTheHARHasEachResponsesTests() throws {
+        var recorder: HARRecorder?
+        let (outcome, _) = try run(login + "\n\n###\nGET {{base}}/status/500\n\n> {%\nclient.test('ok', () => client.assert(response.status < 500, 'got 500'));\n%}\n",
+                                   configure: { runner in
+                                       recorder = HARRecorder(bus: runner.manager.bus, secrets: SecretPolicy())
+                                       recorder?.start()
+                                   })
+        XCTAssertEqual(outcome.summary.testsFailed, 1)
+        let har = FileManager.default.temporaryDirectory.appendingPathComponent("tests-\(UUID().uuidString).har")
+        defer { try? FileManager.default.removeItem(at: har) }
+        recorder?.stop()
+        _ = try XCTUnwrap(recorder).write(to: har)
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: har)) as? [String: Any]
+        let entries = try XCTUnwrap((object?["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let tests = entries.map { ($0["_tests"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? "") \($0["passed"] ?? "") \($0["message"] ?? "-")" } }
+        XCTAssertEqual(tests, [["logged in 1 -"], ["ok 0 got 500"]])
+    }
+
     /// The JUnit report: a case per test, named after its request; failures and errors counted.
     func testTheJUnitAndTAPReportsListEveryTest() throws {
         let (outcome, _) = try run(login + "\n\n###\nGET {{base}}/status/500\n\n> {%\nclient.test('ok', () => client.assert(response.status < 500, 'got 500'));\n%}\n",

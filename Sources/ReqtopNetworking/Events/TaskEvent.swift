@@ -31,7 +31,7 @@ public struct TaskEvent: Sendable {
         case completed(TaskCompletion)
         case failed(TaskFailure)
         /// A script of the task's request list checked it (`client.test`, `client.assert`); posted by
-        /// the runner after the task ended.
+        /// the runner when the response has arrived, just before the task's end.
         case test(TestResult)
         /// A script of the task's request list logged a line, or failed (`client.log`, an error).
         case scriptLog(ScriptLog)

@@ -57,6 +57,8 @@ public struct HARExportEntry: Sendable, Hashable {
     public var comment: String?
     /// Why the task failed or was cancelled after its response began (`_error` in the HAR), or nil.
     public var error: String?
+    /// What the request list's scripts checked of this response (`_tests` in the HAR).
+    public var tests: [TestResult] = []
 
     public init(startedDateTime: Date, request: Request, response: Response, timings: HARTimings,
                 time: Double? = nil, serverIPAddress: String? = nil, comment: String? = nil, error: String? = nil) {

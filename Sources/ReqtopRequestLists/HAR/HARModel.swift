@@ -94,5 +94,13 @@ enum HAR {
         var comment: String?
         /// A custom field (HAR allows `_`-prefixed ones, as Chrome's `_error`): why the task did not complete.
         var _error: String?
+        /// A custom field: the request list's script tests of this response (`client.test`), in order.
+        var _tests: [Test]?
+    }
+
+    struct Test: Encodable {
+        var name: String
+        var passed: Bool
+        var message: String?
     }
 }

@@ -77,6 +77,7 @@ public enum HARWriter {
                                       send: t.send, wait: t.wait, receive: t.receive)
         return HAR.Entry(startedDateTime: isoDate(entry.startedDateTime), time: entry.time, request: request, response: response,
                         cache: HAR.Cache(), timings: timings, serverIPAddress: entry.serverIPAddress, comment: entry.comment,
-                        _error: entry.error)
+                        _error: entry.error,
+                        _tests: entry.tests.isEmpty ? nil : entry.tests.map { HAR.Test(name: $0.name, passed: $0.passed, message: $0.message) })
     }
 }

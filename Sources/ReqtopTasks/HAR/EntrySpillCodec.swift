@@ -36,6 +36,12 @@ enum EntrySpillCodec {
         writer.string(entry.serverIPAddress)
         writer.string(entry.comment)
         writer.string(entry.error)
+        writer.int(entry.tests.count)
+        for test in entry.tests {
+            writer.string(test.name)
+            writer.int(test.passed ? 1 : 0)
+            writer.string(test.message)
+        }
         withUnsafeBytes(of: UInt64(writer.bytes.count).littleEndian) { out.append(contentsOf: $0) }
         out.append(contentsOf: writer.bytes)
     }
@@ -128,8 +134,14 @@ enum EntrySpillCodec {
                                                    headersSize: try int())
             let timings = HARTimings(blocked: try double(), dns: try double(), connect: try double(), ssl: try double(),
                                      send: try double(), wait: try double(), receive: try double())
-            return HARExportEntry(startedDateTime: started, request: request, response: response, timings: timings, time: try double(),
-                                  serverIPAddress: try optionalString(), comment: try optionalString(), error: try optionalString())
+            var entry = HARExportEntry(startedDateTime: started, request: request, response: response, timings: timings, time: try double(),
+                                       serverIPAddress: try optionalString(), comment: try optionalString(), error: try optionalString())
+            let tests = try int()
+            guard tests >= 0 else { throw Malformed() }
+            for _ in 0..<tests {
+                entry.tests.append(TestResult(name: try string(), passed: try int() != 0, message: try optionalString()))
+            }
+            return entry
         }
     }
 }

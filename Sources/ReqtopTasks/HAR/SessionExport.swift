@@ -52,7 +52,7 @@ package enum SessionExport {
             comment = "the task \(ended) after the response head and \(record.downloaded) body bytes: the response is incomplete"
                 + (record.body == nil ? "" : "; the body here is what arrived")
         }
-        return HARExportEntry(
+        var entry = HARExportEntry(
             startedDateTime: Date(timeIntervalSince1970: start),
             request: .init(method: head?.method ?? record.method, url: (head?.url ?? record.url).absoluteString,
                            httpVersion: head?.httpVersion ?? "HTTP/\(response.httpVersion)",
@@ -62,6 +62,8 @@ package enum SessionExport {
                             mimeType: response.mimeType ?? "", body: responseBody, headersSize: response.size),
             timings: harTimings(t), time: t.total >= 0 ? t.total : nil, comment: comment,
             error: isFinal && endedEarly(record) != nil ? record.error.map { "\($0.code.rawValue): \($0.message)" } ?? endedEarly(record) : nil)
+        if isFinal { entry.tests = record.tests } // the scripts checked the final response
+        return entry
     }
 
     /// HAR timings from the core's phase timings: `connect` includes `ssl`, as HAR 1.2 says;

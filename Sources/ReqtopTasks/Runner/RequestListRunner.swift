@@ -17,7 +17,7 @@ import ReqtopSync
 ///   pre-request scripts run before it is resolved, its response handlers when its response has
 ///   arrived; a request that uses a variable only scripts set waits for the earlier requests whose
 ///   scripts may set it. Their tests and logs are posted on the bus as `test` and `log` events of
-///   the task, after its end.
+///   the task, just before its end.
 ///
 /// ```swift
 /// let runner = try RequestListRunner(manager: manager, inputs: [RunnerInput(list: list)],
@@ -228,14 +228,14 @@ package final class RequestListRunner: Sendable {
                                durationMilliseconds: response.timings.flatMap { $0.total >= 0 ? $0.total : nil })
         result.tests = before.tests + after.tests
         result.scriptError = (before.error ?? after.error)?.description
-        state.withLock { $0.finish(item: item, result: result, task: response.task) }
+        // The scripts' events go out now, before the task's end (which the manager posts right after this
+        // handler): the record, the journal and a HAR recorder have the tests when the task ends.
         let events = (before.events + after.events).map { TaskEvent(task: response.task, time: $0.time, kind: $0.kind) }
+        if !events.isEmpty { manager.bus.post(events) }
+        state.withLock { $0.finish(item: item, result: result, task: response.task) }
         // The handler runs just before the manager posts this task's terminal event on the same serial
-        // completion queue: hop once so the next task's `created` (and the scripts' events) are posted after it.
-        manager.configuration.completionQueue.async {
-            if !events.isEmpty { self.manager.bus.post(events) }
-            self.pump()
-        }
+        // completion queue: hop once so the next task's `created` is posted after it.
+        manager.configuration.completionQueue.async { self.pump() }
     }
 
     private func finishIfDone() {
