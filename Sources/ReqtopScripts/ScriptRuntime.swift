@@ -89,6 +89,52 @@ public final class ScriptRuntime: @unchecked Sendable {
         }
     }
 
+    /// The value of an httpyac `{{ expression }}` as text, with `variables` in scope as names (and
+    /// the run's globals, `$random`, `crypto` there too), within the time limit.
+    public func evaluate(expression: String, variables: [String: String]) -> Result<String, ScriptError> {
+        lock.withLock {
+            var scope: [UInt8] = Array("{".utf8)
+            for (index, (name, value)) in variables.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { scope.append(UInt8(ascii: ",")) }
+                JSONEscaping.appendQuoted(name, to: &scope)
+                scope.append(UInt8(ascii: ":"))
+                JSONEscaping.appendQuoted(value, to: &scope)
+            }
+            scope.append(UInt8(ascii: "}"))
+            // `with` puts the variables in scope as names (sloppy-mode code, as httpyac's is).
+            let source = "(function (scope) { with (scope) { return (" + expression + "\n); } })"
+            do {
+                let value = try Self.evaluate(source, file: "{{ \(expression) }}", line: 1, in: context)
+                guard let value, let function = JSValueToObject(context, value, nil) else {
+                    return .failure(ScriptError(message: "not an expression", file: "{{ }}", line: 1, column: 1))
+                }
+                // Called with the scope object (the variables as JSON).
+                var exception: JSValueRef?
+                let text = JSStringCreateWithUTF8CString(String(decoding: scope, as: UTF8.self))
+                defer { JSStringRelease(text) }
+                let argument = JSValueMakeFromJSONString(context, text)
+                var arguments: [JSValueRef?] = [argument]
+                JSContextGroupSetExecutionTimeLimit(group, timeLimit, { _, _ in true }, nil)
+                let result = arguments.withUnsafeMutableBufferPointer {
+                    JSObjectCallAsFunction(context, function, nil, 1, $0.baseAddress, &exception)
+                }
+                JSContextGroupClearExecutionTimeLimit(group)
+                if let exception { return .failure(Self.located(exception, file: "{{ \(expression) }}", line: 1, in: context)) }
+                guard let result else { return .success("") }
+                if JSValueIsObject(context, result), !JSValueIsNull(context, result),
+                   let json = JSValueCreateJSONString(context, result, 0, nil) {
+                    defer { JSStringRelease(json) }
+                    return .success(Self.string(JSValueMakeString(context, json), in: context))
+                }
+                return .success(Self.string(result, in: context))
+            } catch let error as ScriptError {
+                return .failure(error)
+            } catch {
+                return .failure(ScriptError(message: "\(error)", file: "{{ }}", line: 1, column: 1))
+            }
+        }
+    }
+
     /// The script as a function of its own scope (two handlers may both say `const token`), compiled
     /// once; errors it throws are settled by the prelude: client.exit() ends it, a failed
     /// client.assert outside a test is a failed test. A syntax error is located in its file.

@@ -197,3 +197,34 @@ final class ScriptedListWritingTests: XCTestCase {
         XCTAssertTrue(String(decoding: curl.data, as: UTF8.self).contains("Authorization: Bearer {{token}}"))
     }
 }
+
+/// httpyac's JavaScript `{{ expressions }}`, evaluated in the run's script context.
+final class ExpressionListTests: RunnerTestCase {
+    func testAnExpressionIsEvaluatedWithTheVariablesInScope() throws {
+        let (outcome, events) = try run("""
+            @count = 2
+            GET {{base}}/anything/{{ [1, 2, 3].map(n => n * 10).join("-") }}?host={{ base.startsWith("http://127.0.0.1") }}
+            X-Sum: {{ 40 + 2 }}
+            X-Object: {{ ({a: 1}) }}
+            """)
+        XCTAssertEqual(outcome.results.compactMap(\.httpStatus), [200])
+        let request = try XCTUnwrap(events.first { $0.name == .created }?.createdDescription?.request)
+        XCTAssertEqual(request.url.requestTarget, "/anything/10-20-30?host=true")
+        XCTAssertEqual(request.headers.first { $0.name == "X-Sum" }?.value, "42")
+        XCTAssertEqual(request.headers.first { $0.name == "X-Object" }?.value, #"{"a":1}"#)
+    }
+
+    func testAThrowingExpressionLeavesOnlyItsRequestUnsentAndNoScriptsSaySo() throws {
+        let list = "GET {{base}}/anything/{{ nothing.here() }}\n\n###\nGET {{base}}/anything/after\n"
+        let (outcome, events) = try run(list)
+        XCTAssertEqual(events.compactMap { $0.createdDescription?.request.url.requestTarget }, ["/anything/after"])
+        let refused = try XCTUnwrap(outcome.results.first { $0.task == nil })
+        guard case .notSent(let reason) = refused.status else { return XCTFail() }
+        XCTAssertTrue(reason.contains("nothing") && reason.contains("ReferenceError"), reason)
+        var options = RunnerOptions()
+        options.runsScripts = false
+        let (without, _) = try run(list, options: options)
+        guard case .notSent(let why)? = without.results.first(where: { $0.task == nil })?.status else { return XCTFail() }
+        XCTAssertTrue(why.contains("evaluated only when the list's scripts run"), why)
+    }
+}

@@ -9,6 +9,9 @@ enum VariableReference: Sendable, Hashable {
     /// Something another client evaluates and reqtop does not (why, as a message): the request that
     /// uses it is not sent; the rest of the list runs.
     case otherClient(String)
+    /// An httpyac JavaScript expression (`{{ new Date().toISOString() }}`): evaluated in the run's
+    /// script context when the list's scripts run.
+    case expression(String)
 
     struct Invalid: Error { var message: String }
 
@@ -24,6 +27,7 @@ enum VariableReference: Sendable, Hashable {
             return .response(try ResponseReference.parse(name))
         }
         if let why = otherClientReason(name) { return .otherClient(why) }
+        if !name.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) { return .expression(name) }
         return .named(name)
     }
 
@@ -37,9 +41,6 @@ enum VariableReference: Sendable, Hashable {
         let parts = name.split(separator: ".", maxSplits: 2)
         if parts.count == 3, parts[1] == "request" {
             return "refers to what \(quoting: parts[0]) sent (kulala); reqtop substitutes only its response ('\(parts[0]).response.…')"
-        }
-        if !name.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) {
-            return "is an expression (httpyac evaluates JavaScript in {{ }}); reqtop substitutes only variables"
         }
         return nil
     }

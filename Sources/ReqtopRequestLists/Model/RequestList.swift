@@ -78,8 +78,32 @@ public struct RequestList: Sendable {
     /// Skipped scripts that belong to no request (an httpyac global script block).
     public var fileScripts: [RequestScript] = []
 
-    /// Every skipped script: the file's and each request's.
+    /// Every script: the file's and each request's.
     public var allScripts: [RequestScript] { fileScripts + specs.flatMap(\.scripts) }
+
+    /// Whether the list has JavaScript to run: a pre-request script or a response handler, or an
+    /// httpyac `{{ expression }}`. A text with no `{%`, no `.js` and no `{{` that is not a plain
+    /// variable is answered without reading its requests again (a long list is parsed once).
+    public var hasJavaScript: Bool {
+        guard format == .http else { return false }
+        if let text = source.text, !text.contains("{%"), !text.contains(".js"), !Self.hasExpression(text) { return false }
+        return allScripts.contains(where: \.isJavaScript) || Self.hasExpression(source.text ?? sourceLines.joined(separator: "\n"))
+    }
+
+    /// Whether `text` has a `{{…}}` whose inside is an expression rather than a variable, a dynamic
+    /// variable or a response reference.
+    static func hasExpression(_ text: String) -> Bool {
+        guard text.contains("{{") else { return false }
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{") {
+            rest = rest[open.upperBound...]
+            guard let close = rest.range(of: "}}") else { return false }
+            let inside = rest[..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            if case .expression? = try? VariableReference.parse(inside) { return true }
+            rest = rest[close.upperBound...]
+        }
+        return false
+    }
 
     public init(
         specs: [RequestSpec], fileVariables: [FileVariable] = [], sourcePath: String, format: RequestListFormat,
@@ -119,7 +143,7 @@ public struct RequestList: Sendable {
 
 /// The text of a list, and its lines once someone asks for them.
 final class SourceText: Sendable {
-    private let text: String?
+    let text: String?
     private let split: Protected<[String]?>
 
     init(text: String) {

@@ -59,6 +59,7 @@ public final class RequestResolver: Sendable {
         substitution.keepsResponseReferences = keepingResponseReferences
         if let scriptVariables {
             substitution.scriptGlobals = scriptVariables.global
+            substitution.evaluate = scriptVariables.evaluate
             substitution.requestVariables = index.flatMap { index in requestVariables.withLock { $0[index] } } ?? [:]
         }
         return substitution

@@ -8,8 +8,19 @@ import ReqtopSync
 /// the request's own; `--var` wins over all.
 public final class ScriptVariables: Sendable {
     private let globals = Protected<[String: String]>([:])
+    /// Evaluates an httpyac `{{ expression }}` with the variables in scope: its value as text, or why not.
+    let evaluate: @Sendable (_ expression: String, _ variables: [String: String]) -> Result<String, ExpressionError>
 
-    public init() {}
+    /// Why an expression has no value (it threw, did not parse, ran too long), located where it can be.
+    public struct ExpressionError: Error, Sendable {
+        public var message: String
+        public init(message: String) { self.message = message }
+    }
+
+    public init(evaluate: @escaping @Sendable (_ expression: String, _ variables: [String: String]) -> Result<String, ExpressionError>
+                = { _, _ in .failure(ExpressionError(message: "no script engine")) }) {
+        self.evaluate = evaluate
+    }
 
     /// The global variables now.
     public var global: [String: String] { globals.snapshot }

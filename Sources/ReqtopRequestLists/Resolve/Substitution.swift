@@ -21,6 +21,8 @@ struct Substitution {
     var keepsResponseReferences = false
     /// What scripts have set, when the list's scripts run (nil: they do not, `--no-scripts`, `convert`).
     var scriptGlobals: [String: String]?
+    /// Evaluates httpyac `{{ expressions }}` when the list's scripts run.
+    var evaluate: (@Sendable (String, [String: String]) -> Result<String, ScriptVariables.ExpressionError>)?
     /// The request's own variables, from its pre-request script.
     var requestVariables: [String: String] = [:]
 
@@ -84,6 +86,24 @@ struct Substitution {
             throw locator.error(error.message, name: name, spec: specIndex, variable: variable)
         }
         switch reference {
+        case let .expression(code):
+            if keepsResponseReferences { return "{{\(name)}}" } // known only when the list runs
+            guard let evaluate, let globals = scriptGlobals else {
+                var error = locator.error("{{\(name)}} is an expression (httpyac evaluates JavaScript in {{ }}); it is evaluated only "
+                                          + "when the list's scripts run", name: name, spec: specIndex, variable: variable)
+                error.needsRequestScript = true
+                throw error
+            }
+            // The variables it may name: the environment's, the scripts' globals, `--var` (as httpyac has them in scope).
+            let scope = variables.environment.merging(globals) { $1 }.merging(variables.commandLine) { $1 }
+            switch evaluate(code.trimmingCharacters(in: .whitespaces), scope) {
+            case .success(let value): return value
+            case .failure(let failure):
+                // Like a script that throws: its request is not sent, the rest of the list runs.
+                var error = locator.error("{{\(name)}}: \(failure.message)", name: name, spec: specIndex, variable: variable)
+                error.needsRequestScript = true
+                throw error
+            }
         case let .otherClient(why):
             var error = locator.error("{{\(name)}} \(why)", name: name, spec: specIndex, variable: variable)
             error.needsRequestScript = true

@@ -10,16 +10,18 @@ import ReqtopScripts
 /// resolvers (`ScriptVariables`).
 struct RequestScripts: Sendable {
     let runtime: ScriptRuntime
-    let variables = ScriptVariables()
+    let variables: ScriptVariables
 
     init(timeLimit: Double) {
-        runtime = ScriptRuntime(timeLimit: timeLimit)
+        let runtime = ScriptRuntime(timeLimit: timeLimit)
+        self.runtime = runtime
+        variables = ScriptVariables { expression, scope in
+            runtime.evaluate(expression: expression, variables: scope).mapError { ScriptVariables.ExpressionError(message: $0.message) }
+        }
     }
 
-    /// Whether a list has JavaScript to run.
-    static func has(_ list: RequestList) -> Bool {
-        list.format == .http && list.allScripts.contains(where: \.isJavaScript)
-    }
+    /// Whether a list has JavaScript to run: scripts, or httpyac `{{ expressions }}`.
+    static func has(_ list: RequestList) -> Bool { list.hasJavaScript }
 
     /// What the scripts of one request did: events for its task (posted once it has one) and the
     /// error of the script that failed, which stops the scripts after it.
