@@ -259,9 +259,8 @@ final class RealFilesSecondPassTests: XCTestCase {
     // MARK: 6. An unknown format says so
 
     func testOtherToolsFormatsAreNamed() throws {
+        // (Postman collections are read now: `PostmanImportTests`.)
         let cases = [
-            ("formats/insomnia__postman-export-oauth2-v2_1-input.json", "a Postman collection v2.1"),
-            ("formats/insomnia__complex-v2_0-input.json", "a Postman collection v2.0"),
             ("formats/insomnia__insomnia_v4.json", "an Insomnia export (format 4)"),
             ("formats/bruno__query-email-plus.bru", "a Bruno request (.bru)"),
             ("formats/hurl__post_json.hurl", "a Hurl file"),

@@ -23,6 +23,7 @@ public enum HARImporter {
         } catch {
             throw RequestListError.json(error, text: text, file: path, what: "HAR file")
         }
+        if PostmanImporter.isCollection(json.value) { return PostmanImporter.parse(json, text: text, path: path) }
         let lines = text.splitLines()
         let located: [HARNode]
         let requests: [HAR.Request]

@@ -196,7 +196,7 @@ public final class RequestResolver: Sendable {
             let resolvedPath = try apply(path)
             let full = RequestBody.absolutePath(resolvedPath, relativeTo: directory)
             guard let data = FileManager.default.contents(atPath: full) else {
-                throw locator.error("cannot read body file \(quoting: resolvedPath) (looked for \(full))", spec: index)
+                throw RequestListError.missingBodyFile(locator.error("cannot read body file \(quoting: resolvedPath) (looked for \(full))", spec: index))
             }
             body = .data(data)
         case let .form(fields):
@@ -216,7 +216,7 @@ public final class RequestResolver: Sendable {
                     let resolvedPath = try apply(path)
                     let full = RequestBody.absolutePath(resolvedPath, relativeTo: directory)
                     guard let contents = FileManager.default.contents(atPath: full) else {
-                        throw locator.error("cannot read body file \(quoting: resolvedPath) (looked for \(full))", spec: index)
+                        throw RequestListError.missingBodyFile(locator.error("cannot read body file \(quoting: resolvedPath) (looked for \(full))", spec: index))
                     }
                     data.append(substitutes ? Data(try apply(String(decoding: contents, as: UTF8.self)).utf8) : contents)
                 }
@@ -273,5 +273,15 @@ public final class RequestResolver: Sendable {
 extension Substitution {
     func substituteFileVariable(_ variable: FileVariable) throws(RequestListError) -> String {
         try substitute(variable.value, variable: variable, stack: [variable])
+    }
+}
+
+extension RequestListError {
+    /// A body file that is not there when its request's turn comes (a Postman export names files on
+    /// its author's machine): that request is not sent, saying so; the rest of the list runs.
+    static func missingBodyFile(_ error: RequestListError) -> RequestListError {
+        var error = error
+        error.needsRequestScript = true
+        return error
     }
 }

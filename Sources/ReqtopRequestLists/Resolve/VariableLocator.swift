@@ -5,7 +5,7 @@ struct VariableLocator: Sendable {
     /// Lines (1-based, half-open) that belong to the spec at `index`.
     func lineRange(ofSpec index: Int) -> Range<Int>? {
         guard let start = list.specs[index].location?.line else { return nil }
-        var end = list.sourceLines.count + 1
+        var end = max(start + 1, list.sourceLines.count + 1)
         for later in list.specs[(index + 1)...] {
             if let line = later.location?.line, line > start { end = line; break }
         }

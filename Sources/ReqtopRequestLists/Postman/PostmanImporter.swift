@@ -1,0 +1,230 @@
+import Foundation
+
+/// Reads a Postman collection (v2.0 and v2.1 exports) as a request list that resolves as a `.http`
+/// list does: `{{variables}}` from the collection's `variable` block (below an environment and
+/// `--var`, as Postman ranks them), folders as `Folder / Request` names, `auth` blocks (basic,
+/// bearer, API key; inherited from the folder or collection, `noauth` stops it), bodies `raw`,
+/// `urlencoded`, `formdata` (text and file parts), `graphql` and `file`; disabled headers, query
+/// parameters and fields are left out. What reqtop does not do (other auth flows, `event` scripts)
+/// is said per request with its place in the file; the rest runs.
+enum PostmanImporter {
+    /// Whether `json` is a Postman collection (v2.0 or v2.1).
+    static func isCollection(_ json: JSONValue) -> Bool {
+        guard case .object = json, let info = json["info"], json["item"] != nil else { return false }
+        let schema = info["schema"]?.stringValue ?? ""
+        return schema.contains("getpostman.com") || schema.contains("postman") || info["_postman_id"] != nil
+    }
+
+    static func parse(_ json: LocatedJSON, text: String, path: String) -> RequestList {
+        var state = State(path: path)
+        if let variables = json["variable"] {
+            for variable in variables.children where variable["disabled"]?.value != .bool(true) {
+                guard let name = variable["key"]?.value.stringValue ?? variable["id"]?.value.stringValue else { continue }
+                state.variables.append(FileVariable(name: name, value: variable["value"]?.value.substitutionText ?? "",
+                                                    location: state.location(variable)))
+            }
+        }
+        if let events = json["event"] { state.scriptsSkipped(events, owner: "the collection") }
+        state.walk(json["item"], folder: [], auth: json["auth"])
+        // The JSON's own lines: an error about a `{{variable}}` quotes the line of the file it is on.
+        return RequestList(specs: RequestSpecs(state.specs), fileVariables: state.variables, sourcePath: path, format: .http,
+                           warnings: state.warnings, sourceText: text)
+    }
+
+    private struct State {
+        let path: String
+        var specs: [RequestSpec] = []
+        var variables: [FileVariable] = []
+        var warnings: [RequestListWarning] = []
+
+        func location(_ node: LocatedJSON) -> SourceLocation { SourceLocation(file: path, line: node.line, column: node.column) }
+
+        mutating func warn(_ node: LocatedJSON, _ message: String) { warnings.append(RequestListWarning(location: location(node), message: message)) }
+
+        /// Items in order: a folder's items get its name and its auth (unless they have their own).
+        mutating func walk(_ items: LocatedJSON?, folder: [String], auth: LocatedJSON?) {
+            for item in items?.children ?? [] {
+                let name = item["name"]?.value.stringValue ?? ""
+                if let children = item["item"] {
+                    if let events = item["event"] { scriptsSkipped(events, owner: "folder \(quoting: name)") }
+                    walk(children, folder: folder + [name], auth: item["auth"] ?? auth)
+                } else if let request = item["request"] {
+                    self.request(request, item: item, name: (folder + [name]).joined(separator: " / "), auth: request["auth"] ?? auth)
+                }
+            }
+        }
+
+        mutating func scriptsSkipped(_ events: LocatedJSON, owner: String) {
+            for event in events.children {
+                let lines = event["script"]?["exec"]?.children.compactMap(\.value.stringValue) ?? []
+                guard lines.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { continue }
+                let listen = event["listen"]?.value.stringValue ?? "script"
+                warn(event, "\(listen) script of \(owner) not run: reqtop runs .http scripts (JetBrains API), not Postman's pm.* scripts yet")
+            }
+        }
+
+        mutating func request(_ request: LocatedJSON, item: LocatedJSON, name: String, auth: LocatedJSON?) {
+            if let events = item["event"] { scriptsSkipped(events, owner: "request \(quoting: name)") }
+            // v2.0/v2.1 allow a bare string as the request (its URL, a GET).
+            if let url = request.value.stringValue {
+                specs.append(RequestSpec(name: name, method: "GET", url: url, location: location(item)))
+                return
+            }
+            let method = request["method"]?.value.stringValue?.uppercased() ?? "GET"
+            var url = Self.url(request["url"])
+            var headers: [HTTPHeader] = []
+            for header in request["header"]?.children ?? [] where header["disabled"]?.value != .bool(true) {
+                guard let key = header["key"]?.value.stringValue else { continue }
+                headers.append(HTTPHeader(name: key, value: header["value"]?.value.substitutionText ?? ""))
+            }
+            applyAuth(auth, to: &headers, url: &url, requestName: name)
+            var spec = RequestSpec(name: name, method: method, url: url, headers: headers, location: location(item))
+            spec.body = body(request["body"], headers: &spec.headers, name: name)
+            specs.append(spec)
+        }
+
+        /// `url.raw` when there is one, else the URL put together from its parts; disabled query parameters left out.
+        static func url(_ node: LocatedJSON?) -> String {
+            guard let node else { return "" }
+            if let text = node.value.stringValue { return text }
+            let disabled = (node["query"]?.children ?? []).filter { $0["disabled"]?.value == .bool(true) }
+            if var raw = node["raw"]?.value.stringValue {
+                // Postman keeps disabled parameters out of what it sends, and in `raw` too; leave them out if they are there.
+                for parameter in disabled {
+                    let key = parameter["key"]?.value.stringValue ?? ""
+                    let value = parameter["value"]?.value.substitutionText
+                    for form in ["&\(key)=\(value ?? "")", "?\(key)=\(value ?? "")&", "?\(key)=\(value ?? "")"] where raw.contains(form) {
+                        raw = raw.replacingOccurrences(of: form, with: form.hasPrefix("?") && form.hasSuffix("&") ? "?" : "")
+                        break
+                    }
+                }
+                return raw
+            }
+            let scheme = node["protocol"]?.value.stringValue.map { $0 + "://" } ?? ""
+            let host = node["host"].map { $0.value.stringValue ?? $0.children.compactMap(\.value.stringValue).joined(separator: ".") } ?? ""
+            let port = node["port"]?.value.stringValue.map { ":" + $0 } ?? ""
+            let path = node["path"].map { $0.value.stringValue ?? "/" + $0.children.compactMap(\.value.stringValue).joined(separator: "/") } ?? ""
+            let query = (node["query"]?.children ?? []).filter { $0["disabled"]?.value != .bool(true) }.map {
+                ($0["key"]?.value.stringValue ?? "") + ($0["value"].map { "=" + $0.value.substitutionText } ?? "")
+            }
+            return scheme + host + port + path + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        }
+
+        /// `{"type": "basic", "basic": [{"key": "username", "value": …}]}` (v2.1) or `{"basic": {"username": …}}` (v2.0).
+        static func authValue(_ auth: LocatedJSON, _ type: String, _ key: String) -> String? {
+            guard let block = auth[type] else { return nil }
+            if case .array = block.value {
+                return block.children.first { $0["key"]?.value.stringValue == key }?["value"]?.value.substitutionText
+            }
+            return block[key]?.value.substitutionText
+        }
+
+        mutating func applyAuth(_ auth: LocatedJSON?, to headers: inout [HTTPHeader], url: inout String, requestName: String) {
+            guard let auth, let type = auth["type"]?.value.stringValue else { return }
+            let hasAuthorization = headers.contains { HTTPHeader.namesMatch($0.name, "Authorization") }
+            switch type {
+            case "noauth":
+                break
+            case "basic":
+                guard !hasAuthorization else { return }
+                // `Basic user pass`, encoded after the variables are substituted (as .http lists have it).
+                let user = Self.authValue(auth, "basic", "username") ?? ""
+                let password = Self.authValue(auth, "basic", "password") ?? ""
+                headers.append(HTTPHeader(name: "Authorization", value: "Basic \(user) \(password)"))
+            case "bearer":
+                guard !hasAuthorization else { return }
+                headers.append(HTTPHeader(name: "Authorization", value: "Bearer \(Self.authValue(auth, "bearer", "token") ?? "")"))
+            case "apikey":
+                let key = Self.authValue(auth, "apikey", "key") ?? "X-API-Key"
+                let value = Self.authValue(auth, "apikey", "value") ?? ""
+                if Self.authValue(auth, "apikey", "in") == "query" {
+                    url += (url.contains("?") ? "&" : "?") + key + "=" + value
+                } else {
+                    headers.append(HTTPHeader(name: key, value: value))
+                }
+            default:
+                warn(auth, "request \(quoting: requestName): its \(type) auth is not applied (reqtop applies basic, bearer and API key auth; "
+                     + "give the header yourself, e.g. Authorization: Bearer {{token}}); sent without it")
+            }
+        }
+
+        mutating func body(_ body: LocatedJSON?, headers: inout [HTTPHeader], name: String) -> RequestBody? {
+            guard let body, body["disabled"]?.value != .bool(true), let mode = body["mode"]?.value.stringValue else { return nil }
+            func setContentType(_ value: String) {
+                if !headers.contains(where: { HTTPHeader.namesMatch($0.name, "Content-Type") }) {
+                    headers.append(HTTPHeader(name: "Content-Type", value: value))
+                }
+            }
+            switch mode {
+            case "raw":
+                let text = body["raw"]?.value.stringValue ?? ""
+                guard !text.isEmpty else { return nil }
+                // Postman sends the Content-Type its language picker implies when the request has none.
+                switch body["options"]?["raw"]?["language"]?.value.stringValue {
+                case "json"?: setContentType("application/json")
+                case "xml"?: setContentType("application/xml")
+                case "html"?: setContentType("text/html")
+                case "javascript"?: setContentType("application/javascript")
+                case "text"?: setContentType("text/plain")
+                default: break
+                }
+                return .text(text)
+            case "urlencoded":
+                let fields = (body["urlencoded"]?.children ?? []).filter { $0["disabled"]?.value != .bool(true) }.map {
+                    FormField(name: $0["key"]?.value.stringValue ?? "", value: $0["value"]?.value.substitutionText ?? "")
+                }
+                guard !fields.isEmpty else { return nil }
+                setContentType("application/x-www-form-urlencoded")
+                return .form(fields)
+            case "formdata":
+                return formData(body["formdata"]?.children ?? [], headers: &headers)
+            case "graphql":
+                let query = body["graphql"]?["query"]?.value.stringValue ?? ""
+                let variables = body["graphql"]?["variables"]?.value.stringValue ?? ""
+                var json = "{\"query\":" + JSONEscaping.quoted(query)
+                if !variables.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { json += ",\"variables\":" + variables }
+                setContentType("application/json")
+                return .text(json + "}")
+            case "file":
+                guard let src = body["file"]?["src"]?.value.stringValue, !src.isEmpty else { return nil }
+                return .file(path: src, resolvedAgainst: (path as NSString).deletingLastPathComponent)
+            default:
+                warn(body, "request \(quoting: name): its \(mode) body is not read; sent without a body")
+                return nil
+            }
+        }
+
+        /// `multipart/form-data` with text fields and file parts, written as an `.http` multipart body.
+        mutating func formData(_ fields: [LocatedJSON], headers: inout [HTTPHeader]) -> RequestBody? {
+            let enabled = fields.filter { $0["disabled"]?.value != .bool(true) }
+            guard !enabled.isEmpty else { return nil }
+            let boundary = "reqtop-postman-boundary"
+            headers.removeAll { HTTPHeader.namesMatch($0.name, "Content-Type") }
+            headers.append(HTTPHeader(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)"))
+            var parts: [BodyPart] = []
+            var text = ""
+            let directory = (path as NSString).deletingLastPathComponent
+            // Text parts end lines with "\n" (sent as CRLF) and the parts are joined by a line break.
+            for field in enabled {
+                let key = field["key"]?.value.stringValue ?? ""
+                text += "--\(boundary)\n"
+                if field["type"]?.value.stringValue == "file" {
+                    let sources = field["src"].map { $0.value.stringValue.map { [$0] } ?? $0.children.compactMap(\.value.stringValue) } ?? []
+                    let file = sources.first ?? ""
+                    text += "Content-Disposition: form-data; name=\"\(key)\"; filename=\"\((file as NSString).lastPathComponent)\"\n"
+                    if let type = field["contentType"]?.value.stringValue { text += "Content-Type: \(type)\n" }
+                    parts.append(.text(text))
+                    parts.append(.file(path: file, resolvedAgainst: directory, substitutesVariables: false))
+                    text = ""
+                } else {
+                    text += "Content-Disposition: form-data; name=\"\(key)\"\n"
+                    if let type = field["contentType"]?.value.stringValue { text += "Content-Type: \(type)\n" }
+                    text += "\n" + (field["value"]?.value.substitutionText ?? "") + "\n"
+                }
+            }
+            text += "--\(boundary)--\n"
+            parts.append(.text(text))
+            return .parts(parts)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import ReqtopRequestLists
+import XCTest
+
+/// Postman collections (v2.0 and v2.1 exports) read as request lists, from real exports kept by
+/// Insomnia's importer tests (`Fixtures/Wild/formats`, cited in `Wild/SOURCES.md`).
+final class PostmanImportTests: XCTestCase {
+    private func wild(_ file: String) -> String {
+        ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Fixtures/Wild/formats/\(file)")
+    }
+
+    func testAV20CollectionReadsFoldersAuthFormsAndGraphQL() throws {
+        let list = try RequestListLoader.load(path: wild("insomnia__complex-v2_0-input.json"))
+        XCTAssertEqual(list.specs.map(\.name), ["First Folder / {{base_url}}/api/users", "First Folder / Urlencoded Form Test",
+                                                "Test Request Raw Body", "Test Request Empty Raw Body", "Test Request Unknown Body",
+                                                "Test Request GraphQL Body"])
+        XCTAssertEqual(list.specs.map(\.method), ["POST", "POST", "POST", "POST", "POST", "POST"])
+        XCTAssertTrue(list.warnings.contains { $0.message.contains("its unknown body is not read") && $0.location?.line == 107 },
+                      "\(list.warnings)")
+        let resolver = RequestResolver(list: list, variables: VariableContext(commandLine: ["base_url": "http://x.test", "password": "p",
+                                                                                            "username": "u"]))
+        // The folder's basic auth, encoded once its variables are in.
+        let form = try resolver.resolve(1)
+        XCTAssertEqual(form.url.absoluteString, "http://x.test/api/users")
+        XCTAssertEqual(form.headers.first { $0.name == "Authorization" }?.value, "Basic " + Data("username:password".utf8).base64EncodedString())
+        XCTAssertEqual(String(decoding: form.body.data ?? Data(), as: UTF8.self), "foo=bar")
+        XCTAssertEqual(form.headers.first { $0.name == "Content-Type" }?.value, "application/x-www-form-urlencoded")
+        let graphQL = try resolver.resolve(5)
+        let body = try XCTUnwrap(JSONSerialization.jsonObject(with: graphQL.body.data ?? Data()) as? [String: Any])
+        XCTAssertTrue((body["query"] as? String)?.hasPrefix("mutation loginUser") ?? false)
+        XCTAssertEqual(body["variables"] as? [String: String], ["password": "p", "username": "u"])
+        // A form-data file on the exporter's machine: that request is not sent, saying why; the list still validates.
+        XCTAssertNoThrow(try resolver.validate())
+        XCTAssertThrowsError(try resolver.resolve(0)) { error in
+            let error = error as? RequestListError
+            XCTAssertEqual(error?.needsRequestScript, true)
+            XCTAssertTrue(error?.message.contains("/home/user/test.txt") ?? false, error?.message ?? "")
+        }
+    }
+
+    func testAV21CollectionWithOAuth2IsSentWithoutItAndSaysSo() throws {
+        let list = try RequestListLoader.load(path: wild("insomnia__postman-export-oauth2-v2_1-input.json"))
+        XCTAssertEqual(list.specs.count, 1)
+        XCTAssertTrue(list.warnings.contains { $0.message.contains("its oauth2 auth is not applied") }, "\(list.warnings)")
+        XCTAssertNil(list.specs[0].headers.first { $0.name == "Authorization" })
+    }
+
+    /// Written by hand from Postman's v2.1 schema: the parts the exports above do not have.
+    func testBearerAPIKeyInheritanceDisabledPartsAndScripts() throws {
+        let text = #"""
+            {
+              "info": {"name": "api", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+              "auth": {"type": "bearer", "bearer": [{"key": "token", "value": "{{token}}", "type": "string"}]},
+              "variable": [{"key": "host", "value": "http://h.test"}, {"key": "token", "value": "t-1"}],
+              "item": [
+                {"name": "users", "item": [
+                  {"name": "list", "request": {"method": "GET", "header": [{"key": "X-Off", "value": "1", "disabled": true}],
+                   "url": {"raw": "{{host}}/users?page=2&debug=1", "query": [{"key": "page", "value": "2"}, {"key": "debug", "value": "1", "disabled": true}]}},
+                   "event": [{"listen": "test", "script": {"exec": ["pm.test('ok', () => pm.response.to.have.status(200));"]}}]},
+                  {"name": "open", "request": {"method": "GET", "auth": {"type": "noauth"}, "url": "{{host}}/open"}},
+                  {"name": "keyed", "request": {"method": "POST", "auth": {"type": "apikey", "apikey": [{"key": "key", "value": "api_key"},
+                   {"key": "value", "value": "k-9"}, {"key": "in", "value": "query"}]},
+                   "body": {"mode": "raw", "raw": "{\"a\": 1}", "options": {"raw": {"language": "json"}}}, "url": "{{host}}/keyed"}}
+                ]}
+              ]
+            }
+            """#
+        let path = NSTemporaryDirectory() + "/reqtop-postman-\(UUID().uuidString).json"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let list = try RequestListLoader.load(path: path)
+        XCTAssertEqual(list.specs.map(\.name), ["users / list", "users / open", "users / keyed"])
+        let resolver = RequestResolver(list: list)
+        let first = try resolver.resolve(0)
+        XCTAssertEqual(first.url.absoluteString, "http://h.test/users?page=2", "the disabled parameter left out")
+        XCTAssertEqual(first.headers.map(\.description), ["Authorization: Bearer t-1"], "the collection's auth; the disabled header left out")
+        XCTAssertEqual(try resolver.resolve(1).headers, [], "noauth")
+        let keyed = try resolver.resolve(2)
+        XCTAssertEqual(keyed.url.absoluteString, "http://h.test/keyed?api_key=k-9")
+        XCTAssertEqual(keyed.headers.first { $0.name == "Content-Type" }?.value, "application/json")
+        XCTAssertTrue(list.warnings.contains { $0.message.contains("test script of request 'users / list' not run") && $0.location?.line == 9 },
+                      "\(list.warnings)")
+        // And it converts to .http, read back as the same requests.
+        let http = try RequestListLoader.convert(list, to: .http, redaction: nil)
+        let back = try RequestListLoader.load(text: String(decoding: http.data, as: UTF8.self), path: "/tmp/back.http", format: .http)
+        XCTAssertEqual(try RequestResolver(list: back).resolve(2).url, keyed.url)
+    }
+}
