@@ -86,3 +86,29 @@ final class PostmanImportTests: XCTestCase {
         XCTAssertEqual(try RequestResolver(list: back).resolve(2).url, keyed.url)
     }
 }
+
+extension PostmanImportTests {
+    /// `--env-file`: a Postman environment's enabled values, its secrets named as such; a broken
+    /// file is an error at its line and column.
+    func testAPostmanEnvironmentFile() throws {
+        let path = NSTemporaryDirectory() + "/reqtop-env-\(UUID().uuidString).postman_environment.json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try #"""
+            {"id": "e", "name": "dev", "values": [
+              {"key": "base_url", "value": "http://h.test", "enabled": true},
+              {"key": "password", "value": "s3cret", "type": "secret", "enabled": true},
+              {"key": "off", "value": "no", "enabled": false}
+            ], "_postman_variable_scope": "environment"}
+            """#.write(toFile: path, atomically: true, encoding: .utf8)
+        let environment = try PostmanEnvironment.load(path: path)
+        XCTAssertEqual(environment.name, "dev")
+        XCTAssertEqual(environment.values, ["base_url": "http://h.test", "password": "s3cret"])
+        XCTAssertEqual(environment.secretValues, ["s3cret"])
+        try #"{"values": [ {"key": "a" "value": 1} ]}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try PostmanEnvironment.load(path: path)) { error in
+            let error = error as? RequestListError
+            XCTAssertEqual(error?.line, 1)
+            XCTAssertGreaterThan(error?.column ?? 0, 1)
+        }
+    }
+}

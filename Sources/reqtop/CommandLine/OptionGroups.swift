@@ -11,7 +11,8 @@ protocol OptionGroup {
 enum VariableOptions: OptionGroup {
     static let environment = CommandOption.value("env", "NAME", help: "environment from http-client(.private).env.json beside each file")
     static let variable = CommandOption.value("var", "NAME=VALUE", help: "set a variable (repeatable; wins over environments and the file)")
-    static let options = [environment, variable]
+    static let environmentFile = CommandOption.value("env-file", "FILE", help: "an environment file (a Postman *.postman_environment.json export): its values as the environment's")
+    static let options = [environment, environmentFile, variable]
 
     /// The `--var` assignments, checked.
     static func variables(_ parsed: ParsedCommandLine) throws(UsageError) -> [String: String] {

@@ -41,20 +41,21 @@ enum ConvertCommand: Command {
             return 2
         }
         if name == "locust" {
-            return locust(input, output: parsed.value(output), environment: parsed.value(VariableOptions.environment), variables: variables,
-                          secrets: parsed.secrets)
+            return locust(input, output: parsed.value(output), environment: parsed.value(VariableOptions.environment),
+                          environmentFile: parsed.value(VariableOptions.environmentFile), variables: variables, secrets: parsed.secrets)
         }
         guard let format = RequestListFormat(rawValue: name) else {
             throw UsageError("--to must be http, har, curl or locust, got '\(name)'")
         }
-        return convert(input, to: format, output: parsed.value(output), environment: parsed.value(VariableOptions.environment), variables: variables,
-                       secrets: parsed.secrets)
+        return convert(input, to: format, output: parsed.value(output), environment: parsed.value(VariableOptions.environment),
+                       environmentFile: parsed.value(VariableOptions.environmentFile), variables: variables, secrets: parsed.secrets)
     }
 
-    private static func locust(_ input: String, output: String?, environment: String?, variables: [String: String],
+    private static func locust(_ input: String, output: String?, environment: String?, environmentFile: String?, variables: [String: String],
                                secrets: SecretPolicy) -> Int32 {
         write(to: output, secrets: secrets) {
-            let inputs = try loadInputs(files: [input], environment: environment, variables: variables, secrets: secrets)
+            let inputs = try loadInputs(files: [input], environment: environment, environmentFile: environmentFile, variables: variables,
+                                        secrets: secrets)
             let (text, warnings) = try LocustWriter.text(for: inputs[0].list, variables: inputs[0].variables)
             for warning in warnings { printToStandardError(warning.description) }
             return Data(text.utf8)
@@ -62,9 +63,10 @@ enum ConvertCommand: Command {
     }
 
     private static func convert(_ input: String, to format: RequestListFormat, output: String?, environment: String?,
-                                variables: [String: String], secrets: SecretPolicy) -> Int32 {
+                                environmentFile: String?, variables: [String: String], secrets: SecretPolicy) -> Int32 {
         write(to: output, secrets: secrets) {
-            let inputs = try loadInputs(files: [input], environment: environment, variables: variables, secrets: secrets)
+            let inputs = try loadInputs(files: [input], environment: environment, environmentFile: environmentFile, variables: variables,
+                                        secrets: secrets)
             registerSecrets(of: inputs[0].list.specs.map { ($0.headers, $0.url, $0.body.flatMap(\.inlineData)) }, with: secrets)
             // Body files go beside the output (into the current directory when writing to stdout), named
             // by absolute path so the list reads back from anywhere.

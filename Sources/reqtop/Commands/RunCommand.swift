@@ -45,7 +45,8 @@ enum RunCommand: Command {
         let options = try RunOptions(parsed)
         let inputs: [RunnerInput]
         do {
-            inputs = try loadInputs(files: options.files, environment: options.environment, variables: options.variables, secrets: options.settings.secrets)
+            inputs = try loadInputs(files: options.files, environment: options.environment, environmentFile: options.environmentFile,
+                                    variables: options.variables, secrets: options.settings.secrets)
         } catch {
             printToStandardError(error.description)
             return 2
@@ -64,6 +65,7 @@ enum RunCommand: Command {
 struct RunOptions {
     var files: [String] = []
     var environment: String?
+    var environmentFile: String?
     var variables: [String: String] = [:]
     var concurrency = 1
     var repeatCount = 1
@@ -87,6 +89,7 @@ struct RunOptions {
         files = parsed.positionals
         guard !files.isEmpty else { throw UsageError("no request list given: reqtop run FILE...") }
         environment = parsed.value(VariableOptions.environment)
+        environmentFile = parsed.value(VariableOptions.environmentFile)
         variables = try VariableOptions.variables(parsed)
         concurrency = try parsed.integer(RunCommand.concurrency, minimum: 1, default: 1)
         repeatCount = try parsed.integer(RunCommand.repeatCount, minimum: 1, default: 1)
@@ -145,12 +148,19 @@ func commandLineVariables(_ arguments: [String]) throws(UsageError) -> [String: 
 
 /// Loads each list and its variables; warnings go to stderr.
 /// The private env values each list uses are registered with `secrets`.
-func loadInputs(files: [String], environment: String?, variables: [String: String], secrets: SecretPolicy) throws(RequestListError) -> [RunnerInput] {
+func loadInputs(files: [String], environment: String?, environmentFile: String? = nil, variables: [String: String],
+                secrets: SecretPolicy) throws(RequestListError) -> [RunnerInput] {
+    let fromFile = try environmentFile.map { path throws(RequestListError) in try PostmanEnvironment.load(path: path) }
+    if let fromFile { secrets.register(fromFile.secretValues) }
     var inputs: [RunnerInput] = []
     for file in files {
         let list = try RequestListLoader.load(path: file)
         for warning in list.warnings { printToStandardError(warning.description) }
-        let context = try VariableContext.load(besides: file, environmentName: environment, commandLine: variables)
+        var context = try VariableContext.load(besides: file, environmentName: environment, commandLine: variables)
+        if let fromFile { // --env-file's values over --env's
+            context.environment.merge(fromFile.values) { $1 }
+            if context.environmentName == nil { context.environmentName = fromFile.name ?? environmentFile }
+        }
         secrets.register(context.secretValues)
         inputs.append(RunnerInput(list: list, variables: context))
     }
