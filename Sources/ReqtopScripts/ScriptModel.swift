@@ -148,6 +148,8 @@ public struct ScriptOutcome: Sendable {
     public var exited = false
     /// The run's global variables after the script (`client.global`).
     public var globals: [String: String] = [:]
+    /// Header fields a pre-request script added to its request (Postman's `pm.request.headers.add`).
+    public var addedHeaders: [HTTPHeader] = []
     public var error: ScriptError?
 
     public init(tests: [TestResult] = [], logs: [String] = [], requestVariables: [String: String] = [:], exited: Bool = false, error: ScriptError? = nil) {
@@ -173,5 +175,12 @@ public struct ScriptOutcome: Sendable {
         requestVariables = strings(object["requestVariables"])
         exited = object["exit"] == .bool(true)
         globals = strings(object["globals"])
+        if case .array(let pairs)? = object["addedHeaders"] {
+            addedHeaders = pairs.compactMap { pair in
+                guard case .array(let parts) = pair, parts.count == 2, let name = parts[0].stringValue, let value = parts[1].stringValue
+                else { return nil }
+                return HTTPHeader(name: name, value: value)
+            }
+        }
     }
 }

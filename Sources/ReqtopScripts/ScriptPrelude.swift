@@ -8,7 +8,7 @@ enum ScriptPrelude {
       'use strict';
       let state;
       function reset() {
-        state = { results: [], logs: [], exit: false, requestVariables: Object.create(null), failure: null };
+        state = { results: [], logs: [], exit: false, requestVariables: Object.create(null), failure: null, addedHeaders: [] };
       }
       reset();
       let globals = Object.create(null);
@@ -193,6 +193,105 @@ enum ScriptPrelude {
         get email() { return pick('abcdefghijklmnopqrstuvwxyz', 8) + '@' + pick('abcdefghijklmnopqrstuvwxyz', 6) + '.com'; },
       });
 
+      // pm: Postman's script API over the same state (its environment, collection and global
+      // variables are the run's globals; pm.test is client.test).
+      function deepEqual(a, b) {
+        if (a === b) return true;
+        if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+        if (Array.isArray(a) !== Array.isArray(b)) return false;
+        const ka = Object.keys(a), kb = Object.keys(b);
+        return ka.length === kb.length && ka.every((k) => deepEqual(a[k], b[k]));
+      }
+      function show(value) { try { return JSON.stringify(value); } catch (e) { return String(value); } }
+      function expect(actual) {
+        let negate = false;
+        const check = (ok, message) => { if (negate ? ok : !ok) throw new AssertionFailure((negate ? 'not: ' : '') + message); return chain; };
+        const chain = {
+          get to() { return chain; }, get be() { return chain; }, get been() { return chain; }, get is() { return chain; },
+          get that() { return chain; }, get which() { return chain; }, get and() { return chain; }, get has() { return chain; },
+          get have() { return chain; }, get with() { return chain; }, get of() { return chain; }, get deep() { return chain; },
+          get not() { negate = !negate; return chain; },
+          get ok() { return check(!!actual, `expected ${show(actual)} to be truthy`); },
+          get true() { return check(actual === true, `expected ${show(actual)} to be true`); },
+          get false() { return check(actual === false, `expected ${show(actual)} to be false`); },
+          get null() { return check(actual === null, `expected ${show(actual)} to be null`); },
+          get undefined() { return check(actual === undefined, `expected ${show(actual)} to be undefined`); },
+          get empty() { return check(actual != null && (actual.length === 0 || (typeof actual === 'object' && Object.keys(actual).length === 0)), `expected ${show(actual)} to be empty`); },
+          equal(value) { return check(actual === value, `expected ${show(actual)} to equal ${show(value)}`); },
+          equals(value) { return chain.equal(value); },
+          eql(value) { return check(deepEqual(actual, value), `expected ${show(actual)} to deeply equal ${show(value)}`); },
+          above(n) { return check(actual > n, `expected ${show(actual)} to be above ${n}`); },
+          below(n) { return check(actual < n, `expected ${show(actual)} to be below ${n}`); },
+          least(n) { return check(actual >= n, `expected ${show(actual)} to be at least ${n}`); },
+          most(n) { return check(actual <= n, `expected ${show(actual)} to be at most ${n}`); },
+          oneOf(list) { return check(list.includes(actual), `expected ${show(actual)} to be one of ${show(list)}`); },
+          a(type) { const t = Array.isArray(actual) ? 'array' : actual === null ? 'null' : typeof actual; return check(t === String(type).toLowerCase(), `expected ${show(actual)} to be a ${type}`); },
+          an(type) { return chain.a(type); },
+          include(value) {
+            const ok = typeof actual === 'string' || Array.isArray(actual) ? actual.includes(value)
+              : actual && typeof value === 'object' ? Object.keys(value).every((k) => deepEqual(actual[k], value[k])) : false;
+            return check(ok, `expected ${show(actual)} to include ${show(value)}`);
+          },
+          contain(value) { return chain.include(value); },
+          property(name, value) {
+            const has = actual != null && Object.prototype.hasOwnProperty.call(Object(actual), name);
+            check(has && (arguments.length < 2 || deepEqual(actual[name], value)),
+                  `expected ${show(actual)} to have property ${show(name)}` + (arguments.length < 2 ? '' : ` of ${show(value)}`));
+            return chain;
+          },
+          lengthOf(n) { return check(actual != null && actual.length === n, `expected ${show(actual)} to have length ${n}`); },
+          match(re) { return check(re.test(String(actual)), `expected ${show(actual)} to match ${re}`); },
+          status(code) { return check(global.response && global.response.status === code, `expected status ${code}, got ${global.response && global.response.status}`); },
+          header(name, value) {
+            const got = global.response && global.response.headers.valueOf(name);
+            return check(got !== null && (value === undefined || got === value), `expected the header ${name}` + (value === undefined ? '' : `: ${value}`) + `, got ${show(got)}`);
+          },
+          get json() { return check(global.response && typeof global.response.body === 'object', 'expected a JSON body'); },
+        };
+        return chain;
+      }
+      function pmVariables() {
+        return {
+          get: (name) => globalStore.get(name) === null ? (input.environment[name] === undefined ? undefined : input.environment[name]) : globalStore.get(name),
+          set: (name, value) => globalStore.set(name, value),
+          unset: (name) => globalStore.clear(name),
+          has: (name) => globalStore.get(name) !== null || input.environment[name] !== undefined,
+          clear: () => globalStore.clearAll(),
+          replaceIn: (text) => String(text).replace(/\{\{([^{}]+)\}\}/g, (whole, name) => {
+            const value = globalStore.get(name.trim());
+            return value === null ? (input.environment[name.trim()] ?? whole) : value;
+          }),
+        };
+      }
+      function makePm() {
+        const r = global.response;
+        const response = r && {
+          code: r.status, status: r.status, statusText: r.statusText || '',
+          headers: { get: (name) => r.headers.valueOf(name), has: (name) => r.headers.valueOf(name) !== null, all: () => r.headers.all() },
+          json: () => (typeof r.body === 'object' ? r.body : JSON.parse(r.body)),
+          text: () => (typeof r.body === 'string' ? r.body : JSON.stringify(r.body)),
+          responseTime: 0,
+          get to() { return expect(undefined); },
+        };
+        const req = global.request;
+        return {
+          environment: pmVariables(), collectionVariables: pmVariables(), globals: pmVariables(), variables: pmVariables(),
+          test: (name, fn) => client.test(name, fn),
+          expect,
+          response,
+          request: req && {
+            method: req.method, url: { toString: () => req.url.tryGetSubstituted() },
+            headers: {
+              add: (h) => state.addedHeaders.push([String(h.key), String(h.value)]),
+              upsert: (h) => state.addedHeaders.push([String(h.key), String(h.value)]),
+              get: (name) => { const h = req.headers.findByName(name); return h ? h.value : undefined; },
+            },
+          },
+          info: { requestName: input.requestName || '' },
+          sendRequest: () => { throw new Error('pm.sendRequest is not supported by reqtop: give the request its own entry in the list'); },
+        };
+      }
+
       Object.defineProperty(global, '__reqtop', { value: Object.freeze({
         // Before a script: what it may read.
         begin(json) {
@@ -201,6 +300,7 @@ enum ScriptPrelude {
           global.client = client;
           global.request = input.request ? makeRequest(input.request) : undefined;
           global.response = input.response ? makeResponse(input.response) : undefined;
+          global.pm = makePm();
         },
         // A script's own error, or its client.exit(), as the runtime reads it.
         settle(error) {
@@ -215,7 +315,7 @@ enum ScriptPrelude {
         // After a script: what it did.
         take() {
           return JSON.stringify({ globals, results: state.results, logs: state.logs, exit: state.exit,
-                                  requestVariables: state.requestVariables });
+                                  requestVariables: state.requestVariables, addedHeaders: state.addedHeaders });
         },
       }) });
     })(this);

@@ -78,8 +78,8 @@ final class PostmanImportTests: XCTestCase {
         let keyed = try resolver.resolve(2)
         XCTAssertEqual(keyed.url.absoluteString, "http://h.test/keyed?api_key=k-9")
         XCTAssertEqual(keyed.headers.first { $0.name == "Content-Type" }?.value, "application/json")
-        XCTAssertTrue(list.warnings.contains { $0.message.contains("test script of request 'users / list' not run") && $0.location?.line == 9 },
-                      "\(list.warnings)")
+        XCTAssertEqual(list.specs[0].scripts.map(\.kind), [.responseHandler], "its test script, kept to run")
+        XCTAssertEqual(list.specs[0].scripts.first?.location.line, 9, "located at its exec line")
         // And it converts to .http, read back as the same requests.
         let http = try RequestListLoader.convert(list, to: .http, redaction: nil)
         let back = try RequestListLoader.load(text: String(decoding: http.data, as: UTF8.self), path: "/tmp/back.http", format: .http)

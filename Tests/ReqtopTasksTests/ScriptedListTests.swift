@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import ReqtopNetworking
+import ReqtopNetworkingTesting
 import ReqtopRequestLists
 import XCTest
 import ReqtopTasks
@@ -226,5 +227,53 @@ final class ExpressionListTests: RunnerTestCase {
         let (without, _) = try run(list, options: options)
         guard case .notSent(let why)? = without.results.first(where: { $0.task == nil })?.status else { return XCTFail() }
         XCTAssertTrue(why.contains("evaluated only when the list's scripts run"), why)
+    }
+}
+
+/// A Postman collection's `pm.*` scripts run in the same engine: a token from a login's test script
+/// goes out with the next request, `pm.expect` chains are tests, a pre-request script adds a header.
+final class PostmanScriptTests: RunnerTestCase {
+    func testPostmanScriptsCarryATokenAndTheirExpectationsAreTests() throws {
+        let text = #"""
+            {
+              "info": {"name": "api", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+              "event": [{"listen": "prerequest", "script": {"exec": ["pm.request.headers.add({key: 'X-Run', value: 'r-1'});"]}}],
+              "item": [
+                {"name": "login", "request": {"method": "POST", "header": [{"key": "Content-Type", "value": "application/json"}],
+                  "body": {"mode": "raw", "raw": "{\"token\": \"t-9\"}"}, "url": "{{base}}/anything/login"},
+                 "event": [{"listen": "test", "script": {"exec": [
+                   "pm.environment.set('token', pm.response.json().json.token);",
+                   "pm.test('status is 200', () => pm.response.to.have.status(200));",
+                   "pm.test('has a token', () => pm.expect(pm.response.json().json).to.have.property('token', 't-9'));"
+                 ]}}]},
+                {"name": "me", "request": {"method": "GET", "header": [{"key": "Authorization", "value": "Bearer {{token}}"}],
+                  "url": "{{base}}/headers"},
+                 "event": [{"listen": "test", "script": {"exec": [
+                   "const headers = pm.response.json().headers;",
+                   "pm.test('token sent', () => pm.expect(headers.Authorization).to.equal('Bearer t-9'));",
+                   "pm.test('header added', () => pm.expect(headers['X-Run']).to.eql('r-1'));",
+                   "pm.test('a failing one', () => pm.expect([1, 2]).to.include(3));"
+                 ]}}]}
+              ]
+            }
+            """#
+        let path = NSTemporaryDirectory() + "/reqtop-pm-\(UUID().uuidString).postman_collection.json"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let list = try RequestListLoader.load(path: path)
+        let manager = SessionManager()
+        defer { manager.invalidate() }
+        let recorder = EventRecorder(bus: manager.bus)
+        let runner = try RequestListRunner(manager: manager, inputs: [RunnerInput(list: list, variables: VariableContext(
+            commandLine: ["base": server.baseURL.absoluteString]))], options: RunnerOptions(concurrency: 2))
+        let outcome = try XCTUnwrap(waitForOutcome(runner))
+        try recorder.waitForEnd(of: outcome.results.compactMap(\.task), timeout: 10)
+        recorder.flush()
+        XCTAssertEqual(outcome.results.compactMap(\.httpStatus), [200, 200])
+        let tests = recorder.events.compactMap { event -> TestResult? in if case .test(let t) = event.kind { t } else { nil } }
+        XCTAssertEqual(tests.map(\.name), ["status is 200", "has a token", "token sent", "header added", "a failing one"])
+        XCTAssertEqual(tests.map(\.passed), [true, true, true, true, false], "\(tests)")
+        XCTAssertEqual(tests.last?.message, "expected [1,2] to include 3")
+        XCTAssertEqual(outcome.summary.exitCode(failOnStatus: false, interrupted: false), 4)
     }
 }

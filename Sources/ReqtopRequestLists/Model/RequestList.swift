@@ -86,7 +86,9 @@ public struct RequestList: Sendable {
     /// variable is answered without reading its requests again (a long list is parsed once).
     public var hasJavaScript: Bool {
         guard format == .http else { return false }
-        if let text = source.text, !text.contains("{%"), !text.contains(".js"), !Self.hasExpression(text) { return false }
+        if specs.isReadFromText, let text = source.text, !text.contains("{%"), !text.contains(".js"), !Self.hasExpression(text) {
+            return false
+        }
         return allScripts.contains(where: \.isJavaScript) || Self.hasExpression(source.text ?? sourceLines.joined(separator: "\n"))
     }
 

@@ -77,6 +77,7 @@ public struct RequestScript: Sendable, Hashable {
     public var isJavaScript: Bool { kind == .preRequest || kind == .responseHandler }
 
     /// Names the script sets with `client.global.set("name", …)`, `request.variables.set("name", …)`,
+    /// Postman's `pm.environment/collectionVariables/globals/variables.set("name", …)`,
     /// (httpyac) `exports.name = …`, or the name a variable directive sets.
     public var setVariables: [String] {
         if kind == .variableDirective {
@@ -86,7 +87,8 @@ public struct RequestScript: Sendable, Hashable {
             return words.dropFirst().prefix(1).map(String.init)
         }
         var names: [String] = []
-        for marker in ["client.global.set(", "request.variables.set("] {
+        for marker in ["client.global.set(", "request.variables.set(", "pm.environment.set(", "pm.collectionVariables.set(",
+                       "pm.globals.set(", "pm.variables.set("] {
             var rest = Substring(source)
             while let range = rest.range(of: marker) {
                 rest = rest[range.upperBound...].drop { $0 == " " }

@@ -5,8 +5,9 @@ import Foundation
 /// `--var`, as Postman ranks them), folders as `Folder / Request` names, `auth` blocks (basic,
 /// bearer, API key; inherited from the folder or collection, `noauth` stops it), bodies `raw`,
 /// `urlencoded`, `formdata` (text and file parts), `graphql` and `file`; disabled headers, query
-/// parameters and fields are left out. What reqtop does not do (other auth flows, `event` scripts)
-/// is said per request with its place in the file; the rest runs.
+/// parameters and fields are left out; `event` scripts run (`pm.*`, in the run's script context:
+/// the collection's, then the folder's, then the request's). What reqtop does not do (other auth
+/// flows, `pm.sendRequest`) is said per request with its place in the file; the rest runs.
 enum PostmanImporter {
     /// Whether `json` is a Postman collection (v2.0 or v2.1).
     static func isCollection(_ json: JSONValue) -> Bool {
@@ -24,8 +25,7 @@ enum PostmanImporter {
                                                     location: state.location(variable)))
             }
         }
-        if let events = json["event"] { state.scriptsSkipped(events, owner: "the collection") }
-        state.walk(json["item"], folder: [], auth: json["auth"])
+        state.walk(json["item"], folder: [], auth: json["auth"], scripts: state.scripts(json["event"]))
         // The JSON's own lines: an error about a `{{variable}}` quotes the line of the file it is on.
         return RequestList(specs: RequestSpecs(state.specs), fileVariables: state.variables, sourcePath: path, format: .http,
                            warnings: state.warnings, sourceText: text)
@@ -41,33 +41,44 @@ enum PostmanImporter {
 
         mutating func warn(_ node: LocatedJSON, _ message: String) { warnings.append(RequestListWarning(location: location(node), message: message)) }
 
-        /// Items in order: a folder's items get its name and its auth (unless they have their own).
-        mutating func walk(_ items: LocatedJSON?, folder: [String], auth: LocatedJSON?) {
+        /// Items in order: a folder's items get its name, its auth (unless they have their own) and
+        /// its scripts (the collection's run first, then the folder's, then the request's, as in Postman).
+        mutating func walk(_ items: LocatedJSON?, folder: [String], auth: LocatedJSON?, scripts inherited: [RequestScript]) {
             for item in items?.children ?? [] {
                 let name = item["name"]?.value.stringValue ?? ""
                 if let children = item["item"] {
-                    if let events = item["event"] { scriptsSkipped(events, owner: "folder \(quoting: name)") }
-                    walk(children, folder: folder + [name], auth: item["auth"] ?? auth)
+                    walk(children, folder: folder + [name], auth: item["auth"] ?? auth, scripts: inherited + scripts(item["event"]))
                 } else if let request = item["request"] {
-                    self.request(request, item: item, name: (folder + [name]).joined(separator: " / "), auth: request["auth"] ?? auth)
+                    self.request(request, item: item, name: (folder + [name]).joined(separator: " / "), auth: request["auth"] ?? auth,
+                                 scripts: inherited + scripts(item["event"]))
                 }
             }
         }
 
-        mutating func scriptsSkipped(_ events: LocatedJSON, owner: String) {
-            for event in events.children {
-                let lines = event["script"]?["exec"]?.children.compactMap(\.value.stringValue) ?? []
-                guard lines.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { continue }
-                let listen = event["listen"]?.value.stringValue ?? "script"
-                warn(event, "\(listen) script of \(owner) not run: reqtop runs .http scripts (JetBrains API), not Postman's pm.* scripts yet")
+        /// `event` entries as scripts: `prerequest` before the request, `test` after its response, in
+        /// the `pm.*` API; each located at its first `exec` line (errors point into the file).
+        func scripts(_ events: LocatedJSON?) -> [RequestScript] {
+            (events?.children ?? []).compactMap { event in
+                let exec = event["script"]?["exec"]
+                let lines = exec.map { $0.value.stringValue.map { [$0] } ?? $0.children.compactMap(\.value.stringValue) } ?? []
+                guard lines.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { return nil }
+                let kind: RequestScript.Kind
+                switch event["listen"]?.value.stringValue {
+                case "prerequest"?: kind = .preRequest
+                case "test"?: kind = .responseHandler
+                default: return nil
+                }
+                let first = exec?.children.first ?? exec ?? event
+                return RequestScript(kind: kind, source: lines.joined(separator: "\n"), location: location(first))
             }
         }
 
-        mutating func request(_ request: LocatedJSON, item: LocatedJSON, name: String, auth: LocatedJSON?) {
-            if let events = item["event"] { scriptsSkipped(events, owner: "request \(quoting: name)") }
+        mutating func request(_ request: LocatedJSON, item: LocatedJSON, name: String, auth: LocatedJSON?, scripts: [RequestScript]) {
             // v2.0/v2.1 allow a bare string as the request (its URL, a GET).
             if let url = request.value.stringValue {
-                specs.append(RequestSpec(name: name, method: "GET", url: url, location: location(item)))
+                var spec = RequestSpec(name: name, method: "GET", url: url, location: location(item))
+                spec.scripts = scripts
+                specs.append(spec)
                 return
             }
             let method = request["method"]?.value.stringValue?.uppercased() ?? "GET"
@@ -80,6 +91,7 @@ enum PostmanImporter {
             applyAuth(auth, to: &headers, url: &url, requestName: name)
             var spec = RequestSpec(name: name, method: method, url: url, headers: headers, location: location(item))
             spec.body = body(request["body"], headers: &spec.headers, name: name)
+            spec.scripts = scripts
             specs.append(spec)
         }
 

@@ -143,13 +143,14 @@ package final class RequestListRunner: Sendable {
         let resolver = resolvers[item.iteration][item.list]
         let spec = resolver.list.specs[item.spec]
         let before = scripts?.runPreRequest(at: item.spec, of: resolver) ?? RequestScripts.Report()
-        let resolved: HTTPRequest
+        var resolved: HTTPRequest
         do throws(RequestListError) {
             if let error = before.error {
                 throw RequestListError(file: error.file, line: error.line, column: error.column,
                                        message: "pre-request script failed: \(error.description)", lineText: "")
             }
             resolved = try resolver.resolve(item.spec)
+            resolved.headers += before.addedHeaders
         } catch {
             var result = RunResult(item: item, task: nil, name: spec.name, method: spec.method, url: spec.url,
                                    status: .notSent(reason: error.message))

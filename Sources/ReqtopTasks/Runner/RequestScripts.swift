@@ -29,6 +29,8 @@ struct RequestScripts: Sendable {
         var events: [(time: Double, kind: TaskEvent.Kind)] = []
         var tests: [TestResult] = []
         var error: ScriptError?
+        /// Header fields pre-request scripts added (`pm.request.headers.add`), sent after the request's own.
+        var addedHeaders: [HTTPHeader] = []
     }
 
     /// Runs the pre-request scripts of the request at `index` (`request.variables` it sets are its own).
@@ -45,6 +47,7 @@ struct RequestScripts: Sendable {
                               into: &report)
             own.merge(outcome.requestVariables) { $1 }
             resolver.setRequestVariables(own, forRequestAt: index)
+            report.addedHeaders += outcome.addedHeaders
             if report.error != nil || outcome.exited { break }
         }
         return report
