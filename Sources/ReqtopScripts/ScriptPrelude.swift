@@ -103,6 +103,18 @@ enum ScriptPrelude {
         };
       }
 
+      // The ways one call makes a huge string, capped: `'x'.repeat(2 ** 30)` would take a gigabyte
+      // before the time limit could stop the script. A script that asks for more fails, located.
+      const stringLimit = 64 * 1024 * 1024;
+      for (const name of ['repeat', 'padStart', 'padEnd']) {
+        const original = String.prototype[name];
+        Object.defineProperty(String.prototype, name, { configurable: false, writable: false, value: function (count, ...rest) {
+          const length = name === 'repeat' ? String(this).length * Number(count) : Number(count);
+          if (length > stringLimit) throw new RangeError(`${name} would make a string of ${length} characters, over reqtop's ${stringLimit} limit for scripts`);
+          return original.call(this, count, ...rest);
+        } });
+      }
+
       // crypto: the JetBrains HTTP Client's hashers over OpenSSL (the native __reqtopDigest, kept out of sight).
       const digestNative = global.__reqtopDigest;
       delete global.__reqtopDigest;

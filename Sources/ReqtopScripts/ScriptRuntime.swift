@@ -257,8 +257,25 @@ public final class ScriptRuntime: @unchecked Sendable {
         if let object = JSValueToObject(context, exception, nil) {
             if let errorLine = number(object, "line", in: context), errorLine.isFinite { located.line = Int(errorLine) }
             if let column = number(object, "column", in: context), column.isFinite { located.column = Int(column) }
+            // Thrown inside the prelude on the script's behalf (a capped `repeat`): the script's own
+            // frame in the stack (`name@file:line:column`) is where it happened.
+            if property(object, "sourceURL", in: context) != file, let stack = property(object, "stack", in: context),
+               let frame = stack.split(separator: "\n").first(where: { $0.contains("@\(file):") || $0.hasPrefix("\(file):") }) {
+                let numbers = frame.split(separator: ":").suffix(2).compactMap { Int($0) }
+                if numbers.count == 2 {
+                    located.line = numbers[0]
+                    located.column = numbers[1]
+                }
+            }
         }
         return located
+    }
+
+    private static func property(_ object: JSObjectRef, _ name: String, in context: JSGlobalContextRef) -> String? {
+        let key = JSStringCreateWithUTF8CString(name)
+        defer { JSStringRelease(key) }
+        guard let value = JSObjectGetProperty(context, object, key, nil), JSValueIsString(context, value) else { return nil }
+        return string(value, in: context)
     }
 
     private static func number(_ object: JSObjectRef, _ name: String, in context: JSGlobalContextRef) -> Double? {

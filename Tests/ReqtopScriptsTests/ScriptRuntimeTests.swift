@@ -146,3 +146,24 @@ extension ScriptRuntimeTests {
         XCTAssertEqual(outcome.logs, ["50 true", "true 3", "true true true true"])
     }
 }
+
+extension ScriptRuntimeTests {
+    /// A script that asks for a gigabyte string in one call fails at its line; the process never
+    /// holds it (its peak memory stays far below), and the context goes on.
+    func testAGigabyteStringIsRefusedWithoutBeingMade() throws {
+        func peakKB() -> Int {
+            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+            return Int(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        }
+        let runtime = ScriptRuntime()
+        let before = peakKB()
+        for source in ["const s = 'x'.repeat(2 ** 30);", "const s = ''.padStart(2 ** 30, 'ab');", "const s = 'ab'.padEnd(1e9);"] {
+            let outcome = runtime.run(script(source, line: 3), with: response(json: "{}"))
+            XCTAssertEqual(outcome.error?.line, 3, source)
+            XCTAssertTrue(outcome.error?.message.contains("over reqtop's 67108864 limit") ?? false, outcome.error?.message ?? source)
+        }
+        XCTAssertLessThan(peakKB() - before, 200 * 1024, "no gigabyte was allocated")
+        let fine = runtime.run(script("client.log('ab'.repeat(3), 'x'.padStart(3, '-'))"), with: response(json: "{}"))
+        XCTAssertEqual(fine.logs, ["ababab --x"])
+    }
+}
