@@ -259,9 +259,8 @@ final class RealFilesSecondPassTests: XCTestCase {
     // MARK: 6. An unknown format says so
 
     func testOtherToolsFormatsAreNamed() throws {
-        // (Postman collections are read now: `PostmanImportTests`.)
+        // (Postman collections and Insomnia v4 exports are read now: `PostmanImportTests`, `InsomniaImportTests`.)
         let cases = [
-            ("formats/insomnia__insomnia_v4.json", "an Insomnia export (format 4)"),
             ("formats/bruno__query-email-plus.bru", "a Bruno request (.bru)"),
             ("formats/hurl__post_json.hurl", "a Hurl file"),
         ]

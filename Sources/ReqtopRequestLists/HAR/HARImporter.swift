@@ -24,6 +24,7 @@ public enum HARImporter {
             throw RequestListError.json(error, text: text, file: path, what: "HAR file")
         }
         if PostmanImporter.isCollection(json.value) { return PostmanImporter.parse(json, text: text, path: path) }
+        if InsomniaImporter.isExport(json.value) { return InsomniaImporter.parse(json, text: text, path: path) }
         let lines = text.splitLines()
         let located: [HARNode]
         let requests: [HAR.Request]

@@ -1,11 +1,12 @@
 import Foundation
 
-/// Request-list formats reqtop recognizes but does not read yet (Insomnia, Bruno, Hurl, a Postman
-/// environment or v1 collection… — Postman v2 collections are read, `PostmanImporter`):
+/// Request-list formats reqtop recognizes but does not read yet (Bruno, Hurl, Insomnia YAML, a
+/// Postman environment or v1 collection… — Postman v2 collections and Insomnia v4 JSON exports are
+/// read, `PostmanImporter`, `InsomniaImporter`):
 /// a file in one of them is answered with what it is and what reqtop reads, not with the error of
 /// the reader that happened to be tried ("not a HAR 1.2 archive", "'{' is not a URL").
 enum ForeignFormat {
-    static let readable = "reqtop reads .http/.rest files, HAR 1.2 archives, Postman collections (v2.0, v2.1) and curl command lines"
+    static let readable = "reqtop reads .http/.rest files, HAR 1.2 archives, Postman collections (v2.0, v2.1), Insomnia v4 exports (JSON) and curl command lines"
 
     /// The error for a file that is one of these formats, or nil. JSON is looked at only through its
     /// top-level keys (`json`, already parsed by the HAR reader); text by extension and first lines.
