@@ -69,6 +69,19 @@ public struct ScriptInput: Sendable {
         out.reserveCapacity(256 + (response?.body?.utf8.count ?? 0))
         func string(_ text: String) { JSONEscaping.appendQuoted(text, to: &out) }
         func raw(_ text: String) { out.append(contentsOf: text.utf8) }
+        /// Header fields as `[[name, …], …]`.
+        func list(_ rows: [[String]]) {
+            raw("[")
+            for (index, row) in rows.enumerated() {
+                raw(index > 0 ? ",[" : "[")
+                for (column, text) in row.enumerated() {
+                    if column > 0 { raw(",") }
+                    string(text)
+                }
+                raw("]")
+            }
+            raw("]")
+        }
         raw(#"{"environment":{"#)
         for (index, (name, value)) in environment.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { raw(",") }
@@ -84,32 +97,18 @@ public struct ScriptInput: Sendable {
             string(request.rawURL)
             raw(#","substituted":"#)
             string(request.url)
-            raw(#"},"headers":["#)
-            for (index, header) in request.headers.enumerated() {
-                raw(index > 0 ? ",[" : "[")
-                string(header.name)
-                raw(",")
-                string(header.raw)
-                raw(",")
-                string(header.value)
-                raw("]")
-            }
-            raw(#"],"body":{"raw":"#)
+            raw(#"},"headers":"#)
+            list(request.headers.map { [$0.name, $0.raw, $0.value] })
+            raw(#","body":{"raw":"#)
             string(request.rawBody)
             raw(#","substituted":"#)
             string(request.body)
             raw("}}")
         }
         if let response {
-            raw(#","response":{"status":\#(response.status),"headers":["#)
-            for (index, header) in response.headers.enumerated() {
-                raw(index > 0 ? ",[" : "[")
-                string(header.name)
-                raw(",")
-                string(header.value)
-                raw("]")
-            }
-            raw(#"],"body":"#)
+            raw(#","response":{"status":\#(response.status),"headers":"#)
+            list(response.headers.map { [$0.name, $0.value] })
+            raw(#","body":"#)
             if let body = response.body { string(body) } else { raw("null") }
             raw("}")
         }

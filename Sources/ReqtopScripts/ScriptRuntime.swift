@@ -108,18 +108,11 @@ public final class ScriptRuntime: @unchecked Sendable {
                 guard let value, let function = JSValueToObject(context, value, nil) else {
                     return .failure(ScriptError(message: "not an expression", file: "{{ }}", line: 1, column: 1))
                 }
-                // Called with the scope object (the variables as JSON).
-                var exception: JSValueRef?
-                let text = JSStringCreateWithUTF8CString(String(decoding: scope, as: UTF8.self))
-                defer { JSStringRelease(text) }
-                let argument = JSValueMakeFromJSONString(context, text)
-                var arguments: [JSValueRef?] = [argument]
-                JSContextGroupSetExecutionTimeLimit(group, timeLimit, { _, _ in true }, nil)
-                let result = arguments.withUnsafeMutableBufferPointer {
-                    JSObjectCallAsFunction(context, function, nil, 1, $0.baseAddress, &exception)
-                }
-                JSContextGroupClearExecutionTimeLimit(group)
-                if let exception { return .failure(Self.located(exception, file: "{{ \(expression) }}", line: 1, in: context)) }
+                // Called with the scope object (the variables as JSON), within the time limit.
+                let scopeText = JSStringCreateWithUTF8CString(String(decoding: scope, as: UTF8.self))
+                defer { JSStringRelease(scopeText) }
+                let result = try call(function, arguments: [JSValueMakeFromJSONString(context, scopeText)], limited: true,
+                                      file: "{{ \(expression) }}", line: 1)
                 guard let result else { return .success("") }
                 if JSValueIsObject(context, result), !JSValueIsNull(context, result),
                    let json = JSValueCreateJSONString(context, result, 0, nil) {
@@ -163,12 +156,17 @@ public final class ScriptRuntime: @unchecked Sendable {
             defer { JSStringRelease(string) }
             arguments.append(JSValueMakeString(context, string))
         }
+        return try call(function, arguments: arguments, limited: limited, file: file, line: line).map { Self.string($0, in: context) } ?? "undefined"
+    }
+
+    /// Calls `function` with `arguments`, returning its value.
+    private func call(_ function: JSObjectRef, arguments: [JSValueRef?], limited: Bool, file: String, line: Int) throws -> JSValueRef? {
         var exception: JSValueRef?
         if limited { JSContextGroupSetExecutionTimeLimit(group, timeLimit, { _, _ in true }, nil) }
         let value = arguments.withUnsafeBufferPointer { JSObjectCallAsFunction(context, function, nil, $0.count, $0.baseAddress, &exception) }
         if limited { JSContextGroupClearExecutionTimeLimit(group) }
         if let exception { throw Self.located(exception, file: file, line: line, in: context) }
-        return value.map { Self.string($0, in: context) } ?? "undefined"
+        return value
     }
 
     // MARK: JavaScriptCore

@@ -35,15 +35,11 @@ enum InsomniaImporter {
                            warnings: state.warnings, sourceText: text)
     }
 
-    private struct State {
+    private struct State: ExportedListReader {
         let path: String
         var specs: [RequestSpec] = []
         var variables: [FileVariable] = []
         var warnings: [RequestListWarning] = []
-
-        func location(_ node: LocatedJSON) -> SourceLocation { SourceLocation(file: path, line: node.line, column: node.column) }
-
-        mutating func warn(_ node: LocatedJSON, _ message: String) { warnings.append(RequestListWarning(location: location(node), message: message)) }
 
         /// The base environment's values, then the first sub-environment's over them (Insomnia's active
         /// environment is not in the export: which one was used is said).
@@ -132,11 +128,7 @@ enum InsomniaImporter {
         mutating func body(_ body: LocatedJSON?, headers: inout [HTTPHeader]) -> RequestBody? {
             guard let body, case .object = body.value else { return nil }
             let mimeType = body["mimeType"]?.value.stringValue ?? ""
-            func setContentType(_ value: String) {
-                if !value.isEmpty, !headers.contains(where: { HTTPHeader.namesMatch($0.name, "Content-Type") }) {
-                    headers.append(HTTPHeader(name: "Content-Type", value: value))
-                }
-            }
+            func setContentType(_ value: String) { Self.addContentType(value, to: &headers) }
             if let text = body["text"]?.value.stringValue, !text.isEmpty {
                 setContentType(mimeType == "application/graphql" ? "application/json" : mimeType)
                 return .text(text)
@@ -144,25 +136,10 @@ enum InsomniaImporter {
             let params = (body["params"]?.children ?? []).filter { $0["disabled"]?.value != .bool(true) }
             guard !params.isEmpty else { return nil }
             if mimeType == "multipart/form-data" {
-                let boundary = "reqtop-insomnia-boundary"
-                headers.removeAll { HTTPHeader.namesMatch($0.name, "Content-Type") }
-                headers.append(HTTPHeader(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)"))
-                var parts: [BodyPart] = []
-                var text = ""
-                for param in params {
-                    let key = param["name"]?.value.stringValue ?? ""
-                    text += "--\(boundary)\n"
-                    if param["type"]?.value.stringValue == "file", let file = param["fileName"]?.value.stringValue {
-                        text += "Content-Disposition: form-data; name=\"\(key)\"; filename=\"\((file as NSString).lastPathComponent)\"\n"
-                        parts.append(.text(text))
-                        parts.append(.file(path: file, resolvedAgainst: (path as NSString).deletingLastPathComponent, substitutesVariables: false))
-                        text = ""
-                    } else {
-                        text += "Content-Disposition: form-data; name=\"\(key)\"\n\n\(param["value"]?.value.substitutionText ?? "")\n"
-                    }
-                }
-                parts.append(.text(text + "--\(boundary)--\n"))
-                return .parts(parts)
+                return multipart(params.map { param in
+                    ExportedFormField(name: param["name"]?.value.stringValue ?? "", value: param["value"]?.value.substitutionText ?? "",
+                                      file: param["type"]?.value.stringValue == "file" ? param["fileName"]?.value.stringValue : nil)
+                }, headers: &headers)
             }
             setContentType(mimeType.isEmpty ? "application/x-www-form-urlencoded" : mimeType)
             return .form(params.map { FormField(name: $0["name"]?.value.stringValue ?? "", value: $0["value"]?.value.substitutionText ?? "") })

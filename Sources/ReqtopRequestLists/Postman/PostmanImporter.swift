@@ -31,15 +31,11 @@ enum PostmanImporter {
                            warnings: state.warnings, sourceText: text)
     }
 
-    private struct State {
+    private struct State: ExportedListReader {
         let path: String
         var specs: [RequestSpec] = []
         var variables: [FileVariable] = []
         var warnings: [RequestListWarning] = []
-
-        func location(_ node: LocatedJSON) -> SourceLocation { SourceLocation(file: path, line: node.line, column: node.column) }
-
-        mutating func warn(_ node: LocatedJSON, _ message: String) { warnings.append(RequestListWarning(location: location(node), message: message)) }
 
         /// Items in order: a folder's items get its name, its auth (unless they have their own) and
         /// its scripts (the collection's run first, then the folder's, then the request's, as in Postman).
@@ -162,11 +158,7 @@ enum PostmanImporter {
 
         mutating func body(_ body: LocatedJSON?, headers: inout [HTTPHeader], name: String) -> RequestBody? {
             guard let body, body["disabled"]?.value != .bool(true), let mode = body["mode"]?.value.stringValue else { return nil }
-            func setContentType(_ value: String) {
-                if !headers.contains(where: { HTTPHeader.namesMatch($0.name, "Content-Type") }) {
-                    headers.append(HTTPHeader(name: "Content-Type", value: value))
-                }
-            }
+            func setContentType(_ value: String) { Self.addContentType(value, to: &headers) }
             switch mode {
             case "raw":
                 let text = body["raw"]?.value.stringValue ?? ""
@@ -206,37 +198,14 @@ enum PostmanImporter {
             }
         }
 
-        /// `multipart/form-data` with text fields and file parts, written as an `.http` multipart body.
-        mutating func formData(_ fields: [LocatedJSON], headers: inout [HTTPHeader]) -> RequestBody? {
-            let enabled = fields.filter { $0["disabled"]?.value != .bool(true) }
-            guard !enabled.isEmpty else { return nil }
-            let boundary = "reqtop-postman-boundary"
-            headers.removeAll { HTTPHeader.namesMatch($0.name, "Content-Type") }
-            headers.append(HTTPHeader(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)"))
-            var parts: [BodyPart] = []
-            var text = ""
-            let directory = (path as NSString).deletingLastPathComponent
-            // Text parts end lines with "\n" (sent as CRLF) and the parts are joined by a line break.
-            for field in enabled {
-                let key = field["key"]?.value.stringValue ?? ""
-                text += "--\(boundary)\n"
-                if field["type"]?.value.stringValue == "file" {
-                    let sources = field["src"].map { $0.value.stringValue.map { [$0] } ?? $0.children.compactMap(\.value.stringValue) } ?? []
-                    let file = sources.first ?? ""
-                    text += "Content-Disposition: form-data; name=\"\(key)\"; filename=\"\((file as NSString).lastPathComponent)\"\n"
-                    if let type = field["contentType"]?.value.stringValue { text += "Content-Type: \(type)\n" }
-                    parts.append(.text(text))
-                    parts.append(.file(path: file, resolvedAgainst: directory, substitutesVariables: false))
-                    text = ""
-                } else {
-                    text += "Content-Disposition: form-data; name=\"\(key)\"\n"
-                    if let type = field["contentType"]?.value.stringValue { text += "Content-Type: \(type)\n" }
-                    text += "\n" + (field["value"]?.value.substitutionText ?? "") + "\n"
-                }
-            }
-            text += "--\(boundary)--\n"
-            parts.append(.text(text))
-            return .parts(parts)
+        /// Postman's form-data fields (a file field's `src`: a path, or a list whose first is used).
+        func formData(_ fields: [LocatedJSON], headers: inout [HTTPHeader]) -> RequestBody? {
+            multipart(fields.filter { $0["disabled"]?.value != .bool(true) }.map { field in
+                let sources = field["src"].map { $0.value.stringValue.map { [$0] } ?? $0.children.compactMap(\.value.stringValue) } ?? []
+                return ExportedFormField(name: field["key"]?.value.stringValue ?? "", value: field["value"]?.value.substitutionText ?? "",
+                                         file: field["type"]?.value.stringValue == "file" ? sources.first ?? "" : nil,
+                                         contentType: field["contentType"]?.value.stringValue)
+            }, headers: &headers)
         }
     }
 }
