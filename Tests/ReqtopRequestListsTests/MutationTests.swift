@@ -63,6 +63,10 @@ final class MutationTests: XCTestCase {
             ("Wild/scripts/apisix__nacos-service-healthcheck.sh", .curl), ("Wild/scripts/examples__verify.sh", .curl),
             ("Wild/scripts/semanticMediator__cache-missing.sh", .curl), ("Wild/curl/trace4cats__DynamicSampling.curl", .curl),
             ("Wild/har/pollyjs__recording.har", .har), ("Wild/har/spotify-music-player__recording.har", .har),
+            // Postman and Insomnia exports (read through the JSON route), scripted .http files.
+            ("Wild/formats/insomnia__complex-v2_0-input.json", .har), ("Wild/formats/insomnia__postman-export-oauth2-v2_1-input.json", .har),
+            ("Wild/formats/insomnia__insomnia_v4.json", .har),
+            ("Wild/http/scripted/httpyac/intellij.http", .http), ("Wild/http/scripted/kulala/requests/advanced_D.http", .http),
         ]
         let casesPerFixture = 300
         var rng = SplitMix64(seed: 0x5EED_4EC7_0000_0004)
