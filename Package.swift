@@ -38,7 +38,7 @@ let package = Package(
         // Test support for code that embeds the networking core: records bus events and awaits them.
         .target(name: "ReqtopNetworkingTesting", dependencies: ["ReqtopNetworking", "ReqtopSync"]),
         // Layer 2: request lists.
-        .target(name: "ReqtopRequestLists", dependencies: ["CCurl", "ReqtopSync", "ReqtopHTTPModel"]),
+        .target(name: "ReqtopRequestLists", dependencies: ["CCurl", "CTLS", "ReqtopSync", "ReqtopHTTPModel"]),
         // Layer 2: the scripts of request lists (JetBrains HTTP Client API) in JavaScriptCore.
         .target(name: "ReqtopScripts", dependencies: ["CJavaScriptCore", "CTLS", "ReqtopHTTPModel", "ReqtopSync"]),
         // Text a terminal can show safely: the sanitizer for untrusted text, display widths.

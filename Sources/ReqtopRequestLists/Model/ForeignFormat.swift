@@ -1,12 +1,12 @@
 import Foundation
 
-/// Request-list formats reqtop recognizes but does not read yet (Bruno, Hurl, Insomnia YAML, a
+/// Request-list formats reqtop recognizes but does not read yet (Bruno, Insomnia YAML, a
 /// Postman environment or v1 collection… — Postman v2 collections and Insomnia v4 JSON exports are
 /// read, `PostmanImporter`, `InsomniaImporter`):
 /// a file in one of them is answered with what it is and what reqtop reads, not with the error of
 /// the reader that happened to be tried ("not a HAR 1.2 archive", "'{' is not a URL").
 enum ForeignFormat {
-    static let readable = "reqtop reads .http/.rest files, HAR 1.2 archives, Postman collections (v2.0, v2.1), Insomnia v4 exports (JSON) and curl command lines"
+    static let readable = "reqtop reads .http/.rest files, HAR 1.2 archives, Postman collections (v2.0, v2.1), Insomnia v4 exports (JSON), Hurl files and curl command lines"
 
     /// The error for a file that is one of these formats, or nil. JSON is looked at only through its
     /// top-level keys (`json`, already parsed by the HAR reader); text by extension and first lines.
@@ -37,13 +37,12 @@ enum ForeignFormat {
         return nil
     }
 
-    /// The name and the line (1-based, with its text) that tell a text file is Bruno, Hurl or an
+    /// The name and the line (1-based, with its text) that tell a text file is Bruno or an
     /// Insomnia/OpenAPI YAML export, or nil. A `.http`/`.rest` file is always `.http`.
     static func name(ofText text: String, pathExtension ext: String) -> (name: String, line: Int, text: String)? {
         switch ext.lowercased() {
-        case "http", "rest", "har", "curl", "sh": return nil
+        case "http", "rest", "har", "curl", "sh", "hurl": return nil
         case "bru": return ("a Bruno request (.bru)", 1, "")
-        case "hurl": return ("a Hurl file", 1, "")
         default: break
         }
         var number = 0
@@ -61,18 +60,6 @@ enum ForeignFormat {
             }
             if line.hasPrefix("openapi:") || line.hasPrefix("swagger:") { return ("an OpenAPI document (YAML)", number, raw) }
             break
-        }
-        // Hurl: a `HTTP 200`-style response line together with a [Section] of Hurl's own.
-        let sections = ["[Asserts]", "[Captures]", "[QueryStringParams]", "[FormParams]", "[MultipartFormData]", "[BasicAuth]", "[Options]", "[Cookies]"]
-        number = 0
-        var section: (Int, String)?
-        var statusLine = false
-        for raw in text.splitLines() {
-            number += 1
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if section == nil, sections.contains(line) { section = (number, raw) }
-            if line.range(of: #"^HTTP(/[0-9.]+)? ([0-9]{3}|\*)$"#, options: .regularExpression) != nil { statusLine = true }
-            if let section, statusLine { return ("a Hurl file", section.0, section.1) }
         }
         return nil
     }

@@ -9,28 +9,38 @@ public enum RequestListFormat: String, Sendable, Hashable, CaseIterable {
     case har
     /// curl command lines.
     case curl
+    /// Hurl files (https://hurl.dev).
+    case hurl
 
-    /// The format a path's extension implies, or nil: `.http`/`.rest`, `.har`, `.curl`/`.sh`/`.txt`.
+    /// The format a path's extension implies, or nil: `.http`/`.rest`, `.har`, `.curl`/`.sh`/`.txt`, `.hurl`.
     public init?(pathExtension ext: String) {
         switch ext.lowercased() {
         case "http", "rest": self = .http
         case "har": self = .har
         case "curl", "sh", "txt": self = .curl
+        case "hurl": self = .hurl
         default: return nil
         }
     }
 
-    /// Guesses the format from the text: JSON is HAR, a first command `curl …` is curl, else `.http`.
+    /// Guesses the format from the text: JSON is HAR (or a Postman or Insomnia export, which the
+    /// HAR reader tells apart), a first command `curl …` is curl, a Hurl status line (`HTTP 200`)
+    /// or section (`[Asserts]`) on a line of its own is Hurl, else `.http`.
     public static func sniff(_ text: String) -> RequestListFormat {
+        var first: RequestListFormat?
         for raw in text.splitLines() {
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty { continue }
-            if line.hasPrefix("{") { return .har }
-            if line == "curl" || line.hasPrefix("curl ") || line.hasPrefix("curl\t") { return .curl }
-            if line.hasPrefix("#") || line.hasPrefix("//") { continue }
-            return .http
+            if first == nil {
+                if line.hasPrefix("{") { return .har }
+                if line == "curl" || line.hasPrefix("curl ") || line.hasPrefix("curl\t") { return .curl }
+                if line.hasPrefix("#") || line.hasPrefix("//") { continue }
+                first = .http
+            }
+            if HurlSection(line: line) != nil || HurlReader.isStatusLine(line) { return .hurl }
+            if line.hasPrefix("###") || line.hasPrefix("{%") || line.hasPrefix("> {%") { return .http } // .http's own syntax
         }
-        return .http
+        return first ?? .http
     }
 }
 
@@ -67,6 +77,9 @@ public struct RequestList: Sendable {
     /// `.http` file variables, every definition in file order (a name may be defined again further down:
     /// references see the latest definition above them).
     public var fileVariables: [FileVariable]
+    /// How the list's own format defines a variable, for an unknown variable's message (`NAME`
+    /// stands for its name); nil: as `.http` files do.
+    public var variableHint: String?
     /// The path the list came from (used in messages).
     public var sourcePath: String
     public var format: RequestListFormat
@@ -77,6 +90,23 @@ public struct RequestList: Sendable {
     private var source: SourceText
     /// Skipped scripts that belong to no request (an httpyac global script block).
     public var fileScripts: [RequestScript] = []
+
+    /// Whether running the list sets variables: scripts, or captures (Hurl's `[Captures]`).
+    public var setsVariablesWhenRun: Bool {
+        allScripts.contains(where: \.isJavaScript) || hasChecks
+    }
+
+    /// Whether a request has response checks (a Hurl response section).
+    public var hasChecks: Bool { specs.contains { $0.checks != nil } }
+
+    /// The first capture that sets the variable `name`.
+    public func capture(setting name: String) -> ResponseChecks.Capture? {
+        guard hasChecks else { return nil }
+        for spec in specs {
+            if let capture = spec.checks?.captures.first(where: { $0.name == name }) { return capture }
+        }
+        return nil
+    }
 
     /// Every script: the file's and each request's.
     public var allScripts: [RequestScript] { fileScripts + specs.flatMap(\.scripts) }

@@ -18,7 +18,8 @@ public struct RequestListError: Error, Sendable, Hashable, CustomStringConvertib
     /// The full text of the offending line (empty when there is none, e.g. a missing file).
     public var lineText: String
     /// The request needs what reqtop does not run (a variable only a skipped script sets, a JavaScript
-    /// expression in `{{ }}`): it is not sent, the rest runs.
+    /// expression in `{{ }}`, a part of the list reqtop refuses: `RequestSpec.refusal`): it is not
+    /// sent, the rest runs.
     public var needsRequestScript = false
     /// What was said before the error and may explain it (a variable that expanded to nothing),
     /// printed after it.

@@ -2,8 +2,8 @@ import Foundation
 
 /// Reads request lists of any supported format.
 public enum RequestListLoader {
-    /// Reads `path`, choosing the format by extension (`.http`/`.rest`, `.har`, `.curl`/`.sh`/`.txt`),
-    /// else by content (see `RequestListFormat.sniff`).
+    /// Reads `path`, choosing the format by extension (`.http`/`.rest`, `.har`, `.curl`/`.sh`/`.txt`,
+    /// `.hurl`), else by content (see `RequestListFormat.sniff`).
     public static func load(path: String) throws(RequestListError) -> RequestList {
         guard var text = readText(path: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
@@ -53,6 +53,7 @@ public enum RequestListLoader {
         case .http: return try HTTPFileParser.parse(text: text, path: path)
         case .har: return try HARImporter.parse(text: text, path: path)
         case .curl: return try CurlImporter.parse(text: text, path: path)
+        case .hurl: return try HurlImporter.parse(text: text, path: path)
         }
     }
 

@@ -133,6 +133,12 @@ public struct RequestSpec: Sendable, Hashable {
     public var location: SourceLocation?
     /// Scripts around the request that reqtop skips (kept for a later step that may run them).
     public var scripts: [RequestScript] = []
+    /// What the list says the response must be, and the values it captures from it (Hurl's
+    /// response section): evaluated natively, not a script (`--no-scripts` does not skip it).
+    public var checks: ResponseChecks?
+    /// Why reqtop does not send this request (a part it cannot do, such as a Hurl `xpath` assert):
+    /// it is reported as not sent, located, and the rest of the list runs.
+    public var refusal: RequestListError?
 
     public init(
         name: String? = nil, method: String = "GET", url: String, headers: [HTTPHeader] = [],

@@ -92,13 +92,15 @@ extension RequestResolver {
         }
         guard !undefined.isEmpty else { return [] }
         return Set(list.specs.indices.prefix(index).filter { earlier in
-            list.specs[earlier].scripts.contains { $0.isJavaScript && ($0.inFile || !undefined.isDisjoint(with: $0.setVariables)) }
+            let spec = list.specs[earlier]
+            return spec.scripts.contains { $0.isJavaScript && ($0.inFile || !undefined.isDisjoint(with: $0.setVariables)) }
+                || !(spec.checks?.capturedNames ?? []).allSatisfy { !undefined.contains($0) }
         })
     }
 
     /// `scriptProducers(of:)` of every request that waits for some.
     public func requestsWithScriptProducers() -> [Int: Set<Int>] {
-        guard scriptVariables != nil, list.allScripts.contains(where: \.isJavaScript) else { return [:] }
+        guard scriptVariables != nil, list.setsVariablesWhenRun else { return [:] }
         var found: [Int: Set<Int>] = [:]
         for index in list.specs.indices {
             let producers = scriptProducers(of: index)

@@ -92,7 +92,9 @@ public final class RequestResolver: Sendable {
                     do { _ = try checker.substitute(text) } catch where error.needsRequestScript { needsScript.insert(index) }
                 }
             } else if literalError == nil, !Self.resolvesAsWritten(spec) { // (a long list noted this bit when parsed)
-                do { _ = try resolve(index, spec: spec, keepingResponseReferences: false) } catch { literalError = (index, error) }
+                do { _ = try resolve(index, spec: spec, keepingResponseReferences: false) } catch {
+                    if !error.needsRequestScript { literalError = (index, error) } // else: not sent when its turn comes, with why
+                }
             }
         }
         try checkCycles()
@@ -134,6 +136,13 @@ public final class RequestResolver: Sendable {
         try resolve(index, keepingResponseReferences: false)
     }
 
+    /// `text` with the `{{variables}}` the request at `index` sees substituted (the values of its
+    /// response checks).
+    public func substitute(_ text: String, forRequestAt index: Int) throws(RequestListError) -> String {
+        guard substitutesVariables, text.containsTemplateOpening else { return text }
+        return try substitution(spec: index, outcomes: outcomes.snapshot).substitute(text)
+    }
+
     /// Resolves every variable of the spec at `index` except what is known only when the list runs —
     /// references to other requests' responses and variables only scripts set — which stay as
     /// `{{login.response…}}` and `{{token}}` text (for a dry run, and `convert` to HAR and curl,
@@ -147,6 +156,7 @@ public final class RequestResolver: Sendable {
     }
 
     func resolve(_ index: Int, spec: RequestSpec, keepingResponseReferences: Bool) throws(RequestListError) -> HTTPRequest {
+        if let refusal = spec.refusal { throw refusal }
         var locator: VariableLocator { VariableLocator(list: list) } // made only for an error
         // Most requests of a long list have no `{{` (nor a `<@` file whose text may have some): they are
         // taken as written, without setting up a substitution.

@@ -163,6 +163,14 @@ struct Substitution {
                                     name: name, spec: specIndex, variable: variable)
             }
             if let value = requestVariables[key] { return value } // request.variables, the lowest
+            if let capture = list.capture(setting: key) {
+                if keepsResponseReferences { return "{{\(name)}}" } // known only when the list runs
+                let why = scriptGlobals == nil ? "which only the capture at \(capture.location) sets (captured when the list runs)"
+                    : "which the capture at \(capture.location) sets, but it had not been taken when this request's turn came"
+                var error = locator.error("needs {{\(key)}}, \(why)", name: name, spec: specIndex, variable: variable)
+                error.needsRequestScript = true
+                throw error
+            }
             if let script = list.allScripts.first(where: { $0.setVariables.contains(key) }) {
                 if keepsResponseReferences { return "{{\(name)}}" } // known only when the list runs
                 let why = scriptGlobals == nil ? "which only the script skipped at \(script.location) sets (scripts are not run here)"
@@ -179,6 +187,9 @@ struct Substitution {
                                           + "\(quoting: script.source) \(what)", name: name, spec: specIndex, variable: variable)
                 error.needsRequestScript = true
                 throw error
+            }
+            if let hint = list.variableHint {
+                throw locator.error("unknown variable \(quoting: key): " + hint.replacingOccurrences(of: "NAME", with: key), name: name, spec: specIndex, variable: variable)
             }
             var message = "unknown variable \(quoting: key): define it with '@\(key) = …', in \(Environments.publicFileName)"
             if let env = variables.environmentName { message += " (environment \(quoting: env))" }

@@ -50,8 +50,8 @@ package final class RequestListRunner: Sendable {
         self.manager = manager
         self.inputs = inputs
         self.options = options
-        let scripts = options.runsScripts && inputs.contains(where: { RequestScripts.has($0.list) })
-            ? RequestScripts(timeLimit: options.scriptTimeLimit) : nil
+        let scripts = inputs.contains(where: { RequestScripts.has($0.list, runningJavaScript: options.runsScripts) })
+            ? RequestScripts(timeLimit: options.scriptTimeLimit, runsJavaScript: options.runsScripts) : nil
         self.scripts = scripts
         var resolvers: [[RequestResolver]] = []
         for _ in 0..<options.repeatCount {
@@ -162,7 +162,7 @@ package final class RequestListRunner: Sendable {
             return
         }
         // Only a named request's body can be read by a later one (or by its handlers): it alone is read back (up to a limit).
-        let handled = scripts != nil && spec.scripts.contains { $0.kind == .responseHandler && $0.isJavaScript }
+        let handled = scripts != nil && (spec.checks != nil || spec.scripts.contains { $0.kind == .responseHandler && $0.isJavaScript })
         let serializer = ChainedBodySerializer(limit: spec.name == nil && !handled ? nil : Self.chainedBodyLimit)
         let finished: @Sendable (TaskResponse<ChainedBody>) -> Void = { [self] response in
             self.taskFinished(item: item, name: spec.name, response: response, before: before)
@@ -222,7 +222,8 @@ package final class RequestListRunner: Sendable {
         // Its response handlers run before the requests that wait for what they set are released.
         var after = RequestScripts.Report()
         if let scripts, case .completed = status, let head = response.head {
-            after = scripts.runHandlers(at: item.spec, of: resolver, request: response.request, response: head, body: response.value?.data)
+            after = scripts.runHandlers(at: item.spec, of: resolver, request: response.request, response: head, body: response.value?.data,
+                                        durationMilliseconds: response.timings.flatMap { $0.total >= 0 ? $0.total : nil })
         }
         var result = RunResult(item: item, task: response.task, name: name, method: response.request.method,
                                url: response.request.url.absoluteString, status: status, bytes: response.bytes,

@@ -2,26 +2,33 @@ import Foundation
 import ReqtopNetworking
 import ReqtopRequestLists
 import ReqtopScripts
+import ReqtopSync
 
 /// Runs the JavaScript of a run's `.http` requests (JetBrains HTTP Client API) for a
 /// `RequestListRunner`: a request's pre-request scripts before it is resolved, its response
 /// handlers once its response has arrived. One `ScriptRuntime` for the run, so `client.global`
 /// values carry from one request to the next; after each script they are handed to the
-/// resolvers (`ScriptVariables`).
+/// resolvers (`ScriptVariables`). A request's response checks (Hurl's status, captures and
+/// asserts) run here too, natively, after its handlers: captures are globals like the scripts'.
 struct RequestScripts: Sendable {
-    let runtime: ScriptRuntime
+    let engine: LazyScriptRuntime
     let variables: ScriptVariables
+    /// False with `--no-scripts`: only response checks run.
+    let runsJavaScript: Bool
 
-    init(timeLimit: Double) {
-        let runtime = ScriptRuntime(timeLimit: timeLimit)
-        self.runtime = runtime
+    init(timeLimit: Double, runsJavaScript: Bool = true) {
+        let engine = LazyScriptRuntime(timeLimit: timeLimit)
+        self.engine = engine
+        self.runsJavaScript = runsJavaScript
         variables = ScriptVariables { expression, scope in
-            runtime.evaluate(expression: expression, variables: scope).mapError { ScriptVariables.ExpressionError(message: $0.message) }
+            engine.runtime(globals: [:]).evaluate(expression: expression, variables: scope)
+                .mapError { ScriptVariables.ExpressionError(message: $0.message) }
         }
     }
 
-    /// Whether a list has JavaScript to run: scripts, or httpyac `{{ expressions }}`.
-    static func has(_ list: RequestList) -> Bool { list.hasJavaScript }
+    /// Whether a list has something for this to run: JavaScript (scripts, httpyac `{{ expressions }}`)
+    /// unless `--no-scripts`, or response checks.
+    static func has(_ list: RequestList, runningJavaScript: Bool) -> Bool { (runningJavaScript && list.hasJavaScript) || list.hasChecks }
 
     /// What the scripts of one request did: events for its task (posted once it has one) and the
     /// error of the script that failed, which stops the scripts after it.
@@ -36,7 +43,7 @@ struct RequestScripts: Sendable {
     /// Runs the pre-request scripts of the request at `index` (`request.variables` it sets are its own).
     func runPreRequest(at index: Int, of resolver: RequestResolver) -> Report {
         let spec = resolver.list.specs[index]
-        let scripts = spec.scripts.filter { $0.kind == .preRequest && $0.isJavaScript }
+        let scripts = runsJavaScript ? spec.scripts.filter { $0.kind == .preRequest && $0.isJavaScript } : []
         guard !scripts.isEmpty else { return Report() }
         var report = Report()
         var own: [String: String] = [:]
@@ -54,20 +61,52 @@ struct RequestScripts: Sendable {
     }
 
     /// Runs the response handlers of the request at `index`, sent as `request`, with its response.
-    func runHandlers(at index: Int, of resolver: RequestResolver, request: HTTPRequest, response: HTTPResponseHead, body: Data?) -> Report {
+    func runHandlers(at index: Int, of resolver: RequestResolver, request: HTTPRequest, response: HTTPResponseHead, body: Data?,
+                     durationMilliseconds: Double? = nil) -> Report {
         let spec = resolver.list.specs[index]
-        let scripts = spec.scripts.filter { $0.kind == .responseHandler && $0.isJavaScript }
-        guard !scripts.isEmpty else { return Report() }
+        let scripts = runsJavaScript ? spec.scripts.filter { $0.kind == .responseHandler && $0.isJavaScript } : []
         var report = Report()
-        let text = body.map { String(decoding: $0, as: UTF8.self) }
-        let input = ScriptInput(request: self.input(spec, resolved: request),
-                                response: ScriptInput.Response(status: response.status, headers: response.headers, body: text),
-                                environment: resolver.variables.environment)
-        for script in scripts {
-            let outcome = run(script, of: resolver.list, input: input, into: &report)
-            if report.error != nil || outcome.exited { break }
+        if !scripts.isEmpty {
+            let text = body.map { String(decoding: $0, as: UTF8.self) }
+            let input = ScriptInput(request: self.input(spec, resolved: request),
+                                    response: ScriptInput.Response(status: response.status, headers: response.headers, body: text),
+                                    environment: resolver.variables.environment)
+            for script in scripts {
+                let outcome = run(script, of: resolver.list, input: input, into: &report)
+                if report.error != nil || outcome.exited { break }
+            }
+        }
+        if report.error == nil, let checks = spec.checks {
+            runChecks(checks, at: index, of: resolver, response: response, body: body, durationMilliseconds: durationMilliseconds, into: &report)
         }
         return report
+    }
+
+    /// The checks of a response: its captures first (set as globals; one that cannot be taken fails
+    /// the request, located), then every check as a test.
+    private func runChecks(_ checks: ResponseChecks, at index: Int, of resolver: RequestResolver, response: HTTPResponseHead, body: Data?,
+                           durationMilliseconds: Double?, into report: inout Report) {
+        let checked = CheckedResponse(status: response.status, httpVersion: response.httpVersion, url: response.url.absoluteString,
+                                      headers: response.headers, body: body ?? Data(), durationMilliseconds: durationMilliseconds)
+        let substitute: (String) throws -> String = { try resolver.substitute($0, forRequestAt: index) }
+        let captured = checks.capture(checked, substitute: substitute)
+        if !captured.values.isEmpty {
+            var globals = variables.global
+            for (name, value) in captured.values { globals[name] = value.text }
+            variables.setGlobal(globals)
+            engine.ifCreated?.setGlobals(globals)
+        }
+        let now = Date().timeIntervalSince1970
+        if let failure = captured.failure {
+            let error = ScriptError(message: failure.message, file: failure.location.file, line: failure.location.line, column: failure.location.column)
+            report.error = error
+            report.events.append((now, .scriptLog(ScriptLog(level: .error, text: error.description))))
+            return
+        }
+        for test in checks.test(checked, substitute: substitute) {
+            report.tests.append(test)
+            report.events.append((now, .test(test)))
+        }
     }
 
     private func run(_ script: RequestScript, of list: RequestList, input: ScriptInput, into report: inout Report) -> ScriptOutcome {
@@ -79,7 +118,7 @@ struct RequestScripts: Sendable {
             report.events.append((Date().timeIntervalSince1970, .scriptLog(ScriptLog(level: .error, text: error.description))))
             return ScriptOutcome()
         }
-        let outcome = runtime.run(source, with: input)
+        let outcome = engine.runtime(globals: variables.global).run(source, with: input)
         variables.setGlobal(outcome.globals)
         let now = Date().timeIntervalSince1970
         for line in outcome.logs { report.events.append((now, .scriptLog(ScriptLog(level: .log, text: line)))) }
@@ -124,4 +163,29 @@ struct RequestScripts: Sendable {
         return ScriptInput.Request(method: resolved?.method ?? spec.method, rawURL: spec.url, url: resolved?.url.absoluteString ?? spec.url,
                                    headers: headers, rawBody: rawBody, body: body)
     }
+}
+
+/// The run's JavaScript context, made when something first needs it (a Hurl list has no script to
+/// run), starting from the globals captures have set by then.
+final class LazyScriptRuntime: Sendable {
+    private let timeLimit: Double
+    private let made = Protected<ScriptRuntime?>(nil)
+
+    init(timeLimit: Double) {
+        self.timeLimit = timeLimit
+    }
+
+    /// The context; made now with `globals` if it was not yet.
+    func runtime(globals: [String: String]) -> ScriptRuntime {
+        made.withLock { made in
+            if let made { return made }
+            let runtime = ScriptRuntime(timeLimit: timeLimit)
+            if !globals.isEmpty { runtime.setGlobals(globals) }
+            made = runtime
+            return runtime
+        }
+    }
+
+    /// The context, if something has needed it.
+    var ifCreated: ScriptRuntime? { made.snapshot }
 }

@@ -1,3 +1,5 @@
+import Foundation
+import ReqtopRequestLists
 import ReqtopTasks
 
 /// Options several commands share, declared once with their help (as swift-argument-parser's
@@ -12,11 +14,26 @@ enum VariableOptions: OptionGroup {
     static let environment = CommandOption.value("env", "NAME", help: "environment from http-client(.private).env.json beside each file")
     static let variable = CommandOption.value("var", "NAME=VALUE", help: "set a variable (repeatable; wins over environments and the file)")
     static let environmentFile = CommandOption.value("env-file", "FILE", help: "an environment file (a Postman *.postman_environment.json export): its values as the environment's")
-    static let options = [environment, environmentFile, variable]
+    static let hurlVariable = CommandOption.value("variable", "NAME=VALUE", help: "the same as --var (Hurl's name for it)")
+    static let variablesFile = CommandOption.value("variables-file", "FILE", help: "NAME=VALUE lines (Hurl's properties file): as --var, which wins")
+    static let options = [environment, environmentFile, variable, hurlVariable, variablesFile]
 
-    /// The `--var` assignments, checked.
+    /// The `--variables-file` values, then the `--var` and `--variable` assignments over them, checked.
     static func variables(_ parsed: ParsedCommandLine) throws(UsageError) -> [String: String] {
-        try commandLineVariables(parsed.values(variable))
+        var values: [String: String] = [:]
+        for file in parsed.values(variablesFile) {
+            guard let data = FileManager.default.contents(atPath: file) else { throw UsageError("--variables-file \(file): cannot read it") }
+            for (offset, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+                if line.isEmpty || line.hasPrefix("#") { continue }
+                guard let (name, value) = VariableContext.parseCommandLineVariable(line) else {
+                    throw UsageError("\(file):\(offset + 1): expected NAME=VALUE, got '\(line)'")
+                }
+                values[name] = value
+            }
+        }
+        values.merge(try commandLineVariables(parsed.values(hurlVariable) + parsed.values(variable))) { $1 }
+        return values
     }
 }
 
