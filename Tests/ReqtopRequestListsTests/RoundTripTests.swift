@@ -65,9 +65,10 @@ final class RoundTripTests: XCTestCase {
             let variables = try VariableContext.load(besides: Fixtures.path(fixture.path), environmentName: fixture.environment,
                                                      commandLine: [:])
             let chains: [[RequestListFormat]] = switch original.format {
-            case .http: [[.har, .http, .har], [.curl, .http, .curl]]
-            case .har: [[.http, .har, .http]]
-            case .curl: [[.http, .curl, .http]]
+            case .http: [[.har, .http, .har], [.curl, .http, .curl], [.hurl, .http, .hurl]]
+            case .har: [[.http, .har, .http], [.hurl, .har]]
+            case .curl: [[.http, .curl, .http], [.hurl, .curl]]
+            case .hurl: [[.http, .hurl]]
             }
             // Dynamic variables ({{$uuid}}) resolve anew each time: compare from the first written copy on.
             let isDynamic = ((try? Fixtures.text(fixture.path)) ?? "").contains("{{$")

@@ -10,19 +10,20 @@ import ReqtopTasks
 
 /// A test case with the embedded server running and helpers to run `.http` text through a runner.
 class RunnerTestCase: EmbeddedServerTestCase {
-    /// `text` parsed as a `.http` list, with `{{base}}` set to the server.
-    func input(_ text: String) throws -> RunnerInput {
-        let list = try RequestListLoader.load(text: text, path: "test.http", format: .http)
+    /// `text` parsed as a `.http` list (or as `format`), with `{{base}}` set to the server.
+    func input(_ text: String, format: RequestListFormat = .http) throws -> RunnerInput {
+        let list = try RequestListLoader.load(text: text, path: "test.\(format.rawValue)", format: format)
         return RunnerInput(list: list, variables: VariableContext(commandLine: ["base": server.baseURL.absoluteString]))
     }
 
     /// Runs `text` to the end and returns the outcome and every bus event.
-    func run(_ text: String, options: RunnerOptions = RunnerOptions(), configuration: SessionConfiguration = SessionConfiguration(),
+    func run(_ text: String, format: RequestListFormat = .http, options: RunnerOptions = RunnerOptions(),
+             configuration: SessionConfiguration = SessionConfiguration(),
              configure: (RequestListRunner) -> Void = { _ in }) throws -> (RunOutcome, [TaskEvent]) {
         let manager = SessionManager(configuration: configuration)
         defer { manager.invalidate() }
         let recorder = EventRecorder(bus: manager.bus)
-        let runner = try RequestListRunner(manager: manager, inputs: [input(text)], options: options)
+        let runner = try RequestListRunner(manager: manager, inputs: [input(text, format: format)], options: options)
         configure(runner)
         let outcome = try XCTUnwrap(waitForOutcome(runner))
         // The terminal events are posted right after the completion handlers: wait until all arrived.

@@ -121,7 +121,7 @@ struct CheckContext {
         }
         let fields = response.headers.filter { HTTPHeader.namesMatch($0.name, "Set-Cookie") }.map(\.value)
         guard let field = fields.last(where: { SetCookie.nameAndValue(String($0.split(separator: ";").first ?? "")).name == name }) else { return nil }
-        let parts = field.split(separator: ";").map { SetCookie.nameAndValue(String($0)) }
+        let parts = field.split(separator: ";").map { SetCookie.nameAndValue($0.trimmingCharacters(in: .whitespaces)) }
         guard let attribute, attribute.lowercased() != "value" else { return .string(parts[0].value) }
         guard let found = parts.dropFirst().last(where: { $0.name.lowercased() == attribute.lowercased() }) else { return nil }
         switch attribute.lowercased() {

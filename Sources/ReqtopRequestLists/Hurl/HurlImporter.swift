@@ -88,12 +88,18 @@ struct HurlReader: ExportedListReader {
         return trimmed.isEmpty || trimmed.hasPrefix("#")
     }
 
-    /// `METHOD url…`: an upper-case word, spaces, then something.
+    /// `METHOD url…`: a word, spaces, then something. Hurl's methods are upper case; a word with
+    /// lower-case letters is read as one only when what follows is a URL (reqtop's own `convert`
+    /// writes the method as the list had it).
     static func requestLine(_ line: String) -> (method: String, rest: Substring, urlColumn: Int)? {
         let leading = line.prefix { $0 == " " || $0 == "\t" }
         let afterIndent = line.dropFirst(leading.count)
-        let method = afterIndent.prefix { $0.isASCII && ($0.isUppercase || $0 == "_" || $0 == "-") }
-        guard !method.isEmpty, method.first!.isUppercase else { return nil }
+        let method = afterIndent.prefix { $0.isASCII && ($0.isLetter || $0 == "_" || $0 == "-") }
+        guard !method.isEmpty, method.first!.isLetter else { return nil }
+        if method.contains(where: \.isLowercase) {
+            let rest = afterIndent.dropFirst(method.count).drop { $0 == " " || $0 == "\t" }
+            guard rest.hasPrefix("http://") || rest.hasPrefix("https://") || rest.hasPrefix("{{") else { return nil }
+        }
         let afterMethod = afterIndent.dropFirst(method.count)
         let spaces = afterMethod.prefix { $0 == " " || $0 == "\t" }
         guard !spaces.isEmpty, afterMethod.count > spaces.count else { return nil }

@@ -58,7 +58,8 @@ public enum RequestListLoader {
     }
 
     /// The list written in `format` (for `reqtop convert`). `.http` output keeps `{{variables}}`;
-    /// HAR and curl cannot carry them, so each request is resolved with `variables` first — except
+    /// HAR, curl and Hurl are written resolved (Hurl keeps a Hurl list's response checks, and the
+    /// `{{name}}` of what they capture), so each request is resolved with `variables` first — except
     /// references to another request's response, which stay as `{{login.response…}}` text (with a
     /// warning: the written request would send that text). Bodies that cannot be written inline go
     /// to `bodyFiles`, named `<bodyFilePrefix>-<n>.bin` (give an absolute prefix for lists that
@@ -82,6 +83,10 @@ public enum RequestListLoader {
         }
         let resolver = RequestResolver(list: list, variables: variables)
         try resolver.validate()
+        for spec in list.specs where spec.checks != nil && format != .hurl {
+            warnings.append(RequestListWarning(location: spec.checks?.location,
+                                               message: "response checks left out: \(format.rawValue) cannot carry them (convert to hurl keeps them)"))
+        }
         for script in list.allScripts where script.isJavaScript {
             warnings.append(RequestListWarning(location: script.location,
                                                message: "\(script.kind == .preRequest ? "pre-request script" : "response handler") left out: "
@@ -104,6 +109,13 @@ public enum RequestListLoader {
         switch format {
         case .har:
             return ConvertedList(data: try HARWriter.data(requests: requests, creator: creator, redaction: redaction), bodyFiles: bodyFiles, warnings: warnings)
+        case .hurl:
+            for spec in list.specs where spec.method.contains(where: \.isLowercase) {
+                warnings.append(RequestListWarning(location: spec.location, message: "method \(quoting: spec.method) is written as it is: "
+                                                       + "Hurl itself reads only upper-case methods"))
+            }
+            let text = HurlWriter.text(for: zip(requests, list.specs).map { ($0, $1.checks) }, redaction: redaction)
+            return ConvertedList(data: Data(text.utf8), bodyFiles: bodyFiles, warnings: warnings)
         default:
             let commands = requests.map { CurlWriter.command(for: $0, bodyFiles: &bodyFiles, redaction: redaction) }
             return ConvertedList(data: Data((commands.joined(separator: "\n\n") + "\n").utf8), bodyFiles: bodyFiles,
