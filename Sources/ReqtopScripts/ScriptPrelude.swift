@@ -304,6 +304,40 @@ enum ScriptPrelude {
         };
       }
 
+      // bru, req, res, test, expect: Bruno's script API over the same state (its runtime and
+      // environment variables are the run's globals).
+      function makeBruno() {
+        const r = global.response;
+        const req = global.request;
+        const lowerHeaders = {};
+        if (r) for (const { name, value } of r.headers.all()) lowerHeaders[name.toLowerCase()] = value;
+        const bru = {
+          setVar: (name, value) => globalStore.set(name, value),
+          getVar: (name) => { const v = globalStore.get(name); return v === null ? undefined : v; },
+          setEnvVar: (name, value) => globalStore.set(name, value),
+          getEnvVar: (name) => { const v = globalStore.get(name); return v !== null ? v : input.environment[String(name)]; },
+          getProcessEnv: () => undefined,
+          interpolate: (text) => pmVariables().replaceIn(text),
+          sleep: () => undefined,
+          setNextRequest: () => { throw new Error('bru.setNextRequest is not supported by reqtop: the list runs in its order'); },
+          runRequest: () => { throw new Error('bru.runRequest is not supported by reqtop: give the request its own place in the collection'); },
+        };
+        const res = r && {
+          status: r.status, body: r.body, headers: lowerHeaders, responseTime: 0,
+          getStatus: () => r.status, getBody: () => r.body, getHeader: (name) => lowerHeaders[String(name).toLowerCase()],
+          getHeaders: () => lowerHeaders, getResponseTime: () => 0,
+        };
+        const bruReq = req && {
+          url: req.url.tryGetSubstituted(), method: req.method,
+          getUrl: () => req.url.tryGetSubstituted(), getMethod: () => req.method,
+          getHeader: (name) => { const h = req.headers.findByName(name); return h ? h.value : undefined; },
+          setHeader: (name, value) => state.addedHeaders.push([String(name), String(value)]),
+          getBody: () => req.body.tryGetSubstituted(),
+          setBody: () => { throw new Error('req.setBody is not supported by reqtop: write the body in the request'); },
+        };
+        return { bru, res, req: bruReq };
+      }
+
       Object.defineProperty(global, '__reqtop', { value: Object.freeze({
         // Before a script: what it may read.
         begin(json) {
@@ -313,6 +347,12 @@ enum ScriptPrelude {
           global.request = input.request ? makeRequest(input.request) : undefined;
           global.response = input.response ? makeResponse(input.response) : undefined;
           global.pm = makePm();
+          const bruno = makeBruno();
+          global.bru = bruno.bru;
+          global.res = bruno.res;
+          global.req = bruno.req;
+          global.test = (name, fn) => client.test(name, fn);
+          global.expect = expect;
         },
         // A script's own error, or its client.exit(), as the runtime reads it.
         settle(error) {

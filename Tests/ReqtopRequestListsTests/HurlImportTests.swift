@@ -240,3 +240,36 @@ final class HurlImportTests: XCTestCase {
         XCTAssertGreaterThan(entries, 200)
     }
 }
+
+/// The Bruno reader on real collections (`Fixtures/Wild/bruno`, cited in its SOURCES.md).
+final class BrunoImportTests: XCTestCase {
+    func testRealBrunoCollectionsRead() throws {
+        let folder = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Fixtures/Wild/bruno")
+        let collections = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasSuffix(".md") }.sorted()
+        XCTAssertGreaterThanOrEqual(collections.count, 15)
+        var requests = 0
+        for collection in collections {
+            let list = try RequestListLoader.load(path: (folder as NSString).appendingPathComponent(collection))
+            XCTAssertFalse(list.specs.isEmpty, collection)
+            XCTAssertTrue(list.specs.allSatisfy { $0.location != nil && $0.name != nil }, collection)
+            requests += list.specs.count
+        }
+        XCTAssertGreaterThanOrEqual(requests, 140)
+    }
+
+    func testMalformedBruFilesAreLocated() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-bru-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "{}".write(to: folder.appendingPathComponent("bruno.json"), atomically: true, encoding: .utf8)
+        let file = folder.appendingPathComponent("a.bru")
+        for (text, expected) in [("get {\n  url: http://e\n", "a.bru:1:1: error: the block get { is not closed"),
+                                 ("meta {\n  name x\n}\n", "a.bru:2:1: error: expected 'key: value'"),
+                                 ("  stray\n", "a.bru:1:1: error: expected a block")] {
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            XCTAssertThrowsError(try RequestListLoader.load(path: file.path)) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(error)")
+            }
+        }
+    }
+}

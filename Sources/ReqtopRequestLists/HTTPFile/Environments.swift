@@ -15,6 +15,7 @@ public enum Environments {
     /// The merged variables of environment `name` (private values win); empty when `name` is nil.
     public static func load(besides httpFile: String, name: String?) throws(RequestListError) -> [String: String] {
         guard let name else { return [:] }
+        if let bruno = try BrunoEnvironments.load(besides: httpFile, name: name) { return bruno }
         let dir = folder(of: httpFile)
         let publicPath = (dir as NSString).appendingPathComponent(publicFileName)
         let privatePath = (dir as NSString).appendingPathComponent(privateFileName)

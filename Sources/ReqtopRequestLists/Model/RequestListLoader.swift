@@ -5,6 +5,14 @@ public enum RequestListLoader {
     /// Reads `path`, choosing the format by extension (`.http`/`.rest`, `.har`, `.curl`/`.sh`/`.txt`,
     /// `.hurl`), else by content (see `RequestListFormat.sniff`).
     public static func load(path: String) throws(RequestListError) -> RequestList {
+        var isDirectory: ObjCBool = false
+        if path.hasSuffix(".bru") || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            guard isDirectory.boolValue ? FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("bruno.json")) : true else {
+                throw RequestListError(file: path, line: 0, column: 0, message: "a folder is read only as a Bruno collection (with a bruno.json); "
+                                           + ForeignFormat.readable, lineText: "")
+            }
+            return try BrunoImporter.parse(path: path)
+        }
         guard var text = readText(path: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
             throw RequestListError(file: path, line: 0, column: 0, // the file as a whole

@@ -88,7 +88,7 @@ public struct RequestScript: Sendable, Hashable {
         }
         var names: [String] = []
         for marker in ["client.global.set(", "request.variables.set(", "pm.environment.set(", "pm.collectionVariables.set(",
-                       "pm.globals.set(", "pm.variables.set("] {
+                       "pm.globals.set(", "pm.variables.set(", "bru.setVar(", "bru.setEnvVar("] {
             var rest = Substring(source)
             while let range = rest.range(of: marker) {
                 rest = rest[range.upperBound...].drop { $0 == " " }
