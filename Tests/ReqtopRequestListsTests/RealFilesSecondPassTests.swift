@@ -258,23 +258,18 @@ final class RealFilesSecondPassTests: XCTestCase {
 
     // MARK: 6. An unknown format says so
 
-    func testOtherToolsFormatsAreNamed() throws {
-        // (Postman collections and Insomnia v4 exports are read now: `PostmanImportTests`, `InsomniaImportTests`.)
-        let cases = [
-            ("formats/bruno__query-email-plus.bru", "a Bruno request (.bru)"),
-            ("formats/hurl__post_json.hurl", "a Hurl file"),
-        ]
-        for (file, name) in cases {
-            let error = try XCTUnwrap(loadError(wild(file)), file)
-            XCTAssertTrue(error.message.hasPrefix("this looks like \(name); reqtop reads .http"), "\(file): \(error.message)")
-            XCTAssertLessThan(error.description.count, 500, "no file dumped into the message: \(error.description)")
-        }
-        // Without the extension, the content tells: a Bruno file renamed .txt, a Hurl file renamed .req.
-        for (file, name) in [("formats/bruno__query-email-plus.bru", "Bruno"), ("formats/hurl__post_json.hurl", "Hurl")] {
-            let copy = NSTemporaryDirectory() + "/reqtop-format-\(UUID().uuidString).req"
-            try FileManager.default.copyItem(atPath: wild(file), toPath: copy)
-            defer { try? FileManager.default.removeItem(atPath: copy) }
-            XCTAssertTrue(loadError(copy)?.message.contains(name) ?? false, file)
-        }
+    func testOtherToolsFormatsAreReadOrNamed() throws {
+        // Postman, Insomnia v4 JSON, Hurl and Bruno are read (their own tests); a Hurl file is told
+        // from its content too, and a format reqtop does not read (Insomnia YAML) is named.
+        XCTAssertFalse(try RequestListLoader.load(path: wild("formats/bruno__query-email-plus.bru")).specs.isEmpty)
+        XCTAssertFalse(try RequestListLoader.load(path: wild("formats/hurl__post_json.hurl")).specs.isEmpty)
+        let copy = NSTemporaryDirectory() + "/reqtop-format-\(UUID().uuidString).req"
+        try FileManager.default.copyItem(atPath: wild("formats/hurl__post_json.hurl"), toPath: copy)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        XCTAssertTrue(try RequestListLoader.load(path: copy).specs.contains { $0.checks != nil }, "read as Hurl by its content")
+        let yaml = wild("insomnia/nestjs-libs-example__insomnia.yaml")
+        let error = try XCTUnwrap(loadError(yaml))
+        XCTAssertTrue(error.message.hasPrefix("this looks like an Insomnia export (YAML); reqtop reads .http"), error.message)
+        XCTAssertLessThan(error.description.count, 600, "no file dumped into the message: \(error.description)")
     }
 }
