@@ -35,7 +35,7 @@ enum BrunoImporter {
     /// Reads the collection at `path` (its folder, or a `.bru` file in it: then that request only).
     static func parse(path: String) throws(RequestListError) -> RequestList {
         var isDirectory: ObjCBool = false
-        FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         let root = collectionRoot(of: path) ?? (isDirectory.boolValue ? path : (path as NSString).deletingLastPathComponent)
         var reader = BrunoReader(root: root.isEmpty ? "." : root)
         try reader.readCollection()
@@ -117,7 +117,7 @@ struct BrunoReader: ExportedListReader {
         for name in names where !name.hasPrefix(".") && name != "node_modules" {
             let full = (directory as NSString).appendingPathComponent(name)
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
             if isDirectory.boolValue {
                 if directory == root, name == "environments" { continue }
                 let folderFile = (full as NSString).appendingPathComponent("folder.bru")

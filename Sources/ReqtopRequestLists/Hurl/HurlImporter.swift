@@ -127,7 +127,7 @@ struct HurlReader: ExportedListReader {
     /// A JSON body that is one string, number, `true`, `false` or `null` on its line.
     static func isJSONScalar(_ trimmed: String) -> Bool {
         guard let first = trimmed.first, first == "\"" || first == "-" || first.isNumber || first == "t" || first == "f" || first == "n" else { return false }
-        guard case let value?? = try? JSONParser.parse(trimmed) as JSONValue? else { return false }
+        guard let value = try? JSONParser.parse(trimmed) else { return false }
         switch value {
         case .array, .object: return false
         default: return true

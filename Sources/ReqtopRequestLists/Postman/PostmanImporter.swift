@@ -11,7 +11,12 @@ import Foundation
 enum PostmanImporter {
     /// Whether `json` is a Postman collection (v2.0 or v2.1).
     static func isCollection(_ json: JSONValue) -> Bool {
-        guard case .object = json, let info = json["info"], json["item"] != nil else { return false }
+        guard case .object = json, json["item"] != nil else { return false }
+        // An export without `info` (newman's test collections): items with requests, and no HAR `log`.
+        guard let info = json["info"] else {
+            guard json["log"] == nil, case .array(let items)? = json["item"] else { return false }
+            return items.contains { $0["request"] != nil || $0["item"] != nil }
+        }
         let schema = info["schema"]?.stringValue ?? ""
         return schema.contains("getpostman.com") || schema.contains("postman") || info["_postman_id"] != nil
     }
@@ -27,8 +32,10 @@ enum PostmanImporter {
         }
         state.walk(json["item"], folder: [], auth: json["auth"], scripts: state.scripts(json["event"]))
         // The JSON's own lines: an error about a `{{variable}}` quotes the line of the file it is on.
-        return RequestList(specs: RequestSpecs(state.specs), fileVariables: state.variables, sourcePath: path, format: .http,
-                           warnings: state.warnings, sourceText: text)
+        var list = RequestList(specs: RequestSpecs(state.specs), fileVariables: state.variables, sourcePath: path, format: .http,
+                               warnings: state.warnings, sourceText: text)
+        list.variableHint = "give it in the collection's variables, a Postman environment (--env-file FILE), or with --var NAME=…"
+        return list
     }
 
     private struct State: ExportedListReader {
