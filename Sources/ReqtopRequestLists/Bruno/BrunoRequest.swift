@@ -64,18 +64,10 @@ extension BrunoReader {
         func text(_ block: String) -> String? { bru.block(block)?.text }
         switch mode {
         case "none": return nil
-        case "json":
-            Self.addContentType("application/json", to: &headers)
-            return text("body:json").map(RequestBody.text)
-        case "text":
-            Self.addContentType("text/plain", to: &headers)
-            return text("body:text").map(RequestBody.text)
-        case "xml":
-            Self.addContentType("application/xml", to: &headers)
-            return text("body:xml").map(RequestBody.text)
-        case "sparql":
-            Self.addContentType("application/sparql-query", to: &headers)
-            return text("body:sparql").map(RequestBody.text)
+        case "json", "text", "xml", "sparql":
+            let types = ["json": "application/json", "text": "text/plain", "xml": "application/xml", "sparql": "application/sparql-query"]
+            Self.addContentType(types[mode]!, to: &headers)
+            return text("body:\(mode)").map(RequestBody.text)
         case "formUrlEncoded":
             Self.addContentType("application/x-www-form-urlencoded", to: &headers)
             return .form(bru.block("body:form-urlencoded")?.entries.filter(\.enabled).map { FormField(name: $0.key, value: $0.value) } ?? [])

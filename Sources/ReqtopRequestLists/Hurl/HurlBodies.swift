@@ -146,7 +146,7 @@ extension HurlReader {
                 }
                 i += 1
             }
-            collected += String(chars[from...].prefix(chars.count - from)) + "\n"
+            collected += String(chars[from...]) + "\n"
             lineIndex += 1
         }
         throw error("the JSON body is not closed (a '{' or '[' without its match)", line: startLine + 1,

@@ -177,7 +177,6 @@ struct HurlReader: ExportedListReader {
         var form: [FormField] = []
         var multipart: [ExportedFormField] = []
         var cookies: [String] = []
-        var refusal: RequestListError?
         var skip = false
         var repeatCount = 1
         var section: HurlSection?
@@ -251,11 +250,10 @@ struct HurlReader: ExportedListReader {
         if index < lines.count, Self.isResponseLine(lines[index]) {
             let (checks, refused) = try responseChecks()
             spec.checks = checks
-            refusal = refusal ?? refused
-        }
-        if var refusal {
-            refusal.needsRequestScript = true
-            spec.refusal = refusal
+            if var refusal = refused {
+                refusal.needsRequestScript = true
+                spec.refusal = refusal
+            }
         }
         if skip {
             warnings.append(RequestListWarning(location: specLocation, message: "entry \(entryNumber) skipped ([Options] skip: true)"))

@@ -125,30 +125,26 @@ struct HurlLine {
 
     /// A `"…"` string, escapes decoded, `{{templates}}` kept.
     mutating func quoted() throws(Failure) -> String {
-        let start = i
         guard peek == "\"" else { throw fail("expected a quoted string") }
-        i += 1
-        var out = ""
-        while let c = peek, c != "\"" {
-            if c == "{", i + 1 < chars.count, chars[i + 1] == "{" { out += try template(); continue }
-            i += 1
-            if c == "\\" { out += try escape() } else { out.append(c) }
-        }
-        guard peek == "\"" else { throw fail("unclosed string", at: start + 1) }
-        i += 1
-        return out
+        return try delimited(by: "\"", keepingTemplates: true)
     }
 
     /// A `` `…` `` string.
     mutating func backtickString() throws(Failure) -> String {
+        try delimited(by: "`", keepingTemplates: false)
+    }
+
+    /// The text from the opening `quote` here to the closing one, escapes decoded.
+    private mutating func delimited(by quote: Character, keepingTemplates: Bool) throws(Failure) -> String {
         let start = i
         i += 1
         var out = ""
-        while let c = peek, c != "`" {
+        while let c = peek, c != quote {
+            if keepingTemplates, c == "{", i + 1 < chars.count, chars[i + 1] == "{" { out += try template(); continue }
             i += 1
             if c == "\\" { out += try escape() } else { out.append(c) }
         }
-        guard peek == "`" else { throw fail("unclosed '`'", at: start + 1) }
+        guard peek == quote else { throw fail(quote == "\"" ? "unclosed string" : "unclosed '\(quote)'", at: start + 1) }
         i += 1
         return out
     }
