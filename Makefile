@@ -1,10 +1,11 @@
 # reqtop — the two commands a new user needs are `make demo` and `make test`.
 SWIFT ?= swift
+SHELL := /bin/bash
 SWIFT_TEST_FLAGS ?= --disable-swift-testing
 ## What `make test` (and so CI) builds with: a warning in any Swift target fails the build.
 STRICT_FLAGS = -Xswiftc -warnings-as-errors
 
-.PHONY: demo test build release test-unit test-tsan bench clean
+.PHONY: demo test build release test-unit test-tsan bench fuzz clean
 
 ## Release binaries (`make release`, and the ones `make bench` measures): the Swift runtime linked
 ## in, and generic type metadata reached through direct accessors instead of by mangled name (the
@@ -28,12 +29,14 @@ release:
 
 ## The benchmark at smoke-test sizes (a release build, so an optimizer crash or a broken bench case
 ## fails here; no timing is asserted), then the whole test suite against the embedded server, nginx
-## and httpbin (started and stopped here), then the networking core again under ThreadSanitizer.
+## and httpbin (started and stopped here), then the networking core again under ThreadSanitizer,
+## then every fuzz target for TEST_FUZZ_SECONDS.
 test:
 	@scripts/setup.sh test
 	$(MAKE) --no-print-directory bench BENCH_QUICK=1 RELEASE_EXTRA="$(STRICT_FLAGS)"
 	$(SWIFT) build $(STRICT_FLAGS)
 	scripts/with-test-servers.sh $(MAKE) --no-print-directory test-unit test-tsan
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
 
 test-unit:
 	$(SWIFT) test $(SWIFT_TEST_FLAGS) $(STRICT_FLAGS)
@@ -52,6 +55,19 @@ bench:
 	$(SWIFT) build $(RELEASE_FLAGS) $(RELEASE_EXTRA) --product reqtop-bench
 	BENCH_QUICK=$(BENCH_QUICK) REQTOP_LARGE_FILE_MB=$(if $(filter-out 0,$(BENCH_QUICK)),8,1024) \
 	  scripts/with-test-servers.sh .build/release/reqtop-bench
+
+## libFuzzer over every parser that reads outside input (Sources/reqtop-fuzz): FUZZ_SECONDS per
+## target (default 60; CI runs 20), seed corpora in Tests/Fuzz/corpus/. FUZZ_TARGETS picks some.
+FUZZ_SECONDS ?= 60
+TEST_FUZZ_SECONDS ?= 10
+FUZZ_TARGETS ?=
+FUZZER_LIB = $(firstword $(wildcard $(dir $(shell command -v $(SWIFT)))../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a))
+fuzz:
+	@scripts/setup.sh build
+	REQTOP_FUZZ=1 REQTOP_FUZZER_LIB=$(FUZZER_LIB) $(SWIFT) build --scratch-path .build/fuzz --product reqtop-fuzz \
+	  -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table 2>&1 | grep -v 'Cannot export local symbol'; \
+	  exit $${PIPESTATUS[0]}
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh $(FUZZ_TARGETS)
 
 clean:
 	rm -rf .build

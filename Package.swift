@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -92,3 +93,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `make fuzz`: libFuzzer targets over the parsers (Sources/reqtop-fuzz), only with REQTOP_FUZZ=1 (the
+// build adds coverage and AddressSanitizer; the driver comes from the toolchain's libFuzzer).
+if ProcessInfo.processInfo.environment["REQTOP_FUZZ"] != nil {
+    let fuzzer = ProcessInfo.processInfo.environment["REQTOP_FUZZER_LIB"] ?? "/opt/swift/usr/lib/clang/21/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a"
+    package.targets.append(.executableTarget(
+        name: "reqtop-fuzz", dependencies: ["ReqtopRequestLists", "ReqtopProxy", "ReqtopTestServer"],
+        linkerSettings: [.unsafeFlags(["-Xlinker", fuzzer, "-lstdc++"])]))
+    package.products.append(.executable(name: "reqtop-fuzz", targets: ["reqtop-fuzz"]))
+}

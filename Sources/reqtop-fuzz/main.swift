@@ -1,0 +1,88 @@
+// libFuzzer targets for every parser that reads outside input (`make fuzz`). Built only with
+// REQTOP_FUZZ=1 (Package.swift), instrumented with coverage and AddressSanitizer, and linked with
+// libFuzzer's driver: `reqtop-fuzz TARGET [libFuzzer options] CORPUS…`.
+import Foundation
+@testable import ReqtopProxy
+@testable import ReqtopRequestLists
+@testable import ReqtopTestServer
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
+
+/// One input, as each parser takes it.
+enum FuzzTarget: String, CaseIterable {
+    case http, har, curl, hurl, bruno, postman, insomnia, json, jsonpath, proxyHead = "proxy-head", proxyChunked = "proxy-chunked"
+    case serverHead = "server-head"
+
+    func run(_ data: Data) {
+        let text = String(decoding: data, as: UTF8.self)
+        switch self {
+        case .http: list(text, "f.http", .http)
+        case .har, .postman, .insomnia: list(text, "f.json", .har)
+        case .curl: list(text, "f.sh", .curl)
+        case .hurl:
+            guard let list = try? RequestListLoader.load(text: text, path: "f.hurl", format: .hurl) else { return }
+            touch(list)
+            // Its checks, evaluated against a fixed response.
+            let response = CheckedResponse(status: 200, httpVersion: "1.1", url: "http://h.test/a?x=1",
+                                           headers: [HTTPHeader(name: "Content-Type", value: "application/json"),
+                                                     HTTPHeader(name: "Set-Cookie", value: "s=1; Path=/; HttpOnly")],
+                                           body: Data(#"{"a": [1, 2.5, "x", {"b": null}], "c": true}"#.utf8), durationMilliseconds: 3)
+            for spec in list.specs {
+                guard let checks = spec.checks else { continue }
+                _ = checks.capture(response) { $0 }
+                _ = checks.test(response) { $0 }
+            }
+        case .bruno:
+            guard let bru = try? BruFile(text: text, path: "/nonexistent/f.bru") else { return }
+            var reader = BrunoReader(root: "/nonexistent")
+            reader.request(bru, folders: ["F"], inherited: BrunoLevel())
+            for spec in reader.specs { touch(RequestList(specs: [spec], sourcePath: "/nonexistent/f.bru", format: .http)) }
+        case .json:
+            _ = try? JSONParser.parseLocated(text)
+        case .jsonpath:
+            guard let query = try? JSONPathQuery(text) else { return }
+            _ = query.evaluate(.object([("a", .array([.number("1"), .object([("b", .string("x"))])])), ("c", .null)]))
+        case .proxyHead:
+            data.withUnsafeBytes { bytes in
+                if case .head(let head, _) = RequestHeadParser.parse(bytes) { _ = RequestHeadParser.framing(of: head) }
+            }
+        case .proxyChunked:
+            var decoder = BodyDecoder(.chunked)
+            data.withUnsafeBytes { bytes in _ = try? decoder.decode(bytes) { _ in } }
+        case .serverHead:
+            _ = try? RequestReader.parseHead(Array(data))
+        }
+    }
+
+    private func list(_ text: String, _ path: String, _ format: RequestListFormat) {
+        guard let list = try? RequestListLoader.load(text: text, path: path, format: format) else { return }
+        touch(list)
+    }
+
+    /// Resolves every request of a list that parsed (variables, bodies that are text).
+    private func touch(_ list: RequestList) {
+        let resolver = RequestResolver(list: list)
+        _ = try? resolver.validate()
+        for index in list.specs.indices.prefix(64) { _ = try? resolver.resolveKeepingResponseReferences(index) }
+    }
+}
+
+var arguments = CommandLine.arguments
+guard arguments.count >= 2, let target = FuzzTarget(rawValue: arguments[1]) else {
+    FileHandle.standardError.write(Data("usage: reqtop-fuzz \(FuzzTarget.allCases.map(\.rawValue).joined(separator: "|")) [libFuzzer options] [CORPUS…]\n".utf8))
+    exit(2)
+}
+nonisolated(unsafe) var selected = target
+arguments.remove(at: 1)
+var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+var argc = Int32(arguments.count)
+let status = cArguments.withUnsafeMutableBufferPointer { buffer in
+    var argv = buffer.baseAddress!
+    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+        selected.run(Data(bytes: data!, count: size))
+        return 0
+    }
+}
+exit(status)
