@@ -91,6 +91,87 @@ final class CurlDifferentialTests: EmbeddedServerTestCase {
                       + "reqtop reads:\n\(String(decoding: request.body.data ?? Data(), as: UTF8.self))")
     }
 
+    /// The classes of commands issue 28 names, each run by real curl and read by reqtop: the heads
+    /// and bodies the server received must be the ones reqtop predicts it sends, request for request.
+    func testTheCommandClassesCurlSendsDifferentlyAreSentAsCurlSendsThem() throws {
+        let (curl, bash, home) = try curlBashAndHome()
+        try Data("line one\nline two\n".utf8).write(to: home.appendingPathComponent("up.txt"))
+        try Data("a=1&b=two words\r\nc=3\n".utf8).write(to: home.appendingPathComponent("body.txt"))
+        try Data("value with spaces & symbols=\n".utf8).write(to: home.appendingPathComponent("value.txt"))
+        try Data("# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\tabc\n#HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t0\thid\txyz\n"
+            .utf8).write(to: home.appendingPathComponent("cookies.txt"))
+        try Data(repeating: 0x61, count: 1_100_000).write(to: home.appendingPathComponent("big.bin"))
+        let base = "http://127.0.0.1:\(server.port)"
+        let commands = [
+            "curl -T up.txt \(base)/put",
+            "curl -T up.txt \(base)/anything/dir/",
+            "curl -T up.txt '\(base)/anything/dir/?q=1'",
+            "curl -b 'a=1; b=2' \(base)/cookies",
+            "curl -b cookies.txt \(base)/cookies",
+            "curl -b cookies.txt -c jar.txt \(base)/cookies",
+            "curl -c jar.txt \(base)/get",
+            "curl \(base)",
+            "curl \(base)?x=1",
+            "curl -G -d a=1 -d 'b=two words' '\(base)/get?x=0'",
+            "curl -G --data-urlencode 'q=a b&c' \(base)/get",
+            "curl \(base)/get?n=1 \(base)/anything/two",
+            "curl -X POST -d one=1 \(base)/post \(base)/anything",
+            "curl -F 'f=@up.txt;type=text/x-custom' \(base)/post",
+            "curl -F 'g=v;headers=\"X-Part: 1\"' \(base)/post",
+            "curl -F 'f=@up.txt;headers=X-One: 1' \(base)/post",
+            "curl --json '{\"a\":1}' \(base)/post",
+            "curl --json '{\"a\":1}' --json '{\"b\":2}' \(base)/post",
+            "curl --json @up.txt \(base)/post",
+            "curl -d x=1 --json '{\"a\":1}' \(base)/post",
+            "curl --json '{\"a\":1}' -H 'Content-Type: application/vnd.api+json' \(base)/post",
+            "curl -d @body.txt \(base)/post",
+            "curl --data-binary @body.txt \(base)/post",
+            "curl --data-raw @body.txt \(base)/post",
+            "curl -d a=1 -d @body.txt \(base)/post",
+            "curl --data-urlencode name@value.txt \(base)/post",
+            "curl --data-urlencode @value.txt \(base)/post",
+            "curl --data-urlencode 'n=a b' --data-urlencode '=c&d' \(base)/post",
+            "curl --data-binary @big.bin \(base)/post",
+            "curl -b @cookies.txt -b 'z=9' \(base)/cookies",
+            "curl -b missing.txt \(base)/cookies",
+            "curl -T up.txt \(base)",
+        ]
+        var configuration = SessionConfiguration()
+        configuration.compression = false
+        var wrong: [String] = [], refusals: [String] = []
+        for command in commands {
+            let list: RequestList
+            let requests: [HTTPRequest]
+            do {
+                list = try RequestListLoader.load(text: command, path: home.appendingPathComponent("command.curl").path, format: .curl)
+                let resolver = RequestResolver(list: list)
+                requests = try list.specs.indices.map { try resolver.resolve($0) }
+            } catch {
+                requests = []
+                refusals.append(command)
+            }
+            let before = server.requestLog.count
+            _ = try Subprocess.run(bash, ["-c", "cd '\(home.path)' && " + command.replacingOccurrences(of: "curl ", with: "'\(curl)' -s -o /dev/null ")],
+                                   timeout: 20, environment: ["HOME": home.path, "PATH": "/usr/bin:/bin"])
+            let sent = Array(server.requestLog.dropFirst(before))
+            guard sent.count == requests.count else {
+                wrong.append("\(command): curl sent \(sent.count) requests, reqtop reads \(requests.count)")
+                continue
+            }
+            for (got, request) in zip(sent, requests) {
+                let predicted = ["\(request.method) \(request.url.requestTarget) HTTP/1.1"]
+                    + ClientHeaders.onTheWire(request, configuration: configuration).map(\.header.description)
+                if comparable(got.rawHead) != comparable(predicted) || !sameBody(got, request) {
+                    wrong.append("\(command)\n  curl:   \(comparable(got.rawHead)) \(String(decoding: got.body ?? Data(), as: UTF8.self).debugDescription)"
+                                 + "\n  reqtop: \(comparable(predicted)) \(String(decoding: request.body.data ?? Data(), as: UTF8.self).debugDescription)")
+                }
+            }
+        }
+        XCTAssertEqual(wrong, [], wrong.joined(separator: "\n"))
+        // Refused by both: the space in the -G query (curl: "URL using bad/illegal format").
+        XCTAssertEqual(refusals, ["curl -G -d a=1 -d 'b=two words' '\(base)/get?x=0'"])
+    }
+
     /// `-H 'Name:'` leaves out a field the client adds by itself, as curl does: the heads the server
     /// receives from curl and from reqtop are the same line for line (User-Agent included, as neither sends one).
     func testRemovingAClientHeaderSendsTheHeadCurlSends() async throws {

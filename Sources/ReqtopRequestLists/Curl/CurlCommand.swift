@@ -1,5 +1,45 @@
 import Foundation
 
+/// The words of a `-F` value as curl reads them: a word is quoted (`"…"`, `\\` escaping `"` and
+/// `\\`) or runs to the next `;`; attributes follow as `;key=word`.
+struct FormParameter {
+    var text: Substring
+
+    mutating func word() -> String {
+        text = text.drop { $0 == " " || $0 == "\t" }
+        var out = ""
+        if text.first == "\"" {
+            text = text.dropFirst()
+            while let c = text.first, c != "\"" {
+                text = text.dropFirst()
+                if c == "\\", let next = text.first, next == "\"" || next == "\\" {
+                    out.append(next)
+                    text = text.dropFirst()
+                } else {
+                    out.append(c)
+                }
+            }
+            text = text.dropFirst()
+            text = text.drop { $0 != ";" } // after the closing quote, up to the next attribute
+        } else {
+            out = String(text.prefix { $0 != ";" })
+            text = text.dropFirst(out.count)
+        }
+        return out
+    }
+
+    /// The next `;key=value`, or nil at the end.
+    mutating func attribute() -> (key: String, value: String)? {
+        guard text.first == ";" else { return nil }
+        text = text.dropFirst().drop { $0 == " " || $0 == "\t" }
+        let key = String(text.prefix { $0 != "=" && $0 != ";" })
+        text = text.dropFirst(key.count)
+        guard text.first == "=" else { return (key, "") }
+        text = text.dropFirst()
+        return (key, word())
+    }
+}
+
 /// One curl request's options (a command, or the part of one between `--next`s), collected word by
 /// word with curl 7.88's semantics and turned into specs (one per URL).
 struct CurlCommand {
@@ -15,17 +55,22 @@ struct CurlCommand {
     var headers: [HTTPHeader] = []
     /// Headers removed with `-H 'Name:'`, lower case: curl does not add them.
     var removedHeaders: Set<String> = []
-    /// `-d`-family pieces, joined with `&` as curl joins them.
-    var data: [Data] = []
+    /// `-d`-family pieces, joined with `&` as curl joins them (not before a `--json` piece: curl
+    /// appends those as they are).
+    var data: [(bytes: Data, isJSON: Bool)] = []
     var urlQueries: [String] = []
     /// `-F` parts, each exactly as curl writes it: delimiter, part header fields, blank line, content.
     var formParts: [Data] = []
-    var cookieString: String?
+    /// `-b name=value` strings (joined with `; `) and `-b FILE` / `-b @FILE` Netscape cookie files.
+    var cookieStrings: [String] = []
+    var cookieFiles: [(path: String, word: ShellWords.Word)] = []
     var user: String?
     var bearer: String?
     /// `--digest` and friends: curl sends no credentials until challenged, and reqtop does not do those schemes.
     var nonBasicAuth = false
     var json = false
+    /// The request waits for `100 Continue` before its body, as curl's does (`-T`, a body over 1 MiB).
+    var expectContinue = false
     var upload: (path: String, fromStdin: Bool)?
     /// curl follows redirects only with -L, so a command without it does not either.
     var options = HTTPRequest.Options(followRedirects: false)
@@ -101,13 +146,13 @@ struct CurlCommand {
         case "header": try header(v, word: word)
         case "data", "data-ascii":
             // From a file (or stdin), curl strips carriage returns and newlines.
-            data.append(v.hasPrefix("@") ? try contents(String(v.dropFirst()), word: word).filter { $0 != 0x0D && $0 != 0x0A } : Data(v.utf8))
-        case "data-binary": data.append(v.hasPrefix("@") ? try contents(String(v.dropFirst()), word: word) : Data(v.utf8))
-        case "data-raw": data.append(Data(v.utf8))
-        case "data-urlencode": data.append(Data(try urlencoded(v, word: word).utf8))
+            data.append((v.hasPrefix("@") ? try contents(String(v.dropFirst()), word: word).filter { $0 != 0x0D && $0 != 0x0A } : Data(v.utf8), false))
+        case "data-binary": data.append((v.hasPrefix("@") ? try contents(String(v.dropFirst()), word: word) : Data(v.utf8), false))
+        case "data-raw": data.append((Data(v.utf8), false))
+        case "data-urlencode": data.append((Data(try urlencoded(v, word: word).utf8), false))
         case "json":
             json = true
-            data.append(v.hasPrefix("@") ? try contents(String(v.dropFirst()), word: word) : Data(v.utf8))
+            data.append((v.hasPrefix("@") ? try contents(String(v.dropFirst()), word: word) : Data(v.utf8), true))
         case "url-query":
             urlQueries.append(v.hasPrefix("+") ? String(v.dropFirst()) : try urlencoded(v, word: word))
         case "form", "form-string": try form(v, literal: name == "form-string", word: word)
@@ -122,7 +167,8 @@ struct CurlCommand {
         case "basic": nonBasicAuth = false
         case "range": headers.append(HTTPHeader(name: "Range", value: "bytes=" + (v.contains("-") ? v : v + "-")))
         case "cookie":
-            if v.contains("=") { cookieString = v } else { ignored.append("\(flag) \(v) (cookie files are not read)") }
+            // As curl: `@FILE` and a word without `=` name a cookie file; anything else is cookies.
+            if v.hasPrefix("@") { cookieFiles.append((String(v.dropFirst()), word)) } else if v.contains("=") { cookieStrings.append(v) } else { cookieFiles.append((v, word)) }
         case "user-agent": headers.append(HTTPHeader(name: "User-Agent", value: v))
         case "referer":
             let referer = v.hasSuffix(";auto") ? String(v.dropLast(5)) : v
@@ -201,53 +247,64 @@ struct CurlCommand {
         return FormEncoding.encodeComponent(value)
     }
 
-    /// One `-F name=value` / `name=@file;type=…;filename=…` / `name=<file` (or `--form-string name=value`).
+    /// One `-F name=value` / `name=@file;type=…;filename=…;headers=…` / `name=<file` (or
+    /// `--form-string name=value`), read as curl 7.88's `get_param_part` reads it: the value (or file
+    /// name) up to the first `;` unless quoted, then `type=`, `filename=`, `headers=` (a field of the
+    /// part, or `@FILE` of them) and `encoder=` attributes; others are skipped with a warning.
     mutating func form(_ text: String, literal: Bool, word: ShellWords.Word) throws(RequestListError) {
         guard let eq = text.firstIndex(of: "=") else { throw error("'-F \(text)' is not 'name=value'", at: word) }
         let name = String(text[..<eq])
-        var value = String(text[text.index(after: eq)...])
+        let value = String(text[text.index(after: eq)...])
         var disposition = "Content-Disposition: form-data; name=\"\(name)\""
-        var contentType: String?
-        if !literal, value.hasPrefix("@") || value.hasPrefix("<") {
-            let upload = value.hasPrefix("@")
-            var attributes = value.dropFirst().split(separator: ";").map(String.init)
-            let path = attributes.isEmpty ? "" : attributes.removeFirst()
-            var fileName = (path as NSString).lastPathComponent
-            for attribute in attributes {
-                if attribute.hasPrefix("type=") { contentType = String(attribute.dropFirst(5)) }
-                if attribute.hasPrefix("filename=") { fileName = String(attribute.dropFirst(9)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
-            }
-            if upload {
-                disposition += "; filename=\"\(fileName)\""
-                contentType = contentType ?? Self.guessedContentType(fileName)
-            }
-            // The file's bytes as they are: no line ends changed, nothing decoded.
-            formParts.append(formPart(disposition: disposition, contentType: contentType, content: try contents(path, word: word)))
+        if literal {
+            formParts.append(formPart(disposition: disposition, contentType: nil, fields: [], content: Data(value.utf8)))
             return
         }
-        if !literal, value.hasPrefix("\"") {
-            // A quoted value: curl drops the quotes (and `\` escapes), then reads `;type=` after them.
-            var inner = ""
-            var rest = value.dropFirst()
-            while let c = rest.first, c != "\"" {
-                rest = rest.dropFirst()
-                if c == "\\", let next = rest.first { inner.append(next); rest = rest.dropFirst() } else { inner.append(c) }
+        let kind = value.first.flatMap { $0 == "@" || $0 == "<" ? $0 : nil }
+        var reader = FormParameter(text: kind == nil ? Substring(value) : value.dropFirst())
+        let main = reader.word()
+        var contentType: String?
+        var fileName: String?
+        var fields: [String] = []
+        while let attribute = reader.attribute() {
+            switch attribute.key {
+            case "type": contentType = attribute.value
+            case "filename": fileName = attribute.value
+            case "headers":
+                if attribute.value.hasPrefix("@") {
+                    let lines = String(decoding: try contents(String(attribute.value.dropFirst()), word: word), as: UTF8.self)
+                    fields += lines.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.hasPrefix("#") && !$0.isEmpty }
+                } else {
+                    fields.append(attribute.value)
+                }
+            case "encoder":
+                ignored.append("-F \(name)=…;encoder=\(attribute.value) (parts are sent unencoded)")
+            default:
+                warnings.append(RequestListWarning(location: location, message: "-F \(name): curl skips the unknown form field \(quoting: attribute.key)"))
             }
-            let after = rest.dropFirst()
-            if let type = after.range(of: ";type=") { contentType = String(after[type.upperBound...]) }
-            value = inner
-        } else if !literal, let semicolon = value.range(of: ";type=") {
-            contentType = String(value[semicolon.upperBound...])
-            value = String(value[..<semicolon.lowerBound])
         }
-        formParts.append(formPart(disposition: disposition, contentType: contentType, content: Data(value.utf8)))
+        if let kind {
+            if kind == "@" {
+                let shown = fileName ?? (main as NSString).lastPathComponent
+                disposition += "; filename=\"\(shown)\""
+                contentType = contentType ?? Self.guessedContentType(shown)
+            } else if let fileName {
+                disposition += "; filename=\"\(fileName)\""
+            }
+            // The file's bytes as they are: no line ends changed, nothing decoded.
+            formParts.append(formPart(disposition: disposition, contentType: contentType, fields: fields, content: try contents(main, word: word)))
+            return
+        }
+        if let fileName { disposition += "; filename=\"\(fileName)\"" }
+        formParts.append(formPart(disposition: disposition, contentType: contentType, fields: fields, content: Data(main.utf8)))
     }
 
     /// One part as curl writes it, CRLF line ends: `--boundary`, the part's header fields, a blank
     /// line, the content, and the line end before the next delimiter.
-    private func formPart(disposition: String, contentType: String?, content: Data) -> Data {
+    private func formPart(disposition: String, contentType: String?, fields: [String], content: Data) -> Data {
         var part = Data("--\(boundary)\r\n\(disposition)\r\n".utf8)
         if let contentType { part.append(Data("Content-Type: \(contentType)\r\n".utf8)) }
+        for field in fields { part.append(Data("\(field)\r\n".utf8)) }
         part.append(Data("\r\n".utf8))
         part.append(content)
         part.append(Data("\r\n".utf8))
@@ -279,14 +336,7 @@ struct CurlCommand {
                 headers.insert(HTTPHeader(name: "Authorization", value: "Bearer " + bearer), at: 0)
             }
         }
-        if let cookieString {
-            if headers.contains(name: "Cookie") {
-                warnings.append(RequestListWarning(location: location,
-                                                   message: "-b \(cookieString) is not sent: the -H Cookie header replaces it, as in curl"))
-            } else {
-                headers.append(HTTPHeader(name: "Cookie", value: cookieString))
-            }
-        }
+        let jar = try cookieJar()
         var body: RequestBody?
         var queryAddition = urlQueries
         var defaultMethod = "GET"
@@ -301,8 +351,8 @@ struct CurlCommand {
             defaultMethod = "POST"
         } else if !data.isEmpty {
             let joined = data.reduce(into: Data()) { all, piece in
-                if !all.isEmpty { all.append(UInt8(ascii: "&")) }
-                all.append(piece)
+                if !all.isEmpty, !piece.isJSON { all.append(UInt8(ascii: "&")) }
+                all.append(piece.bytes)
             }
             if get {
                 queryAddition.append(String(decoding: joined, as: UTF8.self))
@@ -318,21 +368,74 @@ struct CurlCommand {
             }
         } else if let upload {
             let word = ShellWords.Word(text: "-T", line: location.line, column: location.column)
-            body = .bytes(try contents(upload.fromStdin ? "-" : upload.path, word: word))
+            let bytes = try contents(upload.fromStdin ? "-" : upload.path, word: word)
+            body = .bytes(bytes)
             defaultMethod = "PUT"
+            // curl 7.88 asks before it uploads a file that is not empty.
+            if !bytes.isEmpty { expectContinue = true }
+        }
+        if let size = body?.inlineData?.count, size > Self.expectThreshold { expectContinue = true }
+        if expectContinue, !headers.contains(name: "Expect"), !removedHeaders.contains("expect") {
+            headers.append(HTTPHeader(name: "Expect", value: "100-continue"))
         }
         let resolvedMethod = method ?? (head ? "HEAD" : defaultMethod)
         var specs: [RequestSpec] = []
         for written in urls {
             for url in try globbed(written) {
                 var full = url
-                if let upload, !upload.fromStdin, full.hasSuffix("/") { full += (upload.path as NSString).lastPathComponent }
+                if let upload, !upload.fromStdin { full = Self.appendingFileName((upload.path as NSString).lastPathComponent, to: full) }
                 if !queryAddition.isEmpty { full += (url.contains("?") ? "&" : "?") + queryAddition.joined(separator: "&") }
                 full = try curlsReading(of: full)
-                specs.append(RequestSpec(method: resolvedMethod, url: full, headers: headers, body: body, options: options, location: location))
+                var fields = headers
+                if let cookie = cookieHeader(jar, url: full) {
+                    if fields.contains(name: "Cookie") {
+                        warnings.append(RequestListWarning(location: location,
+                                                           message: "-b \(cookie) is not sent: the -H Cookie header replaces it, as in curl"))
+                    } else {
+                        fields.append(HTTPHeader(name: "Cookie", value: cookie))
+                    }
+                }
+                specs.append(RequestSpec(method: resolvedMethod, url: full, headers: fields, body: body, options: options, location: location))
             }
         }
         return specs
+    }
+
+    /// Over this many bytes, curl 7.88 sends a POST body only after `Expect: 100-continue`.
+    static let expectThreshold = 1024 * 1024
+
+    /// `-T FILE` to a URL whose path ends in `/`: curl puts the file's name there (before the query).
+    static func appendingFileName(_ name: String, to url: String) -> String {
+        let end = url.firstIndex { $0 == "?" || $0 == "#" } ?? url.endIndex
+        let path = url[..<end]
+        let afterScheme = path.range(of: "://").map { path[$0.upperBound...] } ?? path[...]
+        // A URL without a path (`http://host`) gets `/NAME`, as curl sends it.
+        if !afterScheme.contains("/") { return path + "/" + name + url[end...] }
+        return path.hasSuffix("/") ? path + name + url[end...] : url
+    }
+
+    /// The cookies of the command's cookie files (read now), for `cookieHeader`.
+    private mutating func cookieJar() throws(RequestListError) -> [NetscapeCookie] {
+        var jar: [NetscapeCookie] = []
+        for (path, word) in cookieFiles {
+            let full = RequestBody.absolutePath(path, relativeTo: directory)
+            guard let data = FileManager.default.contents(atPath: full) else {
+                warnings.append(RequestListWarning(location: location, message: "cookie file \(quoting: path) (\(full)) is not there: "
+                                                       + "no cookies from it, as curl sends none"))
+                continue
+            }
+            jar += NetscapeCookie.parse(String(decoding: data, as: UTF8.self))
+            _ = word
+        }
+        return jar
+    }
+
+    /// The `Cookie` field curl sends to `url`: the cookie files' cookies that match it (longest path
+    /// first, then longest domain, then name), then the `-b name=value` strings.
+    private func cookieHeader(_ jar: [NetscapeCookie], url: String) -> String? {
+        var pairs = NetscapeCookie.matching(jar, url: url).map { "\($0.name)=\($0.value)" }
+        pairs += cookieStrings
+        return pairs.isEmpty ? nil : pairs.joined(separator: "; ")
     }
 
     /// The URLs curl's globbing makes of `url` (just `url` with `-g`, or when it has no pattern).
