@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
 binary=.build/fuzz/debug/reqtop-fuzz
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(http har curl hurl bruno postman insomnia json jsonpath proxy-head proxy-chunked server-head)
+[ ${#targets[@]} -gt 0 ] || targets=(http har curl hurl bruno postman insomnia insomnia-yaml json jsonpath proxy-head proxy-chunked server-head)
 mkdir -p .build/fuzz/artifacts
 failed=()
 for target in "${targets[@]}"; do

@@ -13,7 +13,7 @@ func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMuta
 /// One input, as each parser takes it.
 enum FuzzTarget: String, CaseIterable {
     case http, har, curl, hurl, bruno, postman, insomnia, json, jsonpath, proxyHead = "proxy-head", proxyChunked = "proxy-chunked"
-    case serverHead = "server-head"
+    case serverHead = "server-head", insomniaYAML = "insomnia-yaml"
 
     func run(_ data: Data) {
         let text = String(decoding: data, as: UTF8.self)
@@ -21,6 +21,9 @@ enum FuzzTarget: String, CaseIterable {
         case .http: list(text, "f.http", .http)
         case .har, .postman, .insomnia: list(text, "f.json", .har)
         case .curl: list(text, "f.sh", .curl)
+        case .insomniaYAML:
+            _ = try? YAMLReader.parse(text)
+            if let list = try? InsomniaImporter.parseYAML(text: text, path: "f.yaml") { touch(list) }
         case .hurl:
             guard let list = try? RequestListLoader.load(text: text, path: "f.hurl", format: .hurl) else { return }
             touch(list)

@@ -1,5 +1,5 @@
 import Foundation
-import ReqtopRequestLists
+@testable import ReqtopRequestLists
 import XCTest
 
 /// Insomnia v4 exports read as request lists, from Insomnia's own fixture (`Fixtures/Wild/formats`,
@@ -56,5 +56,89 @@ final class InsomniaImportTests: XCTestCase {
         XCTAssertEqual(String(decoding: form.body.data ?? Data(), as: UTF8.self), "a=ada")
         XCTAssertEqual(form.headers.map(\.name), ["Authorization", "Content-Type"])
         XCTAssertEqual(form.headers.first?.value, "Basic " + Data("ada:pw".utf8).base64EncodedString())
+    }
+}
+
+/// Insomnia's YAML exports, through reqtop's reader of the YAML js-yaml writes.
+final class InsomniaYAMLTests: XCTestCase {
+    private func yaml(_ text: String) throws -> JSONValue { try YAMLReader.parse(text).value }
+
+    func testTheYAMLInsomniaWritesReadsAsJSON() throws {
+        let value = try yaml("""
+            _type: export
+            __export_format: 4
+            # a comment
+            resources:
+              - _id: req_1
+                url: "{{ _.base }}/a"
+                description: ""
+                body:
+                  mimeType: application/json
+                  text: |-
+                    {
+                      "a": 1
+                    }
+                folded: >-
+                  one
+                  two
+
+                  three
+                quoted: "a long \\"text\\" folded
+                  over lines\\n and \\
+                  joined"
+                single: 'it''s # not a comment'
+                list: [a, "b c", 3]
+                empty: { }
+                nothing:
+                metaSortKey: -1623325084733
+                flag: true
+                plain: GET /path # a comment
+              - name: second
+            """)
+        let resource = try XCTUnwrap(value["resources"].flatMap { if case .array(let items) = $0 { items.first } else { nil } })
+        XCTAssertEqual(resource["url"], .string("{{ _.base }}/a"))
+        XCTAssertEqual(resource["description"], .string(""))
+        XCTAssertEqual(resource["body"]?["text"], .string("{\n  \"a\": 1\n}"))
+        XCTAssertEqual(resource["folded"], .string("one two\nthree"))
+        XCTAssertEqual(resource["quoted"], .string("a long \"text\" folded over lines\n and joined"))
+        XCTAssertEqual(resource["single"], .string("it's # not a comment"))
+        XCTAssertEqual(resource["list"], .array([.string("a"), .string("b c"), .number("3")]))
+        XCTAssertEqual(resource["empty"], .object([]))
+        XCTAssertEqual(resource["nothing"], .null)
+        XCTAssertEqual(resource["metaSortKey"], .number("-1623325084733"))
+        XCTAssertEqual(resource["flag"], .bool(true))
+        XCTAssertEqual(resource["plain"], .string("GET /path"))
+        XCTAssertEqual(value["__export_format"], .number("4"))
+    }
+
+    func testMalformedYAMLIsLocated() {
+        for (text, line, column) in [("a: 1\n  b: 2\n", 2, 3), ("a: \"open\n", 1, 4), ("a: &anchor 1\n", 1, 4), ("a: 1\n---\nb: 2\n", 2, 1)] {
+            XCTAssertThrowsError(try YAMLReader.parse(text), text) { error in
+                guard let failure = error as? YAMLReader.Failure else { return XCTFail("\(error)") }
+                XCTAssertEqual([failure.line, failure.column], [line, column], "\(text.debugDescription): \(failure.message)")
+            }
+        }
+    }
+
+    /// Real Insomnia exports from other projects (`Fixtures/Wild/insomnia`, cited in its SOURCES.md):
+    /// every one reads, the YAML ones (CRLF, `type: export`, nested environment values) included.
+    func testRealInsomniaExportsRead() throws {
+        let folder = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Fixtures/Wild/insomnia")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasSuffix(".md") }.sorted()
+        XCTAssertEqual(files.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.count, 10)
+        var requests = 0
+        for file in files {
+            let list = try RequestListLoader.load(path: (folder as NSString).appendingPathComponent(file))
+            XCTAssertFalse(list.specs.isEmpty, file)
+            requests += list.specs.count
+        }
+        XCTAssertGreaterThanOrEqual(requests, 300)
+        // `{{ _.API_URL }}` from the sub-environment; `{{ _.creds.adminUser }}` from a nested value.
+        let nest = try RequestListLoader.load(path: (folder as NSString).appendingPathComponent("nestjs-libs-example__insomnia.yaml"))
+        XCTAssertEqual(try RequestResolver(list: nest).resolve(0).url.absoluteString.hasPrefix("http://localhost:3000/"), true)
+        let spring = try RequestListLoader.load(path: (folder as NSString).appendingPathComponent("spring-boot-microservice-example__insomnia.yml"))
+        let resolver = RequestResolver(list: spring)
+        try resolver.validate()
+        XCTAssertTrue(spring.specs.indices.contains { (try? resolver.resolve($0))?.headers.value(for: "Authorization")?.hasPrefix("Basic ") == true })
     }
 }

@@ -260,16 +260,19 @@ final class RealFilesSecondPassTests: XCTestCase {
 
     func testOtherToolsFormatsAreReadOrNamed() throws {
         // Postman, Insomnia v4 JSON, Hurl and Bruno are read (their own tests); a Hurl file is told
-        // from its content too, and a format reqtop does not read (Insomnia YAML) is named.
+        // from its content too, and a format reqtop does not read (OpenAPI) is named.
         XCTAssertFalse(try RequestListLoader.load(path: wild("formats/bruno__query-email-plus.bru")).specs.isEmpty)
         XCTAssertFalse(try RequestListLoader.load(path: wild("formats/hurl__post_json.hurl")).specs.isEmpty)
         let copy = NSTemporaryDirectory() + "/reqtop-format-\(UUID().uuidString).req"
         try FileManager.default.copyItem(atPath: wild("formats/hurl__post_json.hurl"), toPath: copy)
         defer { try? FileManager.default.removeItem(atPath: copy) }
         XCTAssertTrue(try RequestListLoader.load(path: copy).specs.contains { $0.checks != nil }, "read as Hurl by its content")
-        let yaml = wild("insomnia/nestjs-libs-example__insomnia.yaml")
-        let error = try XCTUnwrap(loadError(yaml))
-        XCTAssertTrue(error.message.hasPrefix("this looks like an Insomnia export (YAML); reqtop reads .http"), error.message)
+        XCTAssertFalse(try RequestListLoader.load(path: wild("insomnia/nestjs-libs-example__insomnia.yaml")).specs.isEmpty)
+        let openAPI = NSTemporaryDirectory() + "/reqtop-format-\(UUID().uuidString).yaml"
+        try "openapi: 3.0.0\ninfo:\n  title: x\npaths: {}\n".write(toFile: openAPI, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: openAPI) }
+        let error = try XCTUnwrap(loadError(openAPI))
+        XCTAssertTrue(error.message.hasPrefix("this looks like an OpenAPI document (YAML); reqtop reads .http"), error.message)
         XCTAssertLessThan(error.description.count, 600, "no file dumped into the message: \(error.description)")
     }
 }

@@ -9,6 +9,14 @@ public struct LocatedJSON: Sendable {
     /// The array's items or the object's members, in document order; empty for other values.
     public let children: [LocatedJSON]
 
+    /// A value read from text with its place (`JSONParser.parseLocated`, a YAML reader).
+    public init(value: JSONValue, line: Int, column: Int, children: [LocatedJSON]) {
+        self.value = value
+        self.line = line
+        self.column = column
+        self.children = children
+    }
+
     /// The member with this key, for objects.
     public subscript(key: String) -> LocatedJSON? {
         guard case let .object(members) = value, let index = members.firstIndex(where: { $0.key == key }) else { return nil }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads an Insomnia v4 export (JSON) as a request list that resolves as a `.http` list does:
+/// Reads an Insomnia v4 export (JSON, or YAML through `YAMLReader`) as a request list that resolves as a `.http` list does:
 /// requests in the workspace's order (folders first-to-last by their sort keys, a folder's requests
 /// named `Folder / Request`), the base environment's values and then the first sub-environment's as
 /// the list's variables (below `--env` and `--var`), headers and query parameters (disabled ones left
@@ -9,9 +9,52 @@ import Foundation
 enum InsomniaImporter {
     /// Whether `json` is an Insomnia export of format 4.
     static func isExport(_ json: JSONValue) -> Bool {
-        guard case .object = json, json["_type"]?.stringValue == "export", json["resources"] != nil else { return false }
+        // (Some YAML exports say `type: export`, without the underscore.)
+        guard case .object = json, (json["_type"] ?? json["type"])?.stringValue == "export", json["resources"] != nil else { return false }
         if case .number(let format)? = json["__export_format"] { return format == "4" }
         return false
+    }
+
+    /// Insomnia's `{{ _.name }}` (the environment's `name`) as the list's `{{name}}`.
+    static func plainTemplates(_ text: String) -> String {
+        guard text.contains("_.") else { return text }
+        return text.replacingOccurrences(of: #"\{\{\s*_\.([^{}\s]+)\s*\}\}"#, with: "{{$1}}", options: .regularExpression)
+    }
+
+    static func plainTemplates(_ spec: RequestSpec) -> RequestSpec {
+        var spec = spec
+        spec.url = plainTemplates(spec.url)
+        spec.headers = spec.headers.map { HTTPHeader(name: plainTemplates($0.name), value: plainTemplates($0.value)) }
+        switch spec.body {
+        case .text(let text)?: spec.body = .text(plainTemplates(text))
+        case .form(let fields)?: spec.body = .form(fields.map { FormField(name: plainTemplates($0.name), value: plainTemplates($0.value)) })
+        case .parts(let parts)?:
+            spec.body = .parts(parts.map { if case .text(let text) = $0 { .text(plainTemplates(text)) } else { $0 } })
+        default: break
+        }
+        return spec
+    }
+
+    /// Whether `text` starts as an Insomnia YAML export does (`_type: export` in its first lines).
+    static func isYAMLExport(_ text: String) -> Bool {
+        text.prefix(2048).split(whereSeparator: \.isNewline).prefix(8).contains { $0 == "_type: export" || $0 == "type: export" }
+            && text.prefix(2048).contains("__export_format: 4")
+    }
+
+    /// Reads a YAML export; a YAML error is located in the file.
+    static func parseYAML(text: String, path: String) throws(RequestListError) -> RequestList {
+        let json: LocatedJSON
+        do {
+            json = try YAMLReader.parse(text)
+        } catch {
+            let lines = text.splitLines()
+            throw RequestListError(file: path, line: error.line, column: error.column, message: "not an Insomnia YAML export: \(error.message)",
+                                   lineText: error.line >= 1 && error.line <= lines.count ? lines[error.line - 1] : "")
+        }
+        guard isExport(json.value) else {
+            throw RequestListError(file: path, line: 1, column: 1, message: "not an Insomnia export of format 4 (no resources list)", lineText: "")
+        }
+        return parse(json, text: text, path: path)
     }
 
     static func parse(_ json: LocatedJSON, text: String, path: String) -> RequestList {
@@ -31,8 +74,10 @@ enum InsomniaImporter {
             state.environments(byParent[id] ?? [], byParent: byParent)
             state.walk(id, folder: [], byParent: byParent, sortKey: sortKey)
         }
-        return RequestList(specs: RequestSpecs(state.specs), fileVariables: state.variables, sourcePath: path, format: .http,
-                           warnings: state.warnings, sourceText: text)
+        var list = RequestList(specs: RequestSpecs(state.specs), fileVariables: state.variables, sourcePath: path, format: .http,
+                               warnings: state.warnings, sourceText: text)
+        list.variableHint = "give it in the export's environment, or with --var NAME=… (a folder's own environment is not read)"
+        return list
     }
 
     private struct State: ExportedListReader {
@@ -57,16 +102,26 @@ enum InsomniaImporter {
                 }
             }
             // One definition per name, where the value that wins is written.
-            variables += values.map { FileVariable(name: $0.name, value: $0.value, location: location($0.node)) }
+            variables += values.map { FileVariable(name: $0.name, value: InsomniaImporter.plainTemplates($0.value), location: location($0.node)) }
         }
 
         /// The environment's values over those already there (a sub-environment's over the base's).
         func add(_ data: LocatedJSON?, to values: inout [(name: String, value: String, node: LocatedJSON)]) {
             guard let data, case .object(let members) = data.value else { return }
             for (member, node) in zip(members, data.children) {
-                let entry = (name: member.key, value: member.value.substitutionText, node: node)
-                if let index = values.firstIndex(where: { $0.name == member.key }) { values[index] = entry } else { values.append(entry) }
+                // A nested object's values are `{{ _.outer.inner }}`: one variable each, named with dots.
+                if case .object = member.value {
+                    var nested: [(name: String, value: String, node: LocatedJSON)] = []
+                    add(node, to: &nested)
+                    for entry in nested { set((member.key + "." + entry.name, entry.value, entry.node), in: &values) }
+                    continue
+                }
+                set((member.key, member.value.substitutionText, node), in: &values)
             }
+        }
+
+        func set(_ entry: (name: String, value: String, node: LocatedJSON), in values: inout [(name: String, value: String, node: LocatedJSON)]) {
+            if let index = values.firstIndex(where: { $0.name == entry.name }) { values[index] = entry } else { values.append(entry) }
         }
 
         mutating func walk(_ parent: String, folder: [String], byParent: [String: [LocatedJSON]], sortKey: (LocatedJSON) -> Double) {
@@ -95,6 +150,10 @@ enum InsomniaImporter {
                 }
             }
             var url = node["url"]?.value.stringValue ?? ""
+            if url.trimmingCharacters(in: .whitespaces).isEmpty {
+                warn(node, "request \(quoting: name) skipped: its URL is empty")
+                return
+            }
             let query = enabled(node["parameters"])
             if !query.isEmpty { url += (url.contains("?") ? "&" : "?") + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&") }
             var headers = enabled(node["headers"]).map { HTTPHeader(name: $0.0, value: $0.1) }
@@ -106,7 +165,7 @@ enum InsomniaImporter {
             if texts.contains(where: { $0.contains("{%") }) {
                 warn(node, "request \(quoting: name): Insomnia template tags ({% … %}) are not run; they are sent as written")
             }
-            specs.append(spec)
+            specs.append(InsomniaImporter.plainTemplates(spec))
         }
 
         mutating func authenticate(_ auth: LocatedJSON?, headers: inout [HTTPHeader], name: String) {

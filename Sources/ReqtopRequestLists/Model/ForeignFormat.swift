@@ -6,7 +6,7 @@ import Foundation
 /// a file in one of them is answered with what it is and what reqtop reads, not with the error of
 /// the reader that happened to be tried ("not a HAR 1.2 archive", "'{' is not a URL").
 enum ForeignFormat {
-    static let readable = "reqtop reads .http/.rest files, HAR 1.2 archives, Postman collections (v2.0, v2.1), Insomnia v4 exports (JSON), Hurl files, Bruno collections (a folder with bruno.json, or a .bru file in it) and curl command lines"
+    static let readable = "reqtop reads .http/.rest files, HAR 1.2 archives, Postman collections (v2.0, v2.1), Insomnia v4 exports (JSON, YAML), Hurl files, Bruno collections (a folder with bruno.json, or a .bru file in it) and curl command lines"
 
     /// The error for a file that is one of these formats, or nil. JSON is looked at only through its
     /// top-level keys (`json`, already parsed by the HAR reader); text by extension and first lines.

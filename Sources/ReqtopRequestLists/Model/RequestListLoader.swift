@@ -19,6 +19,7 @@ public enum RequestListLoader {
                                    message: exists ? "cannot read the file (check its permissions)" : "no such file", lineText: "")
         }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() } // a UTF-8 BOM (Visual Studio writes one)
+        if InsomniaImporter.isYAMLExport(text) { return try InsomniaImporter.parseYAML(text: text, path: path) }
         let ext = (path as NSString).pathExtension
         let format = RequestListFormat(pathExtension: ext) ?? RequestListFormat.sniff(text)
         if format != .har, let foreign = ForeignFormat.name(ofText: text, pathExtension: ext) {
