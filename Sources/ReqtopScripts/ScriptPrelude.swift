@@ -347,6 +347,25 @@ enum ScriptPrelude {
           global.request = input.request ? makeRequest(input.request) : undefined;
           global.response = input.response ? makeResponse(input.response) : undefined;
           global.pm = makePm();
+          // Postman's older sandbox API (collections exported before 2018 still use it).
+          const r = input.response;
+          global.postman = {
+            setEnvironmentVariable: (name, value) => globalStore.set(name, value),
+            getEnvironmentVariable: (name) => pmVariables().get(name),
+            clearEnvironmentVariable: (name) => globalStore.clear(name),
+            setGlobalVariable: (name, value) => globalStore.set(name, value),
+            getGlobalVariable: (name) => pmVariables().get(name),
+            clearGlobalVariable: (name) => globalStore.clear(name),
+            getResponseHeader: (name) => (global.response ? global.response.headers.valueOf(name) : null),
+            setNextRequest: () => { throw new Error('postman.setNextRequest is not supported by reqtop: the list runs in its order'); },
+          };
+          global.tests = {};
+          global.environment = Object.assign(Object.create(null), input.environment, globals);
+          global.globals = Object.assign(Object.create(null), globals);
+          global.responseBody = r ? (r.body === null ? '' : r.body) : undefined;
+          global.responseCode = r ? { code: r.status, name: '', detail: '' } : undefined;
+          global.responseHeaders = r ? Object.fromEntries(r.headers) : undefined;
+          global.responseTime = 0;
           const bruno = makeBruno();
           global.bru = bruno.bru;
           global.res = bruno.res;
@@ -366,6 +385,11 @@ enum ScriptPrelude {
         setGlobals(json) { globals = Object.assign(Object.create(null), JSON.parse(json)); },
         // After a script: what it did.
         take() {
+          // Postman's older `tests["name"] = condition`: one result per key.
+          if (global.tests && typeof global.tests === 'object') {
+            for (const name of Object.keys(global.tests)) state.results.push({ name, passed: !!global.tests[name] });
+            global.tests = {};
+          }
           return JSON.stringify({ globals, results: state.results, logs: state.logs, exit: state.exit,
                                   requestVariables: state.requestVariables, addedHeaders: state.addedHeaders });
         },

@@ -112,3 +112,37 @@ extension PostmanImportTests {
         }
     }
 }
+
+/// Real Postman collections from other projects (`Fixtures/Wild/postman`, cited in its SOURCES.md).
+final class RealPostmanCollectionTests: XCTestCase {
+    func testRealCollectionsReadAndTheOnesWithEnvironmentsResolve() throws {
+        let folder = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Fixtures/Wild/postman")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        let collections = names.filter { !$0.contains("environment") && $0.hasSuffix(".json") }
+        XCTAssertGreaterThanOrEqual(collections.count, 15)
+        var requests = 0
+        var resolvedWithEnvironment = 0
+        for name in collections {
+            let list = try RequestListLoader.load(path: (folder as NSString).appendingPathComponent(name))
+            // One export has no requests at all (`"item": []`).
+            XCTAssertEqual(list.specs.isEmpty, name.hasPrefix("Postman-Collections__Get Initial Token"), name)
+            requests += list.specs.count
+            let stem = name.components(separatedBy: ".postman_collection").first ?? name
+            guard let environment = names.first(where: { $0.hasPrefix(String(stem.prefix(20))) && $0.contains("environment") }),
+                  ["crAPI", "vapi__", "forge-tut", "newman__inh"].contains(where: { name.hasPrefix($0) }) else { continue }
+            let values = try PostmanEnvironment.load(path: (folder as NSString).appendingPathComponent(environment)).values
+            let resolver = RequestResolver(list: list, variables: VariableContext(environment: values))
+            XCTAssertNoThrow(try resolver.validate(), name)
+            for index in list.specs.indices where resolver.dependencies(of: index).isEmpty {
+                // Every request resolves, or waits for what a script sets (not an error here), or has a URL
+                // only a script fills in (the environment holds it empty: `{{ListLayersAppUrl}}`).
+                do { _ = try resolver.resolve(index) } catch where error.needsRequestScript || error.message.hasPrefix("invalid URL ''") {} catch {
+                    XCTFail("\(name) #\(index + 1): \(error)")
+                }
+            }
+            resolvedWithEnvironment += 1
+        }
+        XCTAssertEqual(resolvedWithEnvironment, 4)
+        XCTAssertGreaterThanOrEqual(requests, 250)
+    }
+}

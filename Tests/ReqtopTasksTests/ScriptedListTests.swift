@@ -276,4 +276,47 @@ final class PostmanScriptTests: RunnerTestCase {
         XCTAssertEqual(tests.last?.message, "expected [1,2] to include 3")
         XCTAssertEqual(outcome.summary.exitCode(failOnStatus: false, interrupted: false), 4)
     }
+
+    /// Postman's older sandbox API (`postman.setEnvironmentVariable`, `tests["…"] = …`,
+    /// `responseBody`, `responseCode`) and its faker variables (`{{$randomFirstName}}`).
+    func testPostmansOlderScriptAPIAndItsRandomVariables() throws {
+        let text = #"""
+            {
+              "info": {"name": "old", "schema": "https://schema.getpostman.com/json/collection/v2.0.0/collection.json"},
+              "item": [
+                {"name": "login", "request": {"method": "POST", "url": "{{base}}/anything/login",
+                  "body": {"mode": "raw", "raw": "{\"who\": \"{{$randomFirstName}}\", \"mail\": \"{{$randomEmail}}\"}"}},
+                 "event": [{"listen": "test", "script": {"exec": [
+                   "var data = JSON.parse(responseBody);",
+                   "postman.setEnvironmentVariable('who', data.json.who);",
+                   "tests['status code is 200'] = responseCode.code === 200;",
+                   "tests['a mail was sent'] = /@example\\.com$/.test(data.json.mail);",
+                   "tests['a failing one'] = responseCode.code === 201;"
+                 ]}}]},
+                {"name": "again", "request": {"method": "GET", "url": "{{base}}/get?who={{who}}"}}
+              ]
+            }
+            """#
+        let path = NSTemporaryDirectory() + "/reqtop-pm-\(UUID().uuidString).postman_collection.json"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let list = try RequestListLoader.load(path: path)
+        let manager = SessionManager()
+        defer { manager.invalidate() }
+        let recorder = EventRecorder(bus: manager.bus)
+        let runner = try RequestListRunner(manager: manager, inputs: [RunnerInput(list: list, variables: VariableContext(
+            commandLine: ["base": server.baseURL.absoluteString]))], options: RunnerOptions(concurrency: 2))
+        let outcome = try XCTUnwrap(waitForOutcome(runner))
+        try recorder.waitForEnd(of: outcome.results.compactMap(\.task), timeout: 10)
+        recorder.flush()
+        XCTAssertEqual(outcome.results.compactMap(\.httpStatus), [200, 200])
+        let tests = recorder.events.compactMap { event -> TestResult? in if case .test(let t) = event.kind { t } else { nil } }
+        XCTAssertEqual(tests.map(\.name), ["status code is 200", "a mail was sent", "a failing one"])
+        XCTAssertEqual(tests.map(\.passed), [true, true, false])
+        let login = try XCTUnwrap(recorder.events.first { $0.task.rawValue == 1 && $0.name == .created }?.createdDescription?.request)
+        let who = try XCTUnwrap((try JSONSerialization.jsonObject(with: login.body.data ?? Data()) as? [String: String])?["who"])
+        XCTAssertFalse(who.isEmpty || who.contains("{{"), who)
+        let again = try XCTUnwrap(recorder.events.first { $0.task.rawValue == 2 && $0.name == .created }?.createdDescription?.request)
+        XCTAssertEqual(again.url.absoluteString, "\(server.baseURL.absoluteString)/get?who=\(who)", "set by postman.setEnvironmentVariable")
+    }
 }

@@ -13,9 +13,12 @@ enum DynamicVariable: Sendable, Hashable {
     case dotenv(name: String)
     /// `{{$datetime rfc1123|iso8601|"format" [offset unit]}}`, UTC; `$localDatetime` in local time (REST Client).
     case datetime(format: String, offset: Int, unit: Calendar.Component?, local: Bool)
+    /// Postman's `{{$randomFirstName}}` and the rest of its faker set (`PostmanDynamicVariable`).
+    case postman(name: String)
 
     static let supported = "$uuid, $guid, $timestamp, $isoTimestamp, $randomInt [min max], $processEnv NAME, $env.NAME, "
-        + "$dotenv NAME, $datetime FORMAT [offset unit], $localDatetime FORMAT [offset unit]"
+        + "$dotenv NAME, $datetime FORMAT [offset unit], $localDatetime FORMAT [offset unit], and Postman's $randomFirstName, "
+        + "$randomEmail, $randomLoremSentence… (docs/request-lists.md)"
 
     init?(_ text: String) {
         let words = Self.words(text)
@@ -51,6 +54,10 @@ enum DynamicVariable: Sendable, Hashable {
             }
             self = .datetime(format: words[1], offset: offset, unit: unit, local: head == "$localDatetime")
         default:
+            if words.count == 1, PostmanDynamicVariable.names[head] != nil {
+                self = .postman(name: head)
+                return
+            }
             guard head.hasPrefix("$env."), words.count == 1, head.count > 5 else { return nil }
             self = .processEnvironment(name: String(head.dropFirst(5)))
         }
@@ -71,6 +78,8 @@ enum DynamicVariable: Sendable, Hashable {
             return String(Int.random(in: lower..<upper))
         case let .processEnvironment(name):
             return ProcessInfo.processInfo.environment[name]
+        case let .postman(name):
+            return PostmanDynamicVariable.generate(name)
         case let .dotenv(name):
             return Self.dotenvValue(name, in: directory)
         case let .datetime(format, offset, unit, local):

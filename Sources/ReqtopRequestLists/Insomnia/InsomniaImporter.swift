@@ -76,6 +76,7 @@ enum InsomniaImporter {
         }
         var list = RequestList(specs: RequestSpecs(state.specs), fileVariables: state.variables, sourcePath: path, format: .http,
                                warnings: state.warnings, sourceText: text)
+        list.schemeless = .http
         list.variableHint = "give it in the export's environment, or with --var NAME=… (a folder's own environment is not read)"
         return list
     }

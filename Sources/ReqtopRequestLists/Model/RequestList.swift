@@ -77,6 +77,10 @@ public struct RequestList: Sendable {
     /// `.http` file variables, every definition in file order (a name may be defined again further down:
     /// references see the latest definition above them).
     public var fileVariables: [FileVariable]
+    /// What a URL without a scheme means: nil, an error (`.http`: write a full URL); `.http`, sent
+    /// over http (Postman and Insomnia add `http://`).
+    public enum SchemelessURL: Sendable { case http }
+    public var schemeless: SchemelessURL?
     /// How the list's own format defines a variable, for an unknown variable's message (`NAME`
     /// stands for its name); nil: as `.http` files do.
     public var variableHint: String?

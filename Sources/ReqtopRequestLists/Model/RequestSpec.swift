@@ -88,7 +88,8 @@ public struct RequestScript: Sendable, Hashable {
         }
         var names: [String] = []
         for marker in ["client.global.set(", "request.variables.set(", "pm.environment.set(", "pm.collectionVariables.set(",
-                       "pm.globals.set(", "pm.variables.set(", "bru.setVar(", "bru.setEnvVar("] {
+                       "pm.globals.set(", "pm.variables.set(", "bru.setVar(", "bru.setEnvVar(",
+                       "postman.setEnvironmentVariable(", "postman.setGlobalVariable("] {
             var rest = Substring(source)
             while let range = rest.range(of: marker) {
                 rest = rest[range.upperBound...].drop { $0 == " " }

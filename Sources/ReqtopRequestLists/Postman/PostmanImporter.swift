@@ -34,6 +34,7 @@ enum PostmanImporter {
         // The JSON's own lines: an error about a `{{variable}}` quotes the line of the file it is on.
         var list = RequestList(specs: RequestSpecs(state.specs), fileVariables: state.variables, sourcePath: path, format: .http,
                                warnings: state.warnings, sourceText: text)
+        list.schemeless = .http
         list.variableHint = "give it in the collection's variables, a Postman environment (--env-file FILE), or with --var NAME=…"
         return list
     }

@@ -182,6 +182,10 @@ public final class RequestResolver: Sendable {
         if sub != nil, !keepingResponseReferences {
             try refuseUnresolvedPlaceholders(url: urlText, headers: headers, spec: spec, index: index)
         }
+        if list.schemeless == .http, !urlText.isEmpty, !urlText.hasPrefix("/"), !urlText.containsTemplateOpening,
+           urlText.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) == nil {
+            urlText = "http://" + urlText // Postman and Insomnia send a URL without a scheme over http
+        }
         if urlText.hasPrefix("/") {
             // Origin form: the JetBrains spec takes the host from the Host header (http unless it says otherwise).
             guard let host = headers.value(for: "Host") else {
