@@ -34,7 +34,7 @@ struct BruFile {
         var index = 0
         while index < lines.count {
             let line = lines[index]
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhitespace()
             if trimmed.isEmpty || trimmed.hasPrefix("#") { index += 1; continue }
             let number = index + 1
             if trimmed.hasSuffix("[") || (trimmed.contains(" [") && trimmed.hasSuffix("]")) {
@@ -48,7 +48,7 @@ struct BruFile {
                 guard let close = body.firstIndex(of: "]") else {
                     throw RequestListError(file: path, line: number, column: 1, message: "the list \(name) [ … ] is not closed", lineText: line)
                 }
-                let items = body[..<close].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                let items = body[..<close].split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
                 blocks.append(Block(name: name, line: number, text: "", entries: [], list: items))
                 index += 1
                 continue
@@ -57,7 +57,7 @@ struct BruFile {
                 throw RequestListError(file: path, line: number, column: 1,
                                        message: "expected a block (name {), e.g. meta {, get {, headers {, body:json {", lineText: line)
             }
-            let name = String(trimmed.dropLast()).trimmingCharacters(in: .whitespaces)
+            let name = String(trimmed.dropLast()).trimmingWhitespace()
             var inner: [String] = []
             index += 1
             var closed = false
@@ -87,7 +87,7 @@ struct BruFile {
             let raw = lines[i]
             let number = firstLine + i
             i += 1
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingWhitespace()
             if line.isEmpty { continue }
             if line.hasPrefix("@") {
                 // An annotation of the next entry (@description(''' text ''')): skipped, with a ''' block it opens.
@@ -101,8 +101,8 @@ struct BruFile {
             guard let colon = line.firstIndex(of: ":") else {
                 throw RequestListError(file: path, line: number, column: 1, message: "expected 'key: value'", lineText: raw)
             }
-            var key = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
-            var value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            var key = String(line[..<colon]).trimmingWhitespace()
+            var value = String(line[line.index(after: colon)...]).trimmingWhitespace()
             let enabled = !key.hasPrefix("~")
             if !enabled { key.removeFirst() }
             if value.hasPrefix("'''") {
@@ -119,13 +119,13 @@ struct BruFile {
                         i += 1
                         if let end = next.range(of: "'''") {
                             let before = String(next[..<end.lowerBound])
-                            if !before.trimmingCharacters(in: .whitespaces).isEmpty { collected.append(before) }
+                            if !before.trimmingWhitespace().isEmpty { collected.append(before) }
                             rest = ""
                             break
                         }
                         collected.append(next)
                     }
-                    let indent = collected.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+                    let indent = collected.filter { !$0.trimmingWhitespace().isEmpty }
                         .map { $0.prefix { $0 == " " }.count }.min() ?? 0
                     value = collected.map { String($0.dropFirst(min(indent, $0.prefix { $0 == " " }.count))) }.joined(separator: "\n")
                 }

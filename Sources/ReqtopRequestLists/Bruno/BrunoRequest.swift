@@ -135,7 +135,7 @@ extension BrunoReader {
 
     /// `res.status`, `res.body.a.b[0]`, `res.headers.name` (or `res.headers['name']`, `res.getHeader('name')`).
     static func query(_ text: String) -> CheckQuery? {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmingWhitespace()
         if t == "res.status" || t == "res.getStatus()" { return CheckQuery(kind: .status, text: t) }
         if t == "res.body" || t == "res.getBody()" { return CheckQuery(kind: .jsonpath("$"), text: t) }
         if t.hasPrefix("res.body.") || t.hasPrefix("res.body[") {
@@ -152,9 +152,9 @@ extension BrunoReader {
 
     /// `eq 200`, `neq "x"`, `isNumber`… as a predicate.
     static func predicate(_ text: String) -> CheckPredicate? {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmingWhitespace()
         let op = String(t.prefix { !$0.isWhitespace })
-        let argument = t.dropFirst(op.count).trimmingCharacters(in: .whitespaces)
+        let argument = t.dropFirst(op.count).trimmingWhitespace()
         func operand() -> CheckPredicate.Operand? {
             if argument.isEmpty { return nil }
             if argument.hasPrefix("{{"), argument.hasSuffix("}}") { return .variable(String(argument.dropFirst(2).dropLast(2))) }

@@ -121,7 +121,7 @@ struct CheckContext {
         }
         let fields = response.headers.filter { HTTPHeader.namesMatch($0.name, "Set-Cookie") }.map(\.value)
         guard let field = fields.last(where: { SetCookie.nameAndValue(String($0.split(separator: ";").first ?? "")).name == name }) else { return nil }
-        let parts = field.split(separator: ";").map { SetCookie.nameAndValue($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = field.split(separator: ";").map { SetCookie.nameAndValue($0.trimmingWhitespace()) }
         guard let attribute, attribute.lowercased() != "value" else { return .string(parts[0].value) }
         guard let found = parts.dropFirst().last(where: { $0.name.lowercased() == attribute.lowercased() }) else { return nil }
         switch attribute.lowercased() {
@@ -171,12 +171,12 @@ struct CheckContext {
             guard n.isFinite, abs(n) < 9e18 else { throw fail("toInt") }
             return .integer(Int(n))
         case (.toInt, .string(let s)):
-            guard let n = Int(s.trimmingCharacters(in: .whitespaces)) else { throw fail("toInt") }
+            guard let n = Int(s.trimmingWhitespace()) else { throw fail("toInt") }
             return .integer(n)
         case (.toFloat, .float): return value
         case (.toFloat, .integer(let n)): return .float(Double(n))
         case (.toFloat, .string(let s)):
-            guard let n = Double(s.trimmingCharacters(in: .whitespaces)) else { throw fail("toFloat") }
+            guard let n = Double(s.trimmingWhitespace()) else { throw fail("toFloat") }
             return .float(n)
         case (.toString, _): return .string(value.text)
         case (.urlDecode, .string(let s)):

@@ -48,20 +48,20 @@ extension HurlReader {
         let number = index + 1
         let line = lines[index]
         let indent = line.prefix { $0 == " " || $0 == "\t" }.count
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingWhitespace()
         if trimmed.hasPrefix("```") {
             let after = trimmed.dropFirst(3)
             if after.count >= 3, after.hasSuffix("```") { // ```one line```
                 index += 1
                 return .text(String(after.dropLast(3)), hint: "")
             }
-            let hint = after.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            let hint = after.split(separator: ",").first.map { $0.trimmingWhitespace() } ?? ""
             var content: [String] = []
             index += 1
             while index < lines.count {
                 let current = lines[index]
                 index += 1
-                if current.trimmingCharacters(in: .whitespaces) == "```" {
+                if current.trimmingWhitespace() == "```" {
                     return .text(content.map { $0 + "\n" }.joined(), hint: hint)
                 }
                 content.append(current)
@@ -94,7 +94,7 @@ extension HurlReader {
             }
             if reader.eat("file,") {
                 guard let semicolon = reader.chars[reader.i...].firstIndex(of: ";") else { throw reader.fail("a file body is written file,PATH;") }
-                let file = String(reader.chars[reader.i..<semicolon]).trimmingCharacters(in: .whitespaces)
+                let file = String(reader.chars[reader.i..<semicolon]).trimmingWhitespace()
                 reader.i = semicolon + 1
                 try reader.expectLineEnd()
                 index += 1
@@ -160,7 +160,7 @@ extension HurlReader {
         var root: String?
         var lineIndex = index
         while lineIndex < lines.count {
-            let line = lineIndex == startLine ? lines[lineIndex].trimmingCharacters(in: .whitespaces) : lines[lineIndex]
+            let line = lineIndex == startLine ? lines[lineIndex].trimmingWhitespace() : lines[lineIndex]
             text += (lineIndex == startLine ? "" : "\n") + line
             lineIndex += 1
             if root == nil, let name = Self.rootElement(text) { root = name }
@@ -202,7 +202,7 @@ extension HurlReader {
     mutating func responseChecks() throws(RequestListError) -> (ResponseChecks, refusal: RequestListError?) {
         var checks = ResponseChecks()
         let number = index + 1
-        let statusText = lines[index].trimmingCharacters(in: .whitespaces)
+        let statusText = lines[index].trimmingWhitespace()
         let statusColumn = (lines[index].prefix { $0 == " " || $0 == "\t" }.count) + 1
         let parts = statusText.split(whereSeparator: { $0 == " " || $0 == "\t" })
         let versionPart = parts.first.map(String.init) ?? ""
@@ -297,7 +297,7 @@ extension HurlReader {
 
     /// A capture's or assert's text as written (from `column` to where the reader stopped: its comment left out).
     static func written(_ reader: HurlLine, from column: Int) -> String {
-        String(reader.chars[(column - 1)..<min(reader.i, reader.chars.count)]).trimmingCharacters(in: .whitespaces)
+        String(reader.chars[(column - 1)..<min(reader.i, reader.chars.count)]).trimmingWhitespace()
     }
 }
 

@@ -140,7 +140,7 @@ extension HurlLine {
         if c == "/" { return .regex(try regex()) }
         if c == "{", i + 1 < chars.count, chars[i + 1] == "{" {
             let template = try self.template()
-            return .variable(String(template.dropFirst(2).dropLast(2)).trimmingCharacters(in: .whitespaces))
+            return .variable(String(template.dropFirst(2).dropLast(2)).trimmingWhitespace())
         }
         if let bytes = try encodedBytes() { return .value(.bytes(bytes)) }
         if eat("file,") { throw refuse("file values are not read by reqtop's asserts: this entry is not sent") }

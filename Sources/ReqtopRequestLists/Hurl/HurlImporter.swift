@@ -40,7 +40,7 @@ enum HurlSection: String {
     case cookies = "Cookies", basicAuth = "BasicAuth", options = "Options", captures = "Captures", asserts = "Asserts"
 
     init?(line: String) {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingWhitespace()
         guard trimmed.hasPrefix("["), trimmed.hasSuffix("]") else { return nil }
         let name = String(trimmed.dropFirst().dropLast())
         switch name {
@@ -84,7 +84,7 @@ struct HurlReader: ExportedListReader {
     func error(_ failure: HurlLine.Failure, line: Int) -> RequestListError { error(failure.message, line: line, column: failure.column) }
 
     static func isSkippable(_ line: String) -> Bool {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingWhitespace()
         return trimmed.isEmpty || trimmed.hasPrefix("#")
     }
 
@@ -112,12 +112,12 @@ struct HurlReader: ExportedListReader {
     }
 
     static func isResponseLine(_ line: String) -> Bool {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingWhitespace()
         return trimmed == "HTTP" || trimmed.hasPrefix("HTTP ") || trimmed.hasPrefix("HTTP/") || trimmed.hasPrefix("HTTP\t")
     }
 
     static func startsBody(_ line: String) -> Bool {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingWhitespace()
         guard let first = trimmed.first else { return false }
         if first == "[" { return HurlSection(line: trimmed) == nil }
         if isJSONScalar(trimmed) { return true }
@@ -220,7 +220,7 @@ struct HurlReader: ExportedListReader {
                     guard let semicolon = rest.firstIndex(of: ";") else {
                         throw error("a file part is written file,PATH; (with the ';')", line: lineNumber, column: pair.valueColumn)
                     }
-                    let type = rest[rest.index(after: semicolon)...].trimmingCharacters(in: .whitespaces)
+                    let type = rest[rest.index(after: semicolon)...].trimmingWhitespace()
                     multipart.append(ExportedFormField(name: pair.key, value: "", file: String(rest[..<semicolon]), contentType: type.isEmpty ? nil : type))
                 } else {
                     multipart.append(ExportedFormField(name: pair.key, value: pair.value, file: nil, contentType: nil))
@@ -295,7 +295,7 @@ struct HurlReader: ExportedListReader {
 
     mutating func applyOption(_ name: String, _ value: String, to spec: inout RequestSpec, line: Int, column: Int,
                               skip: inout Bool, repeatCount: inout Int) {
-        let flag = value.trimmingCharacters(in: .whitespaces) == "true"
+        let flag = value.trimmingWhitespace() == "true"
         switch name {
         case "location", "follow-location": spec.options.followRedirects = flag
         case "location-trusted":
@@ -314,7 +314,7 @@ struct HurlReader: ExportedListReader {
                 warnings.append(RequestListWarning(location: location(line: line, column: column), message: "[Options] variable needs NAME=VALUE: ignored"))
                 return
             }
-            variables.append(FileVariable(name: String(value[..<eq]).trimmingCharacters(in: .whitespaces), value: String(value[value.index(after: eq)...]),
+            variables.append(FileVariable(name: String(value[..<eq]).trimmingWhitespace(), value: String(value[value.index(after: eq)...]),
                                           location: location(line: line, column: column)))
         case "verbose", "very-verbose", "output":
             break // what Hurl prints: reqtop shows every request anyway
@@ -328,7 +328,7 @@ struct HurlReader: ExportedListReader {
 
     /// `10`, `10s`, `500ms`, `1m` as seconds; a bare number is in `defaultUnit` seconds.
     static func seconds(_ text: String, defaultUnit: Double) -> Double? {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmingWhitespace()
         if t.hasSuffix("ms") { return Double(t.dropLast(2)).map { $0 / 1000 } }
         if t.hasSuffix("s") { return Double(t.dropLast()) }
         if t.hasSuffix("m") { return Double(t.dropLast()).map { $0 * 60 } }

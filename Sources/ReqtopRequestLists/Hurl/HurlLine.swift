@@ -101,7 +101,7 @@ struct HurlLine {
                 i += 1
                 if c == "\\" { key += try escape() } else { key.append(c) }
             }
-            key = key.trimmingCharacters(in: .whitespaces)
+            key = key.trimmingWhitespace()
         }
         skipSpaces()
         guard peek == ":" else { throw fail("expected 'name: value'") }

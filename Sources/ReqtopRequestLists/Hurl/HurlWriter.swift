@@ -44,7 +44,7 @@ enum HurlWriter {
                 return "base64,\(data.base64EncodedString());\n"
             }
             if !text.contains("\n") { return "`\(escapeOneLine(text))`\n" }
-            if text.hasSuffix("\n"), !text.split(separator: "\n", omittingEmptySubsequences: false).contains(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("```") }),
+            if text.hasSuffix("\n"), !text.split(separator: "\n", omittingEmptySubsequences: false).contains(where: { $0.trimmingWhitespace().hasPrefix("```") }),
                !text.hasPrefix("\n") || text.count > 1 {
                 return "```\n" + text + "```\n"
             }

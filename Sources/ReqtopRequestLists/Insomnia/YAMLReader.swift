@@ -79,7 +79,7 @@ struct YAMLReader {
             if content[i] == ":" {
                 let next = content.index(after: i)
                 if next == content.endIndex || content[next] == " " {
-                    return (String(content[..<i]).trimmingCharacters(in: .whitespaces), content[next...], content.distance(from: content.startIndex, to: i) + 1)
+                    return (String(content[..<i]).trimmingWhitespace(), content[next...], content.distance(from: content.startIndex, to: i) + 1)
                 }
             }
             if content[i] == " ", content.index(after: i) < content.endIndex, content[content.index(after: i)] == "#" { return nil }
@@ -202,7 +202,7 @@ struct YAMLReader {
                 // A blank line inside a plain scalar is a line break; one after it ends nothing yet.
                 var look = index
                 while look < lines.count, Self.isBlank(lines[look]) { look += 1 }
-                guard look < lines.count, Self.indent(of: lines[look]) > parentIndent, !lines[look].trimmingCharacters(in: .whitespaces).hasPrefix("#") else { break }
+                guard look < lines.count, Self.indent(of: lines[look]) > parentIndent, !lines[look].trimmingWhitespace().hasPrefix("#") else { break }
                 parts.append("\n")
                 index = look
                 continue
@@ -224,7 +224,7 @@ struct YAMLReader {
     static func stripComment(_ text: Substring) -> String {
         var out = Substring(text)
         if let range = text.range(of: " #") { out = text[..<range.lowerBound] }
-        return String(out).trimmingCharacters(in: .whitespaces)
+        return String(out).trimmingWhitespace()
     }
 
     /// A plain scalar typed by YAML 1.2's core schema.
@@ -275,7 +275,7 @@ struct YAMLReader {
                     i += 1
                     continue
                 }
-                let after = String(chars[i...]).trimmingCharacters(in: .whitespaces)
+                let after = String(chars[i...]).trimmingWhitespace()
                 guard after.isEmpty || after.hasPrefix("#") else {
                     throw Failure(message: "unexpected text after the quoted string", line: index + 1, column: 1)
                 }
@@ -332,7 +332,7 @@ struct YAMLReader {
         var blockIndent = explicit
         while index < lines.count {
             let line = lines[index]
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhitespace()
             let lineIndent = Self.indent(of: line)
             if trimmed.isEmpty {
                 content.append("")
@@ -464,6 +464,6 @@ struct FlowReader {
             text.append(chars[i])
             i += 1
         }
-        return LocatedJSON(value: YAMLReader.typed(text.trimmingCharacters(in: .whitespaces)), line: line, column: start, children: [])
+        return LocatedJSON(value: YAMLReader.typed(text.trimmingWhitespace()), line: line, column: start, children: [])
     }
 }

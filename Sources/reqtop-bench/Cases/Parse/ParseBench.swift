@@ -27,7 +27,52 @@ struct ParseBench {
                                  target: "≤ \(Figure.millis(goal))", met: settings.quick ? nil : total <= goal,
                                  values: ["parse_s": parse, "validate_s": validate, "requests": Double(size)]))
         }
+        rows += try formats()
         return rows
+    }
+
+    /// Hurl and Postman lists of N and 2N requests (each with a header, a JSON body; the Hurl
+    /// entries with a capture and two asserts): reading them must grow linearly (2× the input,
+    /// at most 2.2× the time).
+    private func formats() throws -> [BenchRow] {
+        var rows: [BenchRow] = []
+        let base = settings.quick ? 200 : 10_000
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-bench-formats-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for format in ["hurl", "postman"] {
+            var seconds: [Double] = []
+            for count in [base, 2 * base] {
+                let file = directory.appendingPathComponent(format == "hurl" ? "list-\(count).hurl" : "list-\(count).postman_collection.json")
+                try Data(Self.list(format, count: count).utf8).write(to: file)
+                let outcome = try BenchProcess.run([Binaries.bench, "parse", file.path, "\(settings.quick ? 3 : 7)"], captureOutput: true, timeout: 300)
+                let fields = outcome.output.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+                guard outcome.status == 0, fields.count == 2 else { throw BenchProcess.Failure(description: "parse child: \(outcome.output)") }
+                seconds.append(fields[0] + fields[1])
+                log("parse \(format) \(count): \(Figure.millis(fields[0] + fields[1]))")
+            }
+            let ratio = seconds[1] / max(seconds[0], 1e-9)
+            rows.append(BenchRow("read + validate a \(base) → \(2 * base)-request \(format == "hurl" ? "Hurl file" : "Postman collection")",
+                                 reqtop: String(format: "×%.2f", ratio),
+                                 peers: "\(Figure.millis(seconds[0])) → \(Figure.millis(seconds[1]))", target: "≤ ×2.2",
+                                 met: settings.quick ? nil : ratio <= 2.2, values: ["ratio": ratio, "small_s": seconds[0], "large_s": seconds[1]]))
+        }
+        return rows
+    }
+
+    static func list(_ format: String, count: Int) -> String {
+        if format == "hurl" {
+            return (0..<count).map { i in
+                "POST http://127.0.0.1:9/items/\(i)\nX-Id: \(i)\n{\"id\": \(i), \"name\": \"item \(i)\"}\nHTTP 200\n[Captures]\n"
+                    + "id\(i % 10): jsonpath \"$.id\"\n[Asserts]\njsonpath \"$.ok\" == true\nheader \"Content-Type\" contains \"json\"\n\n"
+            }.joined()
+        }
+        let items = (0..<count).map { i in
+            #"{"name": "r\#(i)", "request": {"method": "POST", "url": {"raw": "http://127.0.0.1:9/items/\#(i)"}, "#
+                + #""header": [{"key": "X-Id", "value": "\#(i)"}], "body": {"mode": "raw", "raw": "{\"id\": \#(i)}"}}}"#
+        }
+        return #"{"info": {"name": "big", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": ["#
+            + items.joined(separator: ",") + "]}"
     }
 }
 
