@@ -59,16 +59,20 @@ final class RoundTripTests: XCTestCase {
         return try RequestListLoader.load(path: file.path)
     }
 
+    private func format(of list: RequestList) -> RequestListFormat { list.format }
+
     func testEveryFixtureSurvivesEveryRoundTrip() throws {
         for fixture in fixtures {
             let original = try Fixtures.load(fixture.path)
             let variables = try VariableContext.load(besides: Fixtures.path(fixture.path), environmentName: fixture.environment,
                                                      commandLine: [:])
             let chains: [[RequestListFormat]] = switch original.format {
+            // Postman sends methods upper case (`wHat` goes out as `WHAT`: said when converting, below).
             case .http: [[.har, .http, .har], [.curl, .http, .curl], [.hurl, .http, .hurl]]
-            case .har: [[.http, .har, .http], [.hurl, .har]]
-            case .curl: [[.http, .curl, .http], [.hurl, .curl]]
-            case .hurl: [[.http, .hurl]]
+                + (fixture.path.contains("wire-truth") ? [] : [[.postman, .http, .postman]])
+            case .har: [[.http, .har, .http], [.hurl, .har], [.postman, .har]]
+            case .curl: [[.http, .curl, .http], [.hurl, .curl], [.postman, .curl]]
+            case .hurl, .postman: [[.http, format(of: original)]]
             }
             // Dynamic variables ({{$uuid}}) resolve anew each time: compare from the first written copy on.
             let isDynamic = ((try? Fixtures.text(fixture.path)) ?? "").contains("{{$")
@@ -90,6 +94,33 @@ final class RoundTripTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// Real Postman collections and Hurl files (other people's, `Fixtures/Wild`) written back in
+    /// their own format and in the other read back as the same requests.
+    func testRealPostmanAndHurlFilesSurviveConversion() throws {
+        let wild = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("Fixtures/Wild")
+        let files = ["postman/newman__echo-v2.postman_collection.json", "postman/bruno__Basic Auth Folder.postman_collection.json",
+                     "postman/tutorials.Identity-Management__FIWARE Identity Management.postman_collection.json",
+                     "hurl/api-testing-demo__test.hurl", "hurl/clam__test.hurl", "hurl/language-hurl__body-base64.hurl"]
+        for file in files {
+            let original = try RequestListLoader.load(path: (wild as NSString).appendingPathComponent(file))
+            let expected = try sent(original, variables: VariableContext())
+            XCTAssertFalse(expected.isEmpty, file)
+            for (step, format) in [RequestListFormat.postman, .hurl, .http].enumerated() {
+                let copy = try convert(original, variables: VariableContext(), to: format, step: step)
+                let now = try sent(copy, variables: VariableContext())
+                XCTAssertEqual(now.count, expected.count, "\(file) → \(format.rawValue)")
+                for (got, want) in zip(now, expected) { XCTAssertEqual(got, want, "\(file) → \(format.rawValue)") }
+            }
+        }
+    }
+
+    func testAMethodPostmanWouldUpperCaseIsSaid() throws {
+        let list = try Fixtures.load("http/wire-truth.http")
+        let converted = try RequestListLoader.convert(list, to: .postman, redaction: nil)
+        XCTAssertTrue(converted.warnings.contains { $0.message.contains("'wHat' is written as it is, but Postman sends methods in upper case") },
+                      "\(converted.warnings)")
     }
 
     func testHTTPTextRoundTripsKeepTemplatesAndOptions() throws {

@@ -69,7 +69,11 @@ public enum HTTPFileWriter {
             if canWriteInline(text, isTemplate: isTemplate) {
                 out += "\n\(text)\n"
             } else {
-                out += "\n< \(bodyFiles.add(Data(text.utf8)))\n"
+                // A body file holds what is sent: a multipart body's CRLF line ends, and its `{{variables}}`
+                // (read with `<@`, which substitutes them).
+                let multipart = (spec.header(named: "Content-Type") ?? "").lowercased().hasPrefix("multipart/")
+                let substitutes = isTemplate && text.containsTemplateOpening
+                out += "\n\(substitutes ? "<@" : "<") \(bodyFiles.add(Data((multipart ? RequestResolver.crlf(text) : text).utf8)))\n"
             }
         case let .bytes(data):
             if let text = String(data: data, encoding: .utf8), canWriteInline(text, isTemplate: false) {

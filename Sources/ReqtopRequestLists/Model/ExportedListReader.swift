@@ -55,6 +55,8 @@ extension ExportedListReader {
             }
         }
         parts.append(.text(text + "--\(boundary)--\n"))
+        // Text fields only: one text body (sent with CRLF line ends, as any multipart body).
+        if parts.count == 1, case .text(let all)? = parts.first { return .text(all) }
         return .parts(parts)
     }
 }

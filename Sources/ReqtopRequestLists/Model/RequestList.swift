@@ -11,6 +11,8 @@ public enum RequestListFormat: String, Sendable, Hashable, CaseIterable {
     case curl
     /// Hurl files (https://hurl.dev).
     case hurl
+    /// Postman collections v2.0/v2.1 (read from JSON by content; written as v2.1).
+    case postman
 
     /// The format a path's extension implies, or nil: `.http`/`.rest`, `.har`, `.curl`/`.sh`/`.txt`, `.hurl`.
     public init?(pathExtension ext: String) {

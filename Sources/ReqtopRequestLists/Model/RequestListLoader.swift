@@ -63,6 +63,7 @@ public enum RequestListLoader {
         case .har: return try HARImporter.parse(text: text, path: path)
         case .curl: return try CurlImporter.parse(text: text, path: path)
         case .hurl: return try HurlImporter.parse(text: text, path: path)
+        case .postman: return try HARImporter.parse(text: text, path: path) // the JSON reader tells a collection from a HAR
         }
     }
 
@@ -118,6 +119,15 @@ public enum RequestListLoader {
         switch format {
         case .har:
             return ConvertedList(data: try HARWriter.data(requests: requests, creator: creator, redaction: redaction), bodyFiles: bodyFiles, warnings: warnings)
+        case .postman:
+            for spec in list.specs where spec.method.contains(where: \.isLowercase) {
+                warnings.append(RequestListWarning(location: spec.location, message: "method \(quoting: spec.method) is written as it is, but "
+                                                       + "Postman sends methods in upper case (\(spec.method.uppercased()))"))
+            }
+            let name = ((list.sourcePath as NSString).lastPathComponent as NSString).deletingPathExtension
+            let data = try PostmanWriter.data(for: zip(requests, list.specs).map { ($0, $1.name) }, collectionName: name.isEmpty ? "reqtop" : name,
+                                              bodyFiles: &bodyFiles, redaction: redaction)
+            return ConvertedList(data: data, bodyFiles: bodyFiles, warnings: warnings)
         case .hurl:
             for spec in list.specs where spec.method.contains(where: \.isLowercase) {
                 warnings.append(RequestListWarning(location: spec.location, message: "method \(quoting: spec.method) is written as it is: "

@@ -182,8 +182,8 @@ public final class RequestResolver: Sendable {
         if sub != nil, !keepingResponseReferences {
             try refuseUnresolvedPlaceholders(url: urlText, headers: headers, spec: spec, index: index)
         }
-        if list.schemeless == .http, !urlText.isEmpty, !urlText.hasPrefix("/"), !urlText.containsTemplateOpening,
-           urlText.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) == nil {
+        if list.schemeless == .http, case let trimmed = urlText.trimmingWhitespace(), !trimmed.isEmpty, !trimmed.hasPrefix("/"),
+           !trimmed.containsTemplateOpening, trimmed.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) == nil {
             urlText = "http://" + urlText // Postman and Insomnia send a URL without a scheme over http
         }
         if urlText.hasPrefix("/") {
@@ -204,7 +204,11 @@ public final class RequestResolver: Sendable {
         var body = HTTPRequest.Body.none
         switch spec.body {
         case nil: break
-        case let .text(text): body = .data(Data(try apply(text).utf8))
+        case let .text(text):
+            // A multipart body goes out with CRLF line ends (RFC 2046), written with file parts or not.
+            let isMultipart = (headers.value(for: "Content-Type") ?? "").lowercased().hasPrefix("multipart/")
+            let substituted = try apply(text)
+            body = .data(Data((isMultipart ? Self.crlf(substituted) : substituted).utf8))
         case let .bytes(data): body = .data(data)
         case let .file(path, directory):
             let resolvedPath = try apply(path)
@@ -225,7 +229,8 @@ public final class RequestResolver: Sendable {
                 if offset > 0 { data.append(Data(newline.utf8)) }
                 switch part {
                 case let .text(text):
-                    data.append(Data(try apply(text).replacingOccurrences(of: "\n", with: newline).utf8))
+                    let substituted = try apply(text)
+                    data.append(Data((newline == "\r\n" ? Self.crlf(substituted) : substituted).utf8))
                 case let .file(path, directory, substitutes):
                     let resolvedPath = try apply(path)
                     let full = RequestBody.absolutePath(resolvedPath, relativeTo: directory)
@@ -245,6 +250,12 @@ public final class RequestResolver: Sendable {
             }
         }
         return HTTPRequest(method: method, url: url, headers: headers, body: body, options: spec.options)
+    }
+
+    /// `text` with each bare LF as CRLF (a CRLF already there stays one).
+    static func crlf(_ text: String) -> String {
+        guard text.contains("\n") else { return text }
+        return text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
     }
 
     /// One depth-first walk over the dependency graph (linear in requests and references): a

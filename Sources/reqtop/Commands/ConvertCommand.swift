@@ -22,7 +22,7 @@ enum ConvertCommand: Command {
         every task with its responses, bodies and timings; http and curl write the requests as sent.
         """
 
-    static let target = CommandOption.value("to", "FORMAT", help: "http, har, curl, hurl or locust (required)")
+    static let target = CommandOption.value("to", "FORMAT", help: "http, har, curl, hurl, postman or locust (required)")
     static let output = CommandOption.value("output", short: "o", "OUT", help: "write to OUT instead of standard output")
     static let options = [target, output] + VariableOptions.options + SecretOptions.options
 
@@ -31,7 +31,7 @@ enum ConvertCommand: Command {
             throw UsageError(parsed.positionals.isEmpty ? "no input file given" : "give exactly one input file")
         }
         let input = parsed.positionals[0]
-        guard let name = parsed.value(target) else { throw UsageError("--to http|har|curl|hurl|locust is required") }
+        guard let name = parsed.value(target) else { throw UsageError("--to http|har|curl|hurl|postman|locust is required") }
         let variables = try VariableOptions.variables(parsed)
         if let journal = journalInput(input), name != "locust" {
             return convertSession(journal, to: name, output: parsed.value(output), secrets: parsed.secrets)
@@ -45,7 +45,7 @@ enum ConvertCommand: Command {
                           environmentFile: parsed.value(VariableOptions.environmentFile), variables: variables, secrets: parsed.secrets)
         }
         guard let format = RequestListFormat(rawValue: name) else {
-            throw UsageError("--to must be http, har, curl, hurl or locust, got '\(name)'")
+            throw UsageError("--to must be http, har, curl, hurl, postman or locust, got '\(name)'")
         }
         return convert(input, to: format, output: parsed.value(output), environment: parsed.value(VariableOptions.environment),
                        environmentFile: parsed.value(VariableOptions.environmentFile), variables: variables, secrets: parsed.secrets)
@@ -95,7 +95,7 @@ enum ConvertCommand: Command {
     /// A journaled session as HAR (responses included) or as the requests it sent.
     private static func convertSession(_ journal: URL, to name: String, output: String?, secrets: SecretPolicy) -> Int32 {
         guard let format = RequestListFormat(rawValue: name) else {
-            printToStandardError("reqtop convert: --to must be http, har, curl or hurl for a session, got '\(name)'")
+            printToStandardError("reqtop convert: --to must be http, har, curl, hurl or postman for a session, got '\(name)'")
             return 2
         }
         return write(to: output, secrets: secrets) {
