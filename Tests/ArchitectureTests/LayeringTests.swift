@@ -18,7 +18,7 @@ final class LayeringTests: XCTestCase {
         // Layer 3: the inspector's screens.
         "ReqtopInspector": 5,
         // The programs.
-        "reqtop": 6, "reqtop-bench": 6, "reqtop-kit-demo": 6,
+        "reqtop": 6, "reqtop-bench": 6, "reqtop-kit-demo": 6, "reqtop-fuzz": 6,
     ]
 
     private static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
