@@ -233,6 +233,23 @@ final class ExpressionListTests: RunnerTestCase {
 /// A Postman collection's `pm.*` scripts run in the same engine: a token from a login's test script
 /// goes out with the next request, `pm.expect` chains are tests, a pre-request script adds a header.
 final class PostmanScriptTests: RunnerTestCase {
+    /// Runs the collection `text` (written to a file, as a user's is) against the embedded server, two at a time.
+    private func runCollection(_ text: String) throws -> (RunOutcome, EventRecorder) {
+        let path = NSTemporaryDirectory() + "/reqtop-pm-\(UUID().uuidString).postman_collection.json"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let list = try RequestListLoader.load(path: path)
+        let manager = SessionManager()
+        defer { manager.invalidate() }
+        let recorder = EventRecorder(bus: manager.bus)
+        let runner = try RequestListRunner(manager: manager, inputs: [RunnerInput(list: list, variables: VariableContext(
+            commandLine: ["base": server.baseURL.absoluteString]))], options: RunnerOptions(concurrency: 2))
+        let outcome = try XCTUnwrap(waitForOutcome(runner))
+        try recorder.waitForEnd(of: outcome.results.compactMap(\.task), timeout: 10)
+        recorder.flush()
+        return (outcome, recorder)
+    }
+
     func testPostmanScriptsCarryATokenAndTheirExpectationsAreTests() throws {
         let text = #"""
             {
@@ -257,18 +274,7 @@ final class PostmanScriptTests: RunnerTestCase {
               ]
             }
             """#
-        let path = NSTemporaryDirectory() + "/reqtop-pm-\(UUID().uuidString).postman_collection.json"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let list = try RequestListLoader.load(path: path)
-        let manager = SessionManager()
-        defer { manager.invalidate() }
-        let recorder = EventRecorder(bus: manager.bus)
-        let runner = try RequestListRunner(manager: manager, inputs: [RunnerInput(list: list, variables: VariableContext(
-            commandLine: ["base": server.baseURL.absoluteString]))], options: RunnerOptions(concurrency: 2))
-        let outcome = try XCTUnwrap(waitForOutcome(runner))
-        try recorder.waitForEnd(of: outcome.results.compactMap(\.task), timeout: 10)
-        recorder.flush()
+        let (outcome, recorder) = try runCollection(text)
         XCTAssertEqual(outcome.results.compactMap(\.httpStatus), [200, 200])
         let tests = recorder.events.compactMap { event -> TestResult? in if case .test(let t) = event.kind { t } else { nil } }
         XCTAssertEqual(tests.map(\.name), ["status is 200", "has a token", "token sent", "header added", "a failing one"])
@@ -297,18 +303,7 @@ final class PostmanScriptTests: RunnerTestCase {
               ]
             }
             """#
-        let path = NSTemporaryDirectory() + "/reqtop-pm-\(UUID().uuidString).postman_collection.json"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let list = try RequestListLoader.load(path: path)
-        let manager = SessionManager()
-        defer { manager.invalidate() }
-        let recorder = EventRecorder(bus: manager.bus)
-        let runner = try RequestListRunner(manager: manager, inputs: [RunnerInput(list: list, variables: VariableContext(
-            commandLine: ["base": server.baseURL.absoluteString]))], options: RunnerOptions(concurrency: 2))
-        let outcome = try XCTUnwrap(waitForOutcome(runner))
-        try recorder.waitForEnd(of: outcome.results.compactMap(\.task), timeout: 10)
-        recorder.flush()
+        let (outcome, recorder) = try runCollection(text)
         XCTAssertEqual(outcome.results.compactMap(\.httpStatus), [200, 200])
         let tests = recorder.events.compactMap { event -> TestResult? in if case .test(let t) = event.kind { t } else { nil } }
         XCTAssertEqual(tests.map(\.name), ["status code is 200", "a mail was sent", "a failing one"])
