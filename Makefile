@@ -57,9 +57,10 @@ bench:
 	  scripts/with-test-servers.sh .build/release/reqtop-bench
 
 ## libFuzzer over every parser that reads outside input (Sources/reqtop-fuzz): FUZZ_SECONDS per
-## target (default 60; CI runs 20), seed corpora in Tests/Fuzz/corpus/. FUZZ_TARGETS picks some.
+## target (default 60; `make test`, and so CI, runs 20), FUZZ_JOBS at a time (one per CPU), seed
+## corpora in Tests/Fuzz/corpus/. FUZZ_TARGETS picks some.
 FUZZ_SECONDS ?= 60
-TEST_FUZZ_SECONDS ?= 10
+TEST_FUZZ_SECONDS ?= 20
 FUZZ_TARGETS ?=
 FUZZER_LIB = $(firstword $(wildcard $(dir $(shell command -v $(SWIFT)))../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a))
 fuzz:
