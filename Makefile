@@ -5,7 +5,7 @@ SWIFT_TEST_FLAGS ?= --disable-swift-testing
 ## What `make test` (and so CI) builds with: a warning in any Swift target fails the build.
 STRICT_FLAGS = -Xswiftc -warnings-as-errors
 
-.PHONY: demo test build release test-unit test-tsan bench fuzz clean
+.PHONY: demo test build release install test-unit test-tsan bench fuzz clean
 
 ## Release binaries (`make release`, and the ones `make bench` measures): the Swift runtime linked
 ## in, and generic type metadata reached through direct accessors instead of by mangled name (the
@@ -26,6 +26,13 @@ build:
 release:
 	@scripts/setup.sh build
 	$(SWIFT) build $(RELEASE_FLAGS) --product reqtop
+
+## The release binary and the manual page (docs/reqtop.1, `reqtop --man`) under PREFIX.
+PREFIX ?= /usr/local
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 .build/release/reqtop $(DESTDIR)$(PREFIX)/bin/reqtop
+	install -m 644 docs/reqtop.1 $(DESTDIR)$(PREFIX)/share/man/man1/reqtop.1
 
 ## The benchmark at smoke-test sizes (a release build, so an optimizer crash or a broken bench case
 ## fails here; no timing is asserted), then the whole test suite against the embedded server, nginx

@@ -25,6 +25,9 @@ case "--help", "-h", "help":
 case "--manual":
     print(manual(commands), terminator: "")
     code = 0
+case "--man":
+    print(manPage(commands), terminator: "")
+    code = 0
 default:
     // `reqtop [URL] [options]`: the interactive session, parsed by the same parser as the subcommands.
     code = InspectorCommand.main(arguments)

@@ -146,6 +146,30 @@ final class CLITests: XCTestCase {
         }
     }
 
+    /// docs/reqtop.1 is what `reqtop --man` prints, and `man` renders it without a warning, every
+    /// command and every option of its `--help` on the page.
+    func testTheManPageIsGeneratedFromTheDeclarationsAndRenders() throws {
+        let path = ((#filePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("../../docs/reqtop.1")
+        let page = try String(contentsOfFile: path, encoding: .utf8)
+        let printed = try reqtop(["--man"])
+        XCTAssertEqual(printed.status, 0)
+        XCTAssertEqual(printed.stdoutText, page, "docs/reqtop.1 is out of date: .build/debug/reqtop --man > docs/reqtop.1")
+        let man = try XCTUnwrap(findExecutable(named: "man"), "man is needed (scripts/setup.sh test installs man-db)")
+        let rendered = try Subprocess.run(man, ["--warnings", "-l", path], timeout: 30,
+                                          environment: ["MANWIDTH": "100", "MANPAGER": "cat", "PAGER": "cat", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+        XCTAssertEqual(rendered.status, 0, rendered.stderrText)
+        XCTAssertEqual(rendered.stderrText, "", "roff warnings")
+        // (Words joined again over line ends: the page is filled to the width.)
+        let text = rendered.stdoutText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for command in ["run", "convert", "sessions", "open", "attach", "proxy", "demo", "serve"] {
+            XCTAssertTrue(text.contains("reqtop \(command)"), "the page names reqtop \(command)")
+            for line in try reqtop([command, "--help"]).stdoutText.split(separator: "\n") where line.hasPrefix("  -") {
+                let synopsis = line.dropFirst(2).components(separatedBy: "  ")[0]
+                XCTAssertTrue(text.contains(synopsis), "the page has \(command)'s \(synopsis)")
+            }
+        }
+    }
+
     // MARK: Scripts
 
     /// A scripted list from the command line: exit 4 when only a test failed, 0 when all passed, 1

@@ -15,10 +15,12 @@ func mainHelp(_ commands: [any Command.Type]) -> String {
         Options:
           -h, --help       show this help (also: reqtop COMMAND --help)
           --manual         every command's help as one Markdown page (docs/manual.md)
+          --man            the manual page in roff (docs/reqtop.1, installed by make install)
           --version        print the version
 
         Exit codes: 0 every task completed, 1 a task failed or was cancelled,
-        2 usage or parse error, 130 interrupted.
+        2 usage or parse error, 3 --dry-run: a request would not be sent,
+        4 a test failed, 130 interrupted.
         """
     return text
 }

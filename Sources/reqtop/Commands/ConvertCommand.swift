@@ -7,14 +7,15 @@ import ReqtopTasks
 /// `reqtop convert IN --to http|har|curl [-o OUT]`.
 enum ConvertCommand: Command {
     static let name = "convert"
-    static let arguments = "IN|SESSION --to http|har|curl|locust [-o OUT] [--env NAME] [--var NAME=VALUE]"
+    static let arguments = "IN|SESSION --to http|har|curl|hurl|postman|locust [-o OUT] [--env NAME] [--var NAME=VALUE]"
     static let briefArguments = "IN|ID --to FORMAT"
-    static let abstract = "convert a request list to http, har, curl or a Locust locustfile"
+    static let abstract = "convert a request list to http, har, curl, hurl, postman or a Locust locustfile"
     static let discussion = """
-        Converts a request list (.http, HAR or curl commands) to another format; reqtop reads
-        the result back into the same requests. .http output keeps {{variables}}; HAR and curl
-        cannot hold them, so they are resolved with --env and --var (references to another
-        request's response stay as text, with a warning). Bodies that cannot be written inline
+        Converts a request list (any format reqtop reads) to another format; reqtop reads the
+        result back into the same requests. .http output keeps {{variables}}; HAR, curl, Hurl and
+        Postman output are resolved with --env and --var (references to another request's
+        response, and what scripts or captures set, stay as {{…}} text, with a warning; a Hurl
+        list's response checks stay in Hurl output). Bodies that cannot be written inline
         go to files named OUT.body-N.bin beside the output. --to locust writes a Locust locustfile
         (python) that sends the same requests in order for every simulated user, chained values
         extracted the same way: for load tests across machines (locust --master / --worker).

@@ -14,14 +14,16 @@ enum RunCommand: Command {
     static let arguments = "FILE... [options]"
     static let abstract = "replay .http, HAR or curl request lists"
     static let discussion = """
-        Replays request lists (.http/.rest, .har, curl command files; chosen by extension,
-        else by content), in the terminal UI or, with --headless or when stdout is not a
-        terminal, as one line per event.
+        Replays request lists (.http/.rest, .har, curl command files, Postman collections,
+        Insomnia exports, .hurl files, Bruno collections given as their folder; chosen by
+        extension, else by content), in the terminal UI or, with --headless or when stdout is
+        not a terminal, as one line per event.
         """
     static let footer: String? = """
         Exit codes: 0 every request completed (any HTTP status) and every test passed, 1 a request
         failed or was cancelled or a script failed (or HTTP >= 400 with --fail-on-status), 2 usage
-        or parse error, 4 every request completed but a script's test failed, 130 interrupted;
+        or parse error, 4 every request completed but a test failed (a script's, or a Hurl or
+        Bruno check), 130 interrupted;
         --dry-run: 0 every request would be sent, 3 some would not (each printed as
         "### N — not sent: why"), 2 the list does not parse.
         """
