@@ -207,6 +207,50 @@ final class ScreenTests: XCTestCase {
         XCTAssertEqual(cells[2, 2].style.fg, Style().fg, "the view note is not coloured")
     }
 
+    /// At 80 columns every state's count is on the header whole, however long the title and the
+    /// counts: the title is cut first, then the labels shorten.
+    func testTheHeaderKeepsEveryCountWholeAt80Columns() {
+        let store = TaskStore()
+        let app = InspectorApp(store: store, actions: RecordingActions(), title: "a-very-long-request-list-name-from-somewhere.http")
+        let terminal = Terminal(backend: TestBackend(width: 80, height: 24))
+        var events: [TaskEvent] = []
+        for id in 1...1234 { events += CannedEvents.lifecycle(id, "GET", "http://api.test/\(id)", status: 200, bytes: 10, totalMs: 1) }
+        for id in 1235...1290 {
+            events += [CannedEvents.created(id, "GET", "http://api.test/f"), CannedEvents.simple(id, .resumed, at: 100.1),
+                       CannedEvents.simple(id, .failed(TaskFailure(error: TransferError(code: .connectionReset, message: "reset"), response: nil,
+                                                                    bytes: 0, timings: nil, redirects: [], partialBody: nil)), at: 100.2)]
+        }
+        for id in 1291...1297 {
+            events += [CannedEvents.created(id, "GET", "http://api.test/c"), CannedEvents.simple(id, .resumed, at: 100.1),
+                       CannedEvents.simple(id, .cancelled(nil), at: 100.2)]
+        }
+        for id in 1298...1309 { events += [CannedEvents.created(id, "GET", "http://api.test/r"), CannedEvents.simple(id, .resumed, at: 100.1)] }
+        for id in 1310...1312 {
+            events += [CannedEvents.created(id, "GET", "http://api.test/s"), CannedEvents.simple(id, .resumed, at: 100.1), CannedEvents.simple(id, .suspended, at: 100.2)]
+        }
+        store.apply(events)
+        terminal.draw { frame in app.render(&frame, now: 101) }
+        let header = terminal.backend.lines[0]
+        XCTAssertTrue(header.hasSuffix("12 running 3 susp 1234 done 56 failed 7 canc") || header.contains("12 running  3 suspended  1234 completed  56 failed  7 cancelled"),
+                      header)
+        XCTAssertTrue(header.hasPrefix(" reqtop · a-very-long"), header)
+        XCTAssertLessThanOrEqual(TextWidth.of(header.trimmingCharacters(in: .whitespaces)), 80)
+        // At 40 columns the counts still come whole, the title gone.
+        XCTAssertEqual(TableScreen.headerLine(title: "x.http", aggregates: store.aggregates(now: 101), width: 40),
+                       " 12 run 3 susp 1234 done 56 fail 7 canc")
+    }
+
+    /// A message longer than the bottom line takes two lines (with room for them), not an ellipsis.
+    func testALongMessageIsShownWholeOnTwoLines() {
+        let (app, _, _, terminal) = makeApp(width: 80, height: 24)
+        let text = "GET http://127.0.0.1:18123/html ✗ not sent: xpath queries are not evaluated by reqtop (no XML/HTML engine)"
+        app.say(text)
+        let lines = draw(app, terminal, now: Date().timeIntervalSince1970)
+        let bottom = (lines[22] + " " + lines[23]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        XCTAssertTrue(bottom.contains(text), "\(lines[22])\n\(lines[23])")
+        XCTAssertTrue(lines[23].trimmingCharacters(in: .whitespaces).hasSuffix("q quit  ? help"), lines[23])
+    }
+
     func testAFailedTaskShowsTheBodyThatArrivedMarkedAsPartial() {
         let (app, store, _, terminal) = makeApp(width: 80, height: 8)
         let url = "http://api.test/reset"
@@ -428,7 +472,8 @@ final class ScreenTests: XCTestCase {
         // Text that is no request: ignored, saying so.
         XCTAssertEqual(app.handle(.paste("qqxx")), .redraw)
         XCTAssertEqual(actions.calls.count, 2)
-        XCTAssertTrue(draw(app, terminal)[11].contains("pasted text ignored"), draw(app, terminal)[11])
+        let bottom = draw(app, terminal)[10...11].joined(separator: " ")
+        XCTAssertTrue(bottom.contains("pasted text ignored"), bottom)
     }
 
     func testCtrlCClosesAPromptAndQuitsOnlyOutsideOne() {

@@ -182,27 +182,43 @@ package final class InspectorApp {
 
     // MARK: Drawing
 
-    /// Draws the top screen into `frame`, and the bottom line.
+    /// Draws the top screen into `frame`, and the bottom line (two lines for a message too long
+    /// for one, when the terminal has room: a message is never cut where it can be read whole).
     package func render(_ frame: inout Frame, now: Double = Date().timeIntervalSince1970) {
         let area = frame.area
         guard area.width > 0, area.height > 0 else { return }
-        let rows = Layout.vertical([.fill(1), .fixed(1)]).split(area)
+        if let notice = actions.takeNotice() { say(notice) }
+        let right = overlay != nil ? "" : pushed.isEmpty ? "q quit  ? help " : "? help "
+        let text = overlay == nil ? currentMessage(now: now) : nil
+        let long = text.map { TextWidth.of(" " + $0) > area.width - TextWidth.of(right) } ?? false
+        let bottom = long && area.height >= 8 ? 2 : 1
+        let rows = Layout.vertical([.fill(1), .fixed(bottom)]).split(area)
         top.render(&frame, area: rows[0], app: self, now: now)
-        renderBottomLine(&frame, area: rows[1], now: now)
+        if bottom == 2, let text {
+            // The first line as wide as the screen, the rest beside the keys.
+            let lines = TextWidth.wrap(" " + text, width: area.width)
+            let first = Rect(x: rows[1].x, y: rows[1].y, width: rows[1].width, height: 1)
+            let second = Rect(x: rows[1].x, y: rows[1].y + 1, width: rows[1].width, height: 1)
+            frame.render(StatusLine(left: lines.first ?? "", right: ""), in: first)
+            let rest = lines.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            frame.render(StatusLine(left: " " + rest, right: right), in: second)
+            return
+        }
+        renderBottomLine(&frame, area: rows[1], right: right, message: text)
     }
 
-    private func renderBottomLine(_ frame: inout Frame, area: Rect, now: Double) {
+    /// The message on the bottom line now (a fresh `say`, else the current activity), if any.
+    private func currentMessage(now: Double) -> String? {
+        if let message, now - message.time < 6 { return message.text }
+        return actions.activity
+    }
+
+    private func renderBottomLine(_ frame: inout Frame, area: Rect, right: String, message text: String?) {
         guard area.height > 0 else { return }
         if let overlay, overlay.renderBottomLine(&frame, area: area) { return }
         // `q` and `?` stay on the right however narrow the terminal is (a menu takes the whole line).
-        let right = overlay != nil ? "" : pushed.isEmpty ? "q quit  ? help " : "? help "
-        if let notice = actions.takeNotice() { say(notice) }
-        if let message, now - message.time < 6 {
-            frame.render(StatusLine(left: " " + message.text, right: right), in: area)
-            return
-        }
-        if let activity = actions.activity {
-            frame.render(StatusLine(left: " " + activity, right: right), in: area)
+        if let text {
+            frame.render(StatusLine(left: " " + text, right: right), in: area)
             return
         }
         frame.render(StatusLine(left: " " + top.hints, right: right), in: area)

@@ -120,9 +120,6 @@ final class TableScreen: InspectorScreen {
     private func renderHeader(_ frame: inout Frame, area: Rect, app: InspectorApp, now: Double) {
         guard area.height > 0 else { return }
         let a = store.aggregates(now: now)
-        var counts = " reqtop · \(app.title)" + (app.titleStatus.map { " · \($0())" } ?? "") + "   "
-        counts += "\(a.count(.running)) running  \(a.count(.suspended)) suspended  \(a.count(.completed)) completed  "
-        counts += "\(a.count(.failed)) failed  \(a.count(.cancelled)) cancelled"
         // The modes that change what keys do come first on the right, so a narrow terminal keeps them.
         var modes: [String] = []
         if follow { modes.append("FOLLOW") }
@@ -130,6 +127,7 @@ final class TableScreen: InspectorScreen {
         if marked > 0 { modes.append("\(TaskColumn.markGlyph) \(marked) marked") }
         let right = modes.joined(separator: "  ")
         let countsWidth = max(0, area.width - (right.isEmpty ? 0 : TextWidth.of(right) + 2))
+        let counts = Self.headerLine(title: app.title, status: app.titleStatus?(), aggregates: a, width: countsWidth)
         frame.buffer.setString(x: area.x, y: area.y, TextWidth.truncate(counts, to: countsWidth), style: Style().bold, maxWidth: countsWidth)
         if !right.isEmpty {
             frame.buffer.setString(x: area.x + area.width - TextWidth.of(right) - 1, y: area.y, right, style: Style().bold.reversed,
@@ -148,6 +146,44 @@ final class TableScreen: InspectorScreen {
         figures += "p50 \(a.p50.map(Milliseconds.format) ?? "–")  p95 \(a.p95.map(Milliseconds.format) ?? "–")  "
         figures += "max \(a.max.map(Milliseconds.format) ?? "–")"
         frame.buffer.setString(x: area.x, y: area.y + 1, figures, style: Style().dim, maxWidth: area.width)
+    }
+
+    /// The first header line in `width` columns: every state's count in full is what matters, so
+    /// the title is cut first (its middle, then the status after it: an attached program's name),
+    /// then the labels shorten (`susp`, `done`, `canc`), and only at last the counts themselves.
+    static func headerLine(title: String, status: String? = nil, aggregates a: Aggregates, width: Int) -> String {
+        let (r, s, c, f, x) = (a.count(.running), a.count(.suspended), a.count(.completed), a.count(.failed), a.count(.cancelled))
+        let forms = ["\(r) running  \(s) suspended  \(c) completed  \(f) failed  \(x) cancelled",
+                     "\(r) running \(s) susp \(c) done \(f) failed \(x) canc",
+                     "\(r) run \(s) susp \(c) done \(f) fail \(x) canc"]
+        let prefix = " reqtop · "
+        for counts in forms {
+            let room = width - TextWidth.of(prefix) - 3 - TextWidth.of(counts)
+            let statusPart = status.map { " · " + $0 } ?? ""
+            let whole = title + statusPart
+            if room >= TextWidth.of(statusPart) + min(TextWidth.of(title), 8) {
+                return prefix + Self.truncatingMiddle(title, to: room - TextWidth.of(statusPart)) + statusPart + "   " + counts
+            }
+            if room >= min(TextWidth.of(whole), 8) {
+                return prefix + Self.truncatingMiddle(whole, to: room) + "   " + counts
+            }
+        }
+        let counts = forms[2]
+        return TextWidth.of(" " + counts) <= width ? " " + counts : TextWidth.truncate(" " + counts, to: width)
+    }
+
+    /// `text` in `width` columns, its middle left out (`session.http (ses…, read-only)`): a title's
+    /// end says what it is as much as its start.
+    static func truncatingMiddle(_ text: String, to width: Int) -> String {
+        guard TextWidth.of(text) > width else { return text }
+        guard width > 8 else { return TextWidth.truncate(text, to: width) }
+        let tailWidth = min(width / 2, 14)
+        var tail = ""
+        for character in text.reversed() {
+            guard TextWidth.of(String(character) + tail) <= tailWidth else { break }
+            tail = String(character) + tail
+        }
+        return TextWidth.truncate(text, to: width - TextWidth.of(tail)) + tail
     }
 
     private func renderLog(_ frame: inout Frame, area: Rect) {
