@@ -146,6 +146,30 @@ final class CLITests: XCTestCase {
         }
     }
 
+    /// `reqtop sessions` lists each session's size; `--prune --keep N` deletes the oldest and says which.
+    func testSessionsShowSizesAndPruneKeepsTheNewest() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-state-\(UUID().uuidString)")
+        let sessions = state.appendingPathComponent("reqtop/sessions")
+        try FileManager.default.createDirectory(at: sessions, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: state) }
+        for day in 1...3 {
+            let id = "2026010\(day)-000000-\(day)"
+            try (#"{"journal":2,"session":{"id":"\#(id)","pid":1,"source":"list\#(day).http","started":0,"version":"0"}}"# + "\n"
+                 + String(repeating: " ", count: 2000 * day)).write(to: sessions.appendingPathComponent(id + ".jsonl"), atomically: true, encoding: .utf8)
+        }
+        let environment = ["XDG_STATE_HOME": state.path, "PATH": "/usr/bin:/bin"]
+        let listed = try Subprocess.run(reqtopExecutable, ["sessions"], timeout: 30, environment: environment)
+        XCTAssertEqual(listed.status, 0)
+        let lines = listed.stdoutText.split(separator: "\n")
+        XCTAssertEqual(lines.map { String($0.prefix(17)) }, ["20260103-000000-3", "20260102-000000-2", "20260101-000000-1"])
+        XCTAssertTrue(lines[0].contains("5.9 KB") || lines[0].contains("6.0 KB") || lines[0].contains("KB"), String(lines[0]))
+        let pruned = try Subprocess.run(reqtopExecutable, ["sessions", "--prune", "--keep", "1"], timeout: 30, environment: environment)
+        XCTAssertEqual(pruned.status, 0, pruned.stderrText)
+        XCTAssertTrue(pruned.stderrText.contains("deleted 20260101-000000-1"), pruned.stderrText)
+        XCTAssertTrue(pruned.stderrText.contains("pruned 2 sessions"), pruned.stderrText)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sessions.path), ["20260103-000000-3.jsonl"])
+    }
+
     /// docs/reqtop.1 is what `reqtop --man` prints, and `man` renders it without a warning, every
     /// command and every option of its `--help` on the page.
     func testTheManPageIsGeneratedFromTheDeclarationsAndRenders() throws {

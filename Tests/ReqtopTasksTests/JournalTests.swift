@@ -1,7 +1,7 @@
 import Foundation
 import ReqtopNetworking
 import ReqtopRequestLists
-import ReqtopTasks
+@testable import ReqtopTasks
 import ReqtopTestServer
 import ReqtopTestSupport
 import XCTest
@@ -98,8 +98,35 @@ final class JournalTests: EmbeddedServerTestCase {
         XCTAssertEqual(Journals.list(in: folder).map(\.id), ["20260103-000000-3", "20260102-000000-2", "20260101-000000-1"])
         XCTAssertEqual(Journals.locate("20260102", in: folder)?.lastPathComponent, "20260102-000000-2.jsonl", "a unique prefix")
         XCTAssertNil(Journals.locate("2026010", in: folder), "ambiguous")
-        XCTAssertEqual(Journals.prune(in: folder, limit: 1500), 1)
+        XCTAssertEqual(Journals.prune(in: folder, limit: 1500).map(\.id), ["20260101-000000-1"])
         XCTAssertEqual(Journals.list(in: folder).map(\.id), ["20260103-000000-3", "20260102-000000-2"])
+    }
+
+    /// 60 sessions leave 50; a session being written (a writer holds its journal's lock) is never
+    /// deleted, however old: the next oldest go instead.
+    func testSixtySessionsLeaveFiftyAndOneBeingWrittenIsKept() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for day in 1...60 {
+            let id = String(format: "202601%02d-000000-%d", day <= 31 ? day : day - 31 + 100, day)
+            try #"{"journal":2,"session":{"id":"x","pid":1,"source":"s","started":0,"version":"0"}}"#
+                .write(to: folder.appendingPathComponent(id + ".jsonl"), atomically: true, encoding: .utf8)
+        }
+        // The oldest one is open for writing by a running session.
+        let oldest = try XCTUnwrap(Journals.list(in: folder, reading: false).last)
+        let fd = open(oldest.url.path, O_WRONLY | O_APPEND)
+        XCTAssertEqual(flock(fd, LOCK_EX | LOCK_NB), 0)
+        defer { close(fd) }
+        let removed = Journals.prune(in: folder)
+        XCTAssertEqual(removed.count, 10)
+        let left = Journals.list(in: folder, reading: false)
+        XCTAssertEqual(left.count, 50, "the one being written counts among the 50 kept")
+        XCTAssertTrue(left.contains { $0.id == oldest.id })
+        XCTAssertFalse(removed.contains { $0.id == oldest.id })
+        // A writer's own journal is locked while it writes, and free once it is closed.
+        let writer = try JournalWriter(bus: EventBus(), source: "t", directory: folder)
+        XCTAssertTrue(Journals.isBeingWritten(writer.url))
+        writer.close()
+        XCTAssertFalse(Journals.isBeingWritten(writer.url))
     }
 
     func testAHARFileOpensAsFinishedTasks() throws {

@@ -30,6 +30,8 @@ package final class JournalWriter: Sendable {
         self.bodyLimit = bodyLimit
         fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }
+        // Held while the session writes (released by the kernel if the process dies): pruning skips a locked journal.
+        _ = flock(fd, LOCK_EX | LOCK_NB)
         let header = JournalHeader(journal: Journals.formatVersion, session: JournalSessionInfo(
             id: id, started: now.timeIntervalSince1970, source: source, pid: getpid(), version: ReqtopVersion.string))
         let encoder = JSONEncoder()

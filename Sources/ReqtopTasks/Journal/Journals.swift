@@ -3,8 +3,8 @@ import ReqtopNetworking
 
 /// The journals of past sessions: one append-only JSON Lines file per session in
 /// `<state>/sessions/` (see `StateDirectory`), named by the session's id — its start time and
-/// process id, `20261201-133720-4321` — so they sort by age. The oldest are deleted when the
-/// folder grows past `sizeLimit`.
+/// process id, `20261201-133720-4321` — so they sort by age. The oldest are deleted past the
+/// newest `countLimit` (50) sessions or `sizeLimit` (2 GB), whichever comes first.
 ///
 /// JSON Lines rather than sqlite: an append needs no library and no transaction, a process killed
 /// mid-write leaves every earlier line intact (a torn last line is skipped), and the lines are the
@@ -15,8 +15,10 @@ package enum Journals {
     package static let formatVersion = 2
     /// Bodies up to this size are kept in a journal.
     package static let bodyLimit = 1 << 20
-    /// The folder is pruned (oldest first) when its journals exceed this many bytes.
-    package static let sizeLimit: Int64 = 512 << 20
+    /// The folder keeps the newest `countLimit` sessions within `sizeLimit` bytes, whichever is
+    /// reached first (the oldest go first; a session being written never).
+    package static let sizeLimit: Int64 = 2 << 30
+    package static let countLimit = 50
 
     package static var directory: URL { StateDirectory.url.appendingPathComponent("sessions") }
 
@@ -117,19 +119,37 @@ package enum Journals {
         return contents
     }
 
-    /// Deletes the oldest journals until the folder is within `limit` bytes; `keeping` is never deleted.
+    /// Deletes the oldest journals until the folder holds at most `keep` sessions within `limit`
+    /// bytes. Never deleted: `keeping`, and a journal a running session is writing (it holds an
+    /// exclusive lock on it; one whose process died holds none). Returns the sessions deleted.
     @discardableResult
-    package static func prune(in directory: URL = directory, limit: Int64 = sizeLimit, keeping: URL? = nil) -> Int {
-        var journals = list(in: directory, reading: false)
+    package static func prune(in directory: URL = directory, keep: Int = countLimit, limit: Int64 = sizeLimit,
+                              keeping: URL? = nil) -> [Summary] {
+        var journals = list(in: directory, reading: false) // newest first
         var total = journals.reduce(0) { $0 + $1.size }
-        var removed = 0
-        while total > limit, let oldest = journals.last {
-            journals.removeLast()
-            if oldest.url.standardizedFileURL == keeping?.standardizedFileURL { continue }
-            try? FileManager.default.removeItem(at: oldest.url)
+        var removed: [Summary] = []
+        var index = journals.count - 1
+        while index >= 0, total > limit || journals.count > keep {
+            let oldest = journals[index]
+            index -= 1
+            if oldest.url.standardizedFileURL == keeping?.standardizedFileURL || isBeingWritten(oldest.url) { continue }
+            guard (try? FileManager.default.removeItem(at: oldest.url)) != nil else { continue }
+            journals.removeAll { $0.url == oldest.url }
             total -= oldest.size
-            removed += 1
+            removed.append(oldest)
         }
         return removed
+    }
+
+    /// Whether a session is writing `url` now (it holds the journal's lock).
+    static func isBeingWritten(_ url: URL) -> Bool {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+            _ = flock(fd, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK
     }
 }
