@@ -10,7 +10,7 @@ import ReqtopTasks
 _ = cmemory_limit_arenas(2)
 
 // Wiring only: pick the subcommand, run it, exit with its code.
-let commands: [any Command.Type] = [RunCommand.self, ConvertCommand.self, SessionsCommand.self, OpenCommand.self, AttachCommand.self, ProxyCommand.self, DemoCommand.self, ServeCommand.self]
+let commands = allCommands
 let arguments = Array(CommandLine.arguments.dropFirst())
 let code: Int32
 switch arguments.first {

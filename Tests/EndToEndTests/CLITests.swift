@@ -146,6 +146,65 @@ final class CLITests: XCTestCase {
         }
     }
 
+    /// The bash completion, driven the way bash drives it (COMP_WORDS, COMP_CWORD): commands,
+    /// options, option values, request-list files and folders, and `--env` names from the env
+    /// file beside the list on the line. The zsh and fish scripts name every option too.
+    func testShellCompletionCompletesCommandsOptionsFilesAndEnvironments() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-completion-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("collection"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "GET http://h.test/\n".write(to: folder.appendingPathComponent("api.http"), atomically: true, encoding: .utf8)
+        try "notes".write(to: folder.appendingPathComponent("about.md"), atomically: true, encoding: .utf8)
+        try #"{"dev": {"host": "a"}, "prod": {"host": "b"}, "$shared": {}}"#
+            .write(to: folder.appendingPathComponent("http-client.env.json"), atomically: true, encoding: .utf8)
+        let script = try reqtop(["completion", "bash"])
+        XCTAssertEqual(script.status, 0)
+        try script.stdout.write(to: folder.appendingPathComponent("reqtop.bash"))
+        let bash = try XCTUnwrap(findExecutable(named: "bash"))
+        let binDirectory = (reqtopExecutable as NSString).deletingLastPathComponent
+        func complete(_ words: [String]) throws -> [String] {
+            let quoted = words.map { "'" + $0 + "'" }.joined(separator: " ")
+            let command = "cd '\(folder.path)' && source reqtop.bash && COMP_WORDS=(\(quoted)) && COMP_CWORD=\(words.count - 1) && _reqtop "
+                + "&& printf '%s\\n' \"${COMPREPLY[@]}\""
+            let result = try Subprocess.run(bash, ["-c", command], timeout: 30, environment: ["PATH": "\(binDirectory):/usr/bin:/bin"])
+            XCTAssertEqual(result.status, 0, result.stderrText)
+            return result.stdoutText.split(separator: "\n").map(String.init).sorted()
+        }
+        XCTAssertEqual(try complete(["reqtop", "co"]), ["completion", "convert"])
+        XCTAssertEqual(try complete(["reqtop", "run", "--conc"]), ["--concurrency"])
+        XCTAssertEqual(try complete(["reqtop", "convert", "api.http", "--to", "h"]), ["har", "http", "hurl"])
+        XCTAssertEqual(try complete(["reqtop", "run", "--events", "j"]), ["jsonl"])
+        XCTAssertEqual(try complete(["reqtop", "run", ""]), ["about.md", "api.http", "collection", "http-client.env.json", "reqtop.bash"]
+                       .filter { !$0.hasSuffix(".md") && $0 != "reqtop.bash" }, "request lists and folders, not the rest")
+        XCTAssertEqual(try complete(["reqtop", "run", "api.http", "--env", ""]), ["dev", "prod"])
+        XCTAssertEqual(try complete(["reqtop", "completion", ""]), ["bash", "fish", "zsh"])
+        for shell in ["zsh", "fish"] {
+            let text = try reqtop(["completion", shell]).stdoutText
+            for option in ["concurrency", "variables-file", "prune", "max-size", "to", "events"] {
+                XCTAssertTrue(text.contains("--\(option)") || text.contains("-l \(option)"), "\(shell) completes --\(option)")
+            }
+            if let checker = findExecutable(named: shell) {
+                try text.write(to: folder.appendingPathComponent("reqtop.\(shell)"), atomically: true, encoding: .utf8)
+                let parsed = try Subprocess.run(checker, ["-n", folder.appendingPathComponent("reqtop.\(shell)").path], timeout: 30)
+                XCTAssertEqual(parsed.status, 0, "\(shell) -n: \(parsed.stderrText)")
+            }
+        }
+    }
+
+    /// A Bruno collection given as `.` (from inside it), `..` and a `.bru` file by a relative path: read
+    /// (they crashed: Foundation cannot take `.` apart), with the collection's environment.
+    func testABrunoCollectionByARelativePathReads() throws {
+        let collection = ((#filePath as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent("../ReqtopRequestListsTests/Fixtures/Wild/bruno/bruno-cli-ci-example")
+        let bash = try XCTUnwrap(findExecutable(named: "bash"))
+        for (folder, argument, requests) in [(collection, ".", 3), (collection + "/articles", "..", 3), (collection + "/articles", "articles.bru", 1)] {
+            let result = try Subprocess.run(bash, ["-c", "cd '\(folder)' && '\(reqtopExecutable)' run --dry-run --env brunotestuser \(argument)"],
+                                            timeout: 30, environment: ["PATH": "/usr/bin:/bin"])
+            XCTAssertEqual(result.status, 0, "\(argument): \(result.stderrText)")
+            XCTAssertEqual(result.stdoutText.components(separatedBy: "\n").filter { $0.hasPrefix("### ") }.count, requests, argument)
+        }
+    }
+
     /// `reqtop sessions` lists each session's size; `--prune --keep N` deletes the oldest and says which.
     func testSessionsShowSizesAndPruneKeepsTheNewest() throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-state-\(UUID().uuidString)")

@@ -19,30 +19,32 @@ enum BrunoImporter {
 
     /// The folder holding `bruno.json` at or above `path`, or nil.
     static func collectionRoot(of path: String) -> String? {
+        // Absolute and standardized first: walking up a relative path (`x.bru`, `.`) would end in "".
+        let absolute = RequestBody.absolutePath(path, relativeTo: FileManager.default.currentDirectoryPath)
         var isDirectory: ObjCBool = false
-        var directory = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-            ? path : (path as NSString).deletingLastPathComponent
-        if directory.isEmpty { directory = "." }
-        for _ in 0..<16 {
+        var directory = FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) && isDirectory.boolValue
+            ? absolute : (absolute as NSString).deletingLastPathComponent
+        for _ in 0..<32 {
             if FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent("bruno.json")) { return directory }
-            let parent = (directory as NSString).deletingLastPathComponent
-            if parent == directory || parent.isEmpty { break }
-            directory = parent
+            guard directory != "/", !directory.isEmpty else { break }
+            directory = (directory as NSString).deletingLastPathComponent
         }
         return nil
     }
 
     /// Reads the collection at `path` (its folder, or a `.bru` file in it: then that request only).
     static func parse(path: String) throws(RequestListError) -> RequestList {
+        // Walked as an absolute path (`.` and `x.bru` have no parent to walk up to); said as given.
+        let absolute = RequestBody.absolutePath(path, relativeTo: FileManager.default.currentDirectoryPath)
         var isDirectory: ObjCBool = false
-        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        let root = collectionRoot(of: path) ?? (isDirectory.boolValue ? path : (path as NSString).deletingLastPathComponent)
-        var reader = BrunoReader(root: root.isEmpty ? "." : root)
+        _ = FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory)
+        let root = collectionRoot(of: absolute) ?? (isDirectory.boolValue ? absolute : (absolute as NSString).deletingLastPathComponent)
+        var reader = BrunoReader(root: root)
         try reader.readCollection()
         if isDirectory.boolValue {
-            try reader.walk(directory: path, folders: [], inherited: reader.collectionLevel)
+            try reader.walk(directory: absolute, folders: [], inherited: reader.collectionLevel)
         } else {
-            try reader.single(file: path)
+            try reader.single(file: absolute)
         }
         var list = RequestList(specs: reader.specs, fileVariables: reader.variables, sourcePath: path, format: .http,
                                warnings: reader.warnings, sourceLines: [])

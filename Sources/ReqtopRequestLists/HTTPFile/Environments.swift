@@ -48,6 +48,24 @@ public enum Environments {
         return merged
     }
 
+    /// The environment names a list can use (`--env NAME`): its env files' and, for a Bruno
+    /// collection, its `environments/*.bru` (for shell completion).
+    public static func names(besides list: String) -> [String] {
+        var names: [String] = []
+        let dir = folder(of: list)
+        for file in [publicFileName, privateFileName] {
+            if let environments = try? parse(path: (dir as NSString).appendingPathComponent(file)) {
+                names += environments.keys.filter { $0 != "$shared" }
+            }
+        }
+        if let root = BrunoImporter.collectionRoot(of: list) {
+            let folder = (root as NSString).appendingPathComponent("environments")
+            names += ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".bru") }
+                .map { ($0 as NSString).deletingPathExtension }
+        }
+        return Array(Set(names)).sorted()
+    }
+
     /// Every value of the private env file `httpFile` uses (all its environments'): values that must
     /// never leave the process in clear — the program registers them with its `SecretPolicy`.
     public static func secretValues(besides httpFile: String) -> [String] {
@@ -64,7 +82,10 @@ public enum Environments {
     /// Outside a repository nothing above is read: a `/tmp/http-client.env.json` someone else left
     /// must not choose where requests go.
     static func folder(of httpFile: String) -> String {
-        let own = (httpFile as NSString).deletingLastPathComponent
+        // A folder (a Bruno collection) is its own; `.` is not taken apart (Foundation cannot).
+        var isDirectory: ObjCBool = false
+        let own = FileManager.default.fileExists(atPath: httpFile, isDirectory: &isDirectory) && isDirectory.boolValue ? httpFile
+            : httpFile.contains("/") ? (httpFile as NSString).deletingLastPathComponent : ""
         let start = own.isEmpty ? "." : own
         let manager = FileManager.default
         let absolute = ((start.hasPrefix("/") ? start : (manager.currentDirectoryPath as NSString).appendingPathComponent(start)) as NSString)

@@ -1,5 +1,11 @@
 import ReqtopNetworking
 
+/// Every subcommand, in `reqtop --help`'s order.
+var allCommands: [any Command.Type] {
+    [RunCommand.self, ConvertCommand.self, SessionsCommand.self, OpenCommand.self, AttachCommand.self, ProxyCommand.self, DemoCommand.self,
+     ServeCommand.self, CompletionCommand.self]
+}
+
 /// A subcommand declared once: its name, arguments, one-line abstract, description and options.
 /// Parsing, validation of option names, `--help` and `reqtop --help` all come from this declaration.
 protocol Command {
