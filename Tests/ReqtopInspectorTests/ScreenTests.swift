@@ -240,6 +240,19 @@ final class ScreenTests: XCTestCase {
                        " 12 run 3 susp 1234 done 56 fail 7 canc")
     }
 
+    /// A task suspended for a while, then cancelled: its TIME is marked as including the pause, and
+    /// the Timing tab says how much of it was.
+    func testACancelledTasksTimeSaysItIncludesItsPause() {
+        let (app, store, _, terminal) = makeApp(width: 100, height: 12)
+        store.apply([CannedEvents.created(1, "GET", "http://api.test/slow"), CannedEvents.simple(1, .resumed, at: 100.1),
+                     CannedEvents.simple(1, .suspended, at: 100.2), CannedEvents.simple(1, .resumed, at: 101.2),
+                     CannedEvents.simple(1, .cancelled(nil), at: 101.35)])
+        let row = draw(app, terminal, now: 102).first { $0.contains("api.test/slow") } ?? ""
+        XCTAssertTrue(row.contains("1.25 s‖"), row)
+        let lines = openDetail(app, terminal, tab: "4").map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertTrue(lines.contains("Its TIME, 1.25 s, includes 1.00 s it spent suspended (250 ms without)."), "\(lines)")
+    }
+
     /// A message longer than the bottom line takes two lines (with room for them), not an ellipsis.
     func testALongMessageIsShownWholeOnTwoLines() {
         let (app, _, _, terminal) = makeApp(width: 80, height: 24)

@@ -113,7 +113,12 @@ enum DetailText {
     static func timing(_ r: TaskRecord, width: Int, now: Double) -> [String] {
         let paused = r.pausedMilliseconds(now: now)
         guard let t = r.timings, t.total > 0 else {
-            if r.state.isTerminal { return ["no timings for this task"] }
+            if r.state.isTerminal {
+                guard paused > 0, let seconds = r.duration(now: now) else { return ["no timings for this task"] }
+                return ["no timings for this task", "",
+                        "Its TIME, \(Milliseconds.format(seconds * 1000)), includes \(Milliseconds.format(paused)) it spent suspended "
+                            + "(\(Milliseconds.format(max(0, seconds * 1000 - paused))) without)."]
+            }
             return live(r, paused: paused, now: now)
         }
         // Time suspended is its own row, taken out of the phase it fell in (receive, else wait).

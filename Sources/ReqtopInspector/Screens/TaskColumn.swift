@@ -52,9 +52,13 @@ struct TaskColumn: Sendable {
     }
     static let time = TaskColumn(name: .time, header: "TIME", width: 8, compactWidth: nil, alignment: .right, sort: .duration) { record, _, now, _ in
         // A finished task shows its total (as the waterfall and HAR do); a running one, its age.
+        // `‖` after it: the time includes time the task spent suspended (the Timing tab says how much).
         let total = record.state.isTerminal ? record.timings.flatMap { $0.total >= 0 ? $0.total : nil } : nil
-        return total.map(Milliseconds.format) ?? record.duration(now: now).map { Milliseconds.format($0 * 1000) } ?? "–"
+        guard let text = total.map(Milliseconds.format) ?? record.duration(now: now).map({ Milliseconds.format($0 * 1000) }) else { return "–" }
+        return record.pausedMilliseconds(now: now) > 0 ? text + pausedMark : text
     }
+    /// After a TIME that includes time suspended.
+    static let pausedMark = "‖"
     static let progress = TaskColumn(name: .progress, header: "PROGRESS", width: 16, compactWidth: 4, alignment: .left, sort: nil,
                                      cell: { record, _, _, width in progress(record, bar: width >= 16) },
                                      style: { stateStyle($0.state) })
