@@ -11,7 +11,7 @@ public struct ProxyConfiguration: Sendable {
     public var via: String?
     /// Decrypt CONNECT tunnels with certificates minted by this authority (`--intercept`); nil tunnels them untouched.
     public var interception: CertificateAuthority?
-    /// The first this-many bytes of each response body are kept for the inspector; the rest only passes through.
+    /// The first this-many bytes of each request and response body are kept for the inspector; the rest only passes through.
     public var keptBodyBytes = 1 << 20
     /// More client connections than this wait in the listen queue.
     public var maxConnections = 4096

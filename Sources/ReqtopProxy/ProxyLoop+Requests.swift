@@ -49,7 +49,8 @@ extension ProxyLoop {
                                       hasBody: framing != .none, via: configuration.via)
         let exchange = ProxyExchange(plan: plan, wake: { [control] in control.wake() })
         let task = manager.streamTask(with: request, body: framing == .none ? nil : exchange, consumer: exchange,
-                                      streamOptions: StreamOptions(keptBodyBytes: configuration.keptBodyBytes, verbatimHead: true))
+                                      streamOptions: StreamOptions(keptBodyBytes: configuration.keptBodyBytes, verbatimHead: true,
+                                                                   keptRequestBodyBytes: configuration.keptBodyBytes))
         exchange.attach(task)
         connection.exchange = exchange
         connection.body = framing == .none ? nil : BodyDecoder(framing)

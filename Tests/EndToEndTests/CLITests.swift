@@ -42,13 +42,16 @@ final class CLITests: XCTestCase {
 
     private var base: String { "base=\(server.baseURL.absoluteString)" }
 
+    /// Issue 29: a 50 MB response that finished before a `kill -9` is whole in the HAR that
+    /// `reqtop convert ID --to har` writes from the journal (kept beside it, not in a line).
     func testAHeadlessRunWithHARKilledWithSIGKILLLosesOnlyWhatWasInFlight() throws {
         let state = directory.appendingPathComponent("state").path
-        let list = try file("two.http", "GET {{base}}/get?first=1\n\n###\nGET {{base}}/drip?numbytes=100&duration=30\n")
+        let list = try file("two.http", "GET {{base}}/get?first=1\n\n###\nGET {{base}}/bytes/50000000?seed=29\n\n"
+                            + "###\nGET {{base}}/drip?numbytes=100&duration=30\n")
         let har = directory.appendingPathComponent("never.har").path
         let run = try RunningProcess("/usr/bin/env", ["XDG_STATE_HOME=\(state)", reqtopExecutable, "run", list, "--var", base,
                                                       "--headless", "--events", "jsonl", "--har", har])
-        XCTAssertNotNil(run.waitForLine { $0.contains(#""event":"response""#) && $0.contains(#""task":2"#) }, run.stderrText)
+        XCTAssertNotNil(run.waitForLine { $0.contains(#""event":"response""#) && $0.contains(#""task":3"#) }, run.stderrText)
         XCTAssertTrue(eventually { run.stderrText.contains("journaling this run as ") }, run.stderrText)
         let id = try XCTUnwrap(run.stderrText.components(separatedBy: "journaling this run as ").dropFirst().first?
             .split(separator: " ").first.map(String.init), run.stderrText)
@@ -57,8 +60,8 @@ final class CLITests: XCTestCase {
         let journal = "\(state)/reqtop/sessions/\(id).jsonl"
         XCTAssertTrue(eventually {
             ((try? String(contentsOfFile: journal, encoding: .utf8)) ?? "").split(separator: "\n")
-                .contains { $0.contains(#""event":"completed""#) && $0.contains(#""task":1,"#) }
-        }, "the first task's end reaches the journal")
+                .filter { $0.contains(#""event":"completed""#) }.count == 2
+        }, "the first two tasks' ends reach the journal")
         run.send(signal: SIGKILL) // no chance to write the HAR
         _ = run.waitForExit(timeout: 10)
         XCTAssertFalse(FileManager.default.fileExists(atPath: har))
@@ -68,6 +71,18 @@ final class CLITests: XCTestCase {
         let urls = ((object?["log"] as? [String: Any])?["entries"] as? [[String: Any]] ?? [])
             .compactMap { ($0["request"] as? [String: Any])?["url"] as? String }
         XCTAssertTrue(urls.contains(server.baseURL.absoluteString + "/get?first=1"), "the finished request is in the journal: \(urls)")
+        let large = try XCTUnwrap(((object?["log"] as? [String: Any])?["entries"] as? [[String: Any]] ?? []).first {
+            (($0["request"] as? [String: Any])?["url"] as? String)?.contains("/bytes/50000000") == true
+        }, "the 50 MB response is in it")
+        let content = (large["response"] as? [String: Any])?["content"] as? [String: Any]
+        XCTAssertEqual(content?["encoding"] as? String, "base64")
+        let body = try XCTUnwrap(Data(base64Encoded: content?["text"] as? String ?? ""))
+        let expected = try Data(contentsOf: server.url("/bytes/50000000?seed=29"))
+        XCTAssertEqual(body.count, 50_000_000, "whole")
+        XCTAssertTrue(body == expected, "byte for byte")
+        XCTAssertEqual(large["comment"] as? String, nil, "nothing omitted")
+        let kept = "\(state)/reqtop/sessions/\(id).bodies"
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: kept), ["2-response"], "kept beside the journal")
     }
 
     func testSecretsAreRedactedInHARAndJSONLinesUnlessIncludeSecrets() throws {

@@ -687,6 +687,46 @@ final class InspectorEndToEndTests: XCTestCase {
         XCTAssertTrue(try tmux.waitFor(text: "DONE").contains("EXIT=0"))
     }
 
+    /// A chunked POST through the proxy is recorded whole: its body is in the Request tab and the
+    /// HAR, and `r` sends the same bytes again (before, the record had no body and a replay went out empty).
+    func testAChunkedPostThroughTheProxyIsRecordedWithItsBodyAndReplaysTheSameBytes() throws {
+        let port = unusedLoopbackPort()
+        let tmux = try shell(running: "\(Self.reqtop) proxy --port \(port)")
+        try tmux.waitFor(text: "proxy http://127.0.0.1:\(port)")
+        let body = "chunked-through-the-proxy-" + UUID().uuidString
+        let file = scratch.appendingPathComponent("body.txt")
+        try Data(body.utf8).write(to: file)
+        let curl = try XCTUnwrap(findExecutable(named: "curl"))
+        let result = try Subprocess.run(curl, ["-sS", "-o", "/dev/null", "-x", "http://127.0.0.1:\(port)", "-H", "Transfer-Encoding: chunked",
+                                               "--data-binary", "@" + file.path, server.url("/post?proxied=chunked").absoluteString])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        try tmux.waitUntil("the proxied POST in the table") { self.row("/post?proxied=chunked", in: $0)?.contains("200") ?? false }
+        try tmux.sendKeys("Enter")
+        let detail = try tmux.waitFor(text: body)
+        XCTAssertTrue(detail.contains("Transfer-Encoding: chunked"), "the head as it went upstream, then its body\n\(detail)")
+        try tmux.sendKeys("Escape")
+        try tmux.waitFor(text: "HOST / PATH")
+        try tmux.sendKeys("r")
+        try tmux.waitUntil("the replay to complete") { screen in
+            screen.split(separator: "\n").filter { $0.contains("/post?proxied=chunked") && $0.contains("200") }.count == 2
+        }
+        let sent = server.requestLog.filter { $0.target == "/post?proxied=chunked" }
+        XCTAssertEqual(sent.count, 2)
+        XCTAssertEqual(Set(sent.map(\.bodySHA256)), [SHA256.hex(of: Data(body.utf8))], "the replay sent the same bytes")
+
+        try tmux.sendKeys("w")
+        try tmux.waitFor(text: "save HAR to:")
+        try tmux.sendKeys("C-u")
+        try tmux.sendKeys("-l", "proxied.har")
+        try tmux.sendKeys("Enter")
+        try tmux.waitFor(text: "saved 2 tasks to proxied.har")
+        let har = try JSONSerialization.jsonObject(with: Data(contentsOf: scratch.appendingPathComponent("proxied.har"))) as? [String: Any]
+        let entries = try XCTUnwrap((har?["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        XCTAssertEqual(entries.map { (($0["request"] as? [String: Any])?["postData"] as? [String: Any])?["text"] as? String }, [body, body])
+        try tmux.sendKeys("q")
+        XCTAssertTrue(try tmux.waitFor(text: "DONE").contains("EXIT=0"))
+    }
+
     func testAnInteractiveSessionWithAFailedTaskExitsOne() throws {
         let tmux = try shell(running: "\(Self.reqtop) http://127.0.0.1:1/")
         try tmux.waitFor(text: "cannotConnect")

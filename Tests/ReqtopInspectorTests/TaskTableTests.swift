@@ -54,6 +54,21 @@ final class TaskTableTests: XCTestCase {
         XCTAssertTrue(wide[3].contains("completed") && wide[3].contains("██████████ 100%"), wide[3])
     }
 
+    /// A proxy's tunnel row reads `CONNECT host:port` at 80 columns (not `CONNE…` and a `/` it never
+    /// requested); OPTIONS, the other 7-letter method, is whole too.
+    func testATunnelRowShowsCONNECTAndHostPortAtEightyColumns() {
+        let (app, store) = app()
+        var tunnel = CannedEvents.lifecycle(4, "CONNECT", "https://secure.example.org:443", status: 200, bytes: 5120, totalMs: 40)
+        tunnel[0] = CannedEvents.created(4, "CONNECT", "https://secure.example.org:443", name: "tunnel")
+        store.apply(tunnel)
+        store.apply(CannedEvents.lifecycle(5, "OPTIONS", "http://api.internal.example.com:8443/v1/cors", status: 204, bytes: 0, totalMs: 2))
+        let lines = draw(app, width: 80, height: 24).lines
+        let row = lines.first { $0.contains("secure.example") } ?? ""
+        XCTAssertTrue(row.contains("CONNECT secure.example.org:443 "), "the whole method and the tunnel's host:port: \(row)")
+        XCTAssertFalse(row.contains(":443/"), "a tunnel has no path: \(row)")
+        XCTAssertTrue(lines.contains { $0.contains("OPTIONS ") }, lines.joined(separator: "\n"))
+    }
+
     func testATaskWaitingForASlotSaysSoAndOneSuspendedBeforeItStartedSaysSuspended() {
         let (app, store) = app()
         store.apply([CannedEvents.created(4, "GET", "http://api.internal.example.com:8443/v1/next", at: 100.5)])

@@ -161,6 +161,33 @@ final class ForwardingTests: ProxyTestCase {
             XCTAssertEqual(json?["sha256"] as? String, sha256(body), "the body arrived whole \(extra)")
             XCTAssertEqual(json?["body_size"] as? Int, body.count)
         }
+        // Each task records what it sent: the whole size, and the first MB (the proxy's keptBodyBytes).
+        let tasks = try waitForTasks(2)
+        for task in tasks {
+            guard case .completed(let completion)? = recorder.terminalEvent(of: task)?.kind else { return XCTFail("\(task) completes") }
+            XCTAssertEqual(completion.sentBody?.size, Int64(body.count), "\(task)")
+            XCTAssertEqual(completion.sentBody?.kept, body.prefix(1 << 20), "\(task): the first MB, byte for byte")
+            XCTAssertEqual(completion.sentBody?.isWhole, false)
+        }
+
+        // A body within the limit is recorded whole, counted or chunked — through the event line the journal writes, too.
+        let small = Data("name=reqtop&chunked=maybe".utf8)
+        try small.write(to: file)
+        for extra in [[], ["-H", "Transfer-Encoding: chunked"]] {
+            XCTAssertEqual(try curl(["-o", "/dev/null", "--data-binary", "@\(file.path)"] + extra + [server.url("/post").absoluteString]).status, 0)
+        }
+        for task in try waitForTasks(4).suffix(2) {
+            let event = try XCTUnwrap(recorder.terminalEvent(of: task))
+            guard case .completed(let completion) = event.kind else { return XCTFail("\(task) completes") }
+            XCTAssertEqual(completion.sentBody, StreamedRequestBody(kept: small, size: Int64(small.count)))
+            let line = EventLine(event, detail: .full(bodyLimit: 1 << 20, keptBy: "journal"), redaction: nil)
+            XCTAssertEqual(line.requestBody, small)
+            XCTAssertEqual(line.requestBytes, Int64(small.count))
+        }
+        // A request without a body records none.
+        XCTAssertEqual(try curl(["-o", "/dev/null", server.url("/get").absoluteString]).status, 0)
+        guard case .completed(let plain)? = recorder.terminalEvent(of: try waitForTasks(5)[4])?.kind else { return XCTFail("completes") }
+        XCTAssertNil(plain.sentBody)
     }
 
     func testMalformedRequestsGet400AndTheProxyKeepsServing() throws {

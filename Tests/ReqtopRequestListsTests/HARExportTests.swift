@@ -57,4 +57,33 @@ final class HARExportTests: XCTestCase {
         XCTAssertEqual(list.specs[0].headers, entry.request.headers)
         XCTAssertEqual(list.specs[0].body, .text(#"{"a":1}"#))
     }
+
+    /// HAR 1.2 asks for `request.cookies` and `response.cookies`: read from the Cookie and Set-Cookie
+    /// fields as sent, which stay in `headers` too; a redacted cookie is redacted in both.
+    func testCookiesAreListedFromTheCookieAndSetCookieFields() throws {
+        var entry = exportEntry()
+        entry.request.headers += [HTTPHeader(name: "Cookie", value: "theme=dark; lang = en ;flag"),
+                                  HTTPHeader(name: "cookie", value: "b=2=3")]
+        entry.response.headers += [HTTPHeader(name: "Set-Cookie", value: "sid=abc; Path=/; Domain=example.org; Expires=Wed, 09 Jun 2027 10:18:14 GMT; Secure; HttpOnly"),
+                                   HTTPHeader(name: "set-cookie", value: "plain=1")]
+        let data = try HARWriter.data(entries: [entry], creator: ("reqtop", "1.0"), redaction: nil)
+        let root = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let har = try XCTUnwrap((root["log"] as? [String: Any])?["entries"] as? [[String: Any]]).first
+        let sent = try XCTUnwrap((har?["request"] as? [String: Any])?["cookies"] as? [[String: Any]])
+        XCTAssertEqual(sent.map { "\($0["name"]!)=\($0["value"]!)" }, ["theme=dark", "lang=en", "=flag", "b=2=3"])
+        let set = try XCTUnwrap((har?["response"] as? [String: Any])?["cookies"] as? [[String: Any]])
+        XCTAssertEqual(set.count, 2)
+        XCTAssertEqual(set[0]["name"] as? String, "sid")
+        XCTAssertEqual(set[0]["value"] as? String, "abc")
+        XCTAssertEqual(set[0]["path"] as? String, "/")
+        XCTAssertEqual(set[0]["domain"] as? String, "example.org")
+        XCTAssertEqual(set[0]["expires"] as? String, "Wed, 09 Jun 2027 10:18:14 GMT")
+        XCTAssertEqual(set[0]["secure"] as? Bool, true)
+        XCTAssertEqual(set[0]["httpOnly"] as? Bool, true)
+        XCTAssertNil(set[1]["path"])
+        XCTAssertEqual(set[1]["value"] as? String, "1")
+
+        let hidden = try HARWriter.data(entries: [entry], creator: ("reqtop", "1.0"), redaction: SecretPolicy().redaction)
+        XCTAssertFalse(String(decoding: hidden, as: UTF8.self).contains("abc"), "the session cookie is hidden in cookies as in headers")
+    }
 }

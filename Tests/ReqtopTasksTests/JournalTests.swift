@@ -67,10 +67,24 @@ final class JournalTests: EmbeddedServerTestCase {
         XCTAssertEqual(try after[2].body?.loadData(), try before[2].body?.loadData(), "the POST's echo body")
         XCTAssertEqual(after[3].state, .failed)
         XCTAssertEqual(try after[3].body?.loadData().count, 100, "the partial body of the reset")
-        XCTAssertNil(after[4].body, "5000 bytes are over this journal's 1000-byte body limit")
+        // 5000 bytes are over this journal's 1000-byte line limit: kept beside the journal, named in the line.
+        let large = try XCTUnwrap(after[4].body)
+        XCTAssertEqual(try large.loadData(), try before[4].body?.loadData(), "the body over the line limit, whole")
+        let kept = Journals.bodiesFolder(of: url).appendingPathComponent("5-response")
+        guard case .file(let file) = large else { return XCTFail("read back from its file") }
+        XCTAssertEqual(file.url.standardizedFileURL, kept.standardizedFileURL)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: kept.path)[.posixPermissions] as? Int, 0o600, "private, as the journal")
         let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
-        XCTAssertTrue(lines.contains { $0.contains(#""bodyOmitted":"5000 bytes, over the journal's 1000-byte body limit""#) })
+        XCTAssertTrue(lines.contains { $0.contains(#""bodyFile":""#) && $0.contains("5-response") })
+        XCTAssertFalse(lines.contains { $0.contains("bodyOmitted") })
         XCTAssertFalse(lines.contains { $0.contains(#""event":"progress""#) })
+
+        // The session's size counts its bodies; pruning it deletes them with the journal.
+        let summary = try XCTUnwrap(Journals.list(in: folder).first)
+        let journalSize = Int64(try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int))
+        XCTAssertEqual(summary.size, journalSize + 5000)
+        XCTAssertEqual(Journals.prune(in: folder, keep: 0).map(\.id), [summary.id])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: Journals.bodiesFolder(of: url).path))
     }
 
     func testATornLastLineIsSkippedAndTasksThatNeverEndedAreMarked() throws {

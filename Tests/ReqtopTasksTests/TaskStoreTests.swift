@@ -2,6 +2,7 @@ import Foundation
 import ReqtopNetworking
 import ReqtopNetworkingTesting
 import XCTest
+import ReqtopRequestLists
 import ReqtopTasks
 
 final class TaskStoreTests: XCTestCase {
@@ -186,5 +187,44 @@ final class TaskStoreMemoryTests: XCTestCase {
         XCTAssertTrue(store.allRecords.isEmpty)
         store.apply(CannedEvents.lifecycle(5, "GET", "http://t/5", status: 200, bytes: 11, totalMs: 1))
         XCTAssertEqual(store.record(TaskID(rawValue: 5))?.body?.count, 11)
+    }
+
+    /// A proxied request's body streams in as it is sent; the end event's record of it becomes the
+    /// request's body (replay and HAR send and write it). Cut at the proxy's limit, replay is
+    /// refused saying how much was kept; a tunnel, or a body announced and never recorded, is refused too.
+    func testAStreamedRequestBodyBecomesTheRequestsBodyAndACutOneRefusesAReplay() throws {
+        func completed(_ id: Int, sent: StreamedRequestBody) -> [TaskEvent] {
+            var events = CannedEvents.lifecycle(id, "POST", "http://h.test/upload", status: 200, bytes: 2, totalMs: 4)
+            var head = CannedEvents.sent("POST", "http://h.test/upload")
+            head.headers.append(HTTPHeader(name: "Transfer-Encoding", value: "chunked"))
+            events[2] = CannedEvents.simple(id, .requestSent(head), at: 100.015)
+            guard case .completed(var completion) = events[events.count - 1].kind else { return events }
+            completion.sentBody = sent
+            events[events.count - 1] = CannedEvents.simple(id, .completed(completion), at: 100.05)
+            return events
+        }
+        let store = TaskStore()
+        let body = Data("a=1&b=2".utf8)
+        store.apply(completed(1, sent: StreamedRequestBody(kept: body, size: 7)))
+        store.apply(completed(2, sent: StreamedRequestBody(kept: body.prefix(3), size: 7)))
+        let whole = try XCTUnwrap(store.record(TaskID(rawValue: 1)))
+        XCTAssertEqual(whole.request.body, .data(body))
+        XCTAssertNil(whole.resendRefusal)
+        let cut = try XCTUnwrap(store.record(TaskID(rawValue: 2)))
+        XCTAssertEqual(cut.request.body, .data(body.prefix(3)))
+        XCTAssertEqual(cut.resendRefusal, "#2's body streamed through the proxy and only its first 3 of 7 bytes were kept: cannot resend it as it was")
+        let entries = SessionExport.harEntries(from: [whole, cut])
+        XCTAssertEqual(entries.map(\.request.body), [body, body.prefix(3)])
+        XCTAssertNil(entries[0].comment)
+        XCTAssertEqual(entries[1].comment, "request body truncated: the first 3 of 7 bytes (the rest streamed through the proxy unkept)")
+
+        var unrecorded = CannedEvents.lifecycle(3, "POST", "http://h.test/upload", status: 200, bytes: 2, totalMs: 4)
+        var head = CannedEvents.sent("POST", "http://h.test/upload")
+        head.headers.append(HTTPHeader(name: "Transfer-Encoding", value: "chunked"))
+        unrecorded[2] = CannedEvents.simple(3, .requestSent(head), at: 100.015)
+        store.apply(unrecorded)
+        XCTAssertEqual(store.record(TaskID(rawValue: 3))?.resendRefusal, "#3's body streamed through the proxy unkept: cannot resend it as it was")
+        store.apply(CannedEvents.lifecycle(4, "POST", "http://h.test/empty", status: 200, bytes: 2, totalMs: 4))
+        XCTAssertNil(store.record(TaskID(rawValue: 4))?.resendRefusal, "a POST with no body is sent again")
     }
 }

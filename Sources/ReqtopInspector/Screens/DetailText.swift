@@ -28,6 +28,9 @@ enum DetailText {
             lines += HeaderTable.lines(head.headers)
             if head.headers.contains(name: "Content-Length") || head.headers.contains(name: "Transfer-Encoding") {
                 lines += requestBody(r.request.body, repeated: bodyShown)
+                if !bodyShown, let sent = r.streamedBodyBytes, case .data(let kept) = r.request.body, Int64(kept.count) < sent {
+                    lines.append("(first \(ByteCount.format(Int64(kept.count))) of \(ByteCount.format(sent)) kept: the rest streamed through)")
+                }
                 bodyShown = true
             }
         }

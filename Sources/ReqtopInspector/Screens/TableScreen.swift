@@ -102,7 +102,8 @@ final class TableScreen: InspectorScreen {
         if follow, let newest = store.newestID { anchor = newest }
         if let anchor, let row = store.position(of: anchor, in: listing) { table.selected = row }
         if table.selected == nil, listing.count > 0 { table.selected = 0 }
-        let layout = TaskTableLayout(width: parts[1].width, largestID: store.largestID, longestName: store.longestName)
+        let layout = TaskTableLayout(width: parts[1].width, largestID: store.largestID, longestName: store.longestName,
+                                     longestMethod: store.longestMethod)
         let source = TaskTableSource(listing: listing, store: store, marks: store.marks, now: now, layout: layout)
         let widget = Table(columns: layout.tableColumns(order: order), source: source, headerStyle: Style().bold.reversed,
                            columnSpacing: TaskTableLayout.spacing)

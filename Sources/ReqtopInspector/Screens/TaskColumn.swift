@@ -132,12 +132,14 @@ struct TaskTableLayout {
     /// - Parameters:
     ///   - largestID: the largest task id, so the id column is as wide as its numbers (and a mark).
     ///   - longestName: the longest request name; 0 when no task has one (no NAME column).
-    init(width: Int, largestID: Int = 99_999, longestName: Int = 0) {
+    ///   - longestMethod: the longest method: METHOD widens to 7 for CONNECT and OPTIONS when a task has one.
+    init(width: Int, largestID: Int = 99_999, longestName: Int = 0, longestMethod: Int = 0) {
         enum Step { case compact(TaskColumn.Name), drop(TaskColumn.Name) }
         var widths: [TaskColumn.Name: Int] = [:]
         for column in TaskColumn.all where column.name != .name || longestName > 0 { widths[column.name] = column.width }
         widths[.id] = max(3, String(largestID).count + 1)
         if longestName > 0 { widths[.name] = min(24, max(TaskColumn.name.width, longestName)) }
+        widths[.method] = min(7, max(TaskColumn.method.width, longestMethod))
         let pathMinimum = max(12, min(32, width * 2 / 5))
         func pathWidth() -> Int {
             let fixed = widths.filter { $0.key != .hostPath }.values.reduce(0, +)

@@ -104,14 +104,7 @@ package final class InspectorModel: InspectorActions {
 
     /// Sends the task's request again, unchanged: same method, URL, headers in order, body, options.
     package func replay(_ record: TaskRecord) -> String {
-        if record.method == "CONNECT", record.name == "tunnel" {
-            return "task \(record.id) is a CONNECT tunnel: there is no request in it reqtop could send again"
-        }
-        if case .none = record.request.body, Int(record.request.headers.value(for: "Content-Length") ?? "0") ?? 1 > 0
-            || record.request.headers.contains(name: "Transfer-Encoding") {
-            // A proxied request's body streamed through and was not kept: its head alone would make the server wait.
-            return "#\(record.id)'s body streamed through the proxy unkept: cannot resend it as it was"
-        }
+        if let refusal = record.resendRefusal { return refusal }
         let id = start(record.request, name: record.name)
         return "replaying \(record.id) as \(id)"
     }

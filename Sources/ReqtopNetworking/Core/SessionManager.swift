@@ -187,7 +187,8 @@ public final class SessionManager: Sendable {
             let event: TaskEvent.Kind
             if let error = finished.error {
                 let failure = TaskFailure(error: error, response: finished.head, bytes: finished.bytes, timings: finished.timings,
-                                          redirects: finished.redirects, partialBody: finished.body.flatMap { $0.count > 0 ? $0 : nil })
+                                          redirects: finished.redirects, partialBody: finished.body.flatMap { $0.count > 0 ? $0 : nil },
+                                          sentBody: finished.sentBody)
                 if error.code != .cancelled {
                     event = .failed(failure)
                 } else {
@@ -197,7 +198,7 @@ public final class SessionManager: Sendable {
                 event = .completed(TaskCompletion(
                     response: finished.head!, body: finished.body, bytes: finished.bytes,
                     timings: finished.timings ?? .unknown, redirects: finished.redirects, serializer: serializer.name,
-                    serializedValue: response.value, serializationError: serializationError))
+                    serializedValue: response.value, serializationError: serializationError, sentBody: finished.sentBody))
             }
             return ({ completion?(response) }, event)
         }

@@ -53,10 +53,14 @@ public struct StreamOptions: Sendable {
     /// Send the request head as given: libcurl adds no `Accept` of its own (it still adds `Host`
     /// when the request has none, and the framing fields of the body).
     public var verbatimHead: Bool
+    /// The first this-many bytes of a request body read from a `RequestBodySource` are kept and
+    /// reported in the terminal event (`sentBody`), with the whole size.
+    public var keptRequestBodyBytes: Int
 
-    public init(keptBodyBytes: Int = 1 << 20, verbatimHead: Bool = true) {
+    public init(keptBodyBytes: Int = 1 << 20, verbatimHead: Bool = true, keptRequestBodyBytes: Int = 1 << 20) {
         self.keptBodyBytes = keptBodyBytes
         self.verbatimHead = verbatimHead
+        self.keptRequestBodyBytes = keptRequestBodyBytes
     }
 }
 

@@ -13,6 +13,8 @@ struct FinishedTransfer: Sendable {
     var sentHeads: [RequestHead]
     var timings: PhaseTimings?
     var error: TransferError?
+    /// What a streaming task read from its body source and sent.
+    var sentBody: StreamedRequestBody? = nil
 }
 
 /// Reports progress to a task's progress handler.

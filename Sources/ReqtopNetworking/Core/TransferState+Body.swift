@@ -99,7 +99,11 @@ extension TransferState {
         EngineThread.check()
         guard let source = current.bodySource else { return readOwnBody(into: buffer).map(BodyRead.bytes) ?? .abort }
         switch source.read(into: buffer) {
-        case .bytes(let n): return .bytes(n)
+        case .bytes(let n):
+            let room = (delegate.stream?.options.keptRequestBodyBytes ?? 0) - streamedBody.count
+            if room > 0 { streamedBody.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<min(n, room)])) }
+            streamedBodySize += Int64(n)
+            return .bytes(n)
         case .end: return .bytes(0)
         case .wait: return .pause
         case .failed(let why):
@@ -138,7 +142,12 @@ extension TransferState {
 
     /// Rewinds the request body to `offset` so libcurl can send it again.
     func seekBody(to offset: Int64) -> Bool {
-        if let source = current.bodySource { return source.rewind(to: offset) }
+        if let source = current.bodySource {
+            guard source.rewind(to: offset) else { return false }
+            streamedBodySize = offset
+            if Int64(streamedBody.count) > offset { streamedBody.removeSubrange(Int(offset)...) }
+            return true
+        }
         switch current.request.body {
         case .none: return offset == 0
         case .data(let data):

@@ -60,7 +60,8 @@ extension TransferState {
         // The task's timings cover the whole chain: the last exchange's phases plus the redirects before it.
         let redirectTime = hops.reduce(0) { $0 + max(0, $1.timings?.total ?? 0) }
         return FinishedTransfer(head: head, body: body, bytes: received, redirects: hops, sentHeads: sentHeads,
-                                timings: hops.isEmpty ? timings : timings?.afterRedirects(taking: redirectTime), error: error)
+                                timings: hops.isEmpty ? timings : timings?.afterRedirects(taking: redirectTime), error: error,
+                                sentBody: sentBody)
     }
 
     /// libcurl's code made specific where what happened on the wire tells more: a peer that answered
@@ -86,6 +87,12 @@ extension TransferState {
         file = nil
         memoryBody = Data()
         return FinishedTransfer(head: head, body: body, bytes: received, redirects: hops, sentHeads: sentHeads, timings: timings,
-                                error: TransferError(code: .cancelled, message: "cancelled"))
+                                error: TransferError(code: .cancelled, message: "cancelled"), sentBody: sentBody)
+    }
+
+    /// What was read from a body source and sent; nil when the task has none (or sent none of it).
+    var sentBody: StreamedRequestBody? {
+        guard current.bodySource != nil, streamedBodySize > 0 else { return nil }
+        return StreamedRequestBody(kept: streamedBody, size: streamedBodySize)
     }
 }

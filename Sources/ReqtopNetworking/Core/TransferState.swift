@@ -34,6 +34,9 @@ final class TransferState {
     var reportedUpload: Int64 = 0
     var uploadOffset = 0
     var uploadFD: Int32 = -1
+    /// The body read from a `RequestBodySource` so far: its first bytes and its size.
+    var streamedBody = Data()
+    var streamedBodySize: Int64 = 0
     var failure: TransferError?
     /// The live preview has all it keeps (or there is none to fill).
     var previewFull = false

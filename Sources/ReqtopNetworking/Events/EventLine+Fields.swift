@@ -58,6 +58,8 @@ extension EventLine {
         EventLineField("passed", write: { line, json in line.passed.map { json.bool("passed", $0) } },
                        read: { value, line in line.passed = JSONReading.bool(value) }),
         .string("reason", { $0.reason }, { $0.reason = $1 }),
+        .base64("requestBody", { $0.requestBody }, { $0.requestBody = $1 }),
+        .integer("requestBytes", { $0.requestBytes }, { $0.requestBytes = $1 }),
         .string("serializationError", { $0.serializationError }, { $0.serializationError = $1 }),
         .string("serializer", { $0.serializer }, { $0.serializer = $1 }),
         .integer("size", { $0.size.map(Int64.init) }, { $0.size = Int($1) }),

@@ -37,6 +37,9 @@ package struct EventLine: Sendable, Equatable {
     package var options: HTTPRequest.Options?
     package var passed: Bool?
     package var reason: String?
+    /// A streamed request body (a proxied client's) as sent: its first bytes, and the whole size.
+    package var requestBody: Data?
+    package var requestBytes: Int64?
     package var serializationError: String?
     package var serializer: String?
     package var size: Int?
@@ -138,6 +141,7 @@ extension EventLine {
             serializer = completion.serializer
             serializationError = completion.serializationError
             keep(completion.body, limit: full.limit, keptBy: full.keptBy)
+            keep(sent: completion.sentBody, limit: full.limit)
         case .failed(let failure):
             error = ErrorField(code: failure.error.code.rawValue, curl: full == nil ? nil : failure.error.curlCode, message: failure.error.message)
             guard let full else { break }
@@ -145,6 +149,7 @@ extension EventLine {
             timings = failure.timings
             hopTimings = Self.hopTimings(failure.redirects)
             keep(failure.partialBody, limit: full.limit, keptBy: full.keptBy)
+            keep(sent: failure.sentBody, limit: full.limit)
         case .test(let result):
             name = result.name
             passed = result.passed
@@ -158,7 +163,15 @@ extension EventLine {
             timings = partial.timings
             hopTimings = Self.hopTimings(partial.redirects)
             keep(partial.partialBody, limit: full.limit, keptBy: full.keptBy)
+            keep(sent: partial.sentBody, limit: full.limit)
         }
+    }
+
+    /// A streamed request body's size, and its kept bytes when they are within `limit`.
+    private mutating func keep(sent: StreamedRequestBody?, limit: Int) {
+        guard let sent else { return }
+        requestBytes = sent.size
+        if sent.kept.count <= limit { requestBody = sent.kept }
     }
 
     /// The hops' timings, nil when there were no redirects.

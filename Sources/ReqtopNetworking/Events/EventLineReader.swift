@@ -55,13 +55,14 @@ package struct EventLineReader {
             kind = .completed(TaskCompletion(response: head, body: Self.body(of: line), bytes: line.bytes ?? 0,
                                              timings: line.timings ?? .unknown, redirects: hops(of: task, timedBy: line),
                                              serializer: line.serializer ?? "raw", serializedValue: nil,
-                                             serializationError: line.serializationError))
+                                             serializationError: line.serializationError, sentBody: Self.sentBody(of: line)))
             forget(task)
         case .failed:
             let code = line.error.flatMap { TransferError.Code(rawValue: $0.code) } ?? .other
             let error = TransferError(code: code, message: line.error?.message ?? code.rawValue, curlCode: line.error?.curl)
             kind = .failed(TaskFailure(error: error, response: responses[task], bytes: line.bytes ?? 0, timings: line.timings,
-                                       redirects: hops(of: task, timedBy: line), partialBody: Self.body(of: line)))
+                                       redirects: hops(of: task, timedBy: line), partialBody: Self.body(of: line),
+                                       sentBody: Self.sentBody(of: line)))
             forget(task)
         case .test:
             kind = .test(TestResult(name: line.name ?? "?", passed: line.passed ?? false, message: line.message))
@@ -72,7 +73,7 @@ package struct EventLineReader {
             let happened = bytes > 0 || responses[task] != nil || line.timings != nil
             kind = .cancelled(happened ? TaskFailure(error: TransferError(code: .cancelled, message: "cancelled"), response: responses[task],
                                                      bytes: bytes, timings: line.timings, redirects: hops(of: task, timedBy: line),
-                                                     partialBody: Self.body(of: line)) : nil)
+                                                     partialBody: Self.body(of: line), sentBody: Self.sentBody(of: line)) : nil)
             forget(task)
         }
         return TaskEvent(task: TaskID(rawValue: task), time: line.time, kind: kind)
@@ -98,6 +99,10 @@ package struct EventLineReader {
     private static func url(_ text: String?) -> HTTPURL? { text.flatMap(HTTPURL.init(string:)) }
 
     /// The body kept inline, or the download's file while it still exists.
+    private static func sentBody(of line: EventLine) -> StreamedRequestBody? {
+        line.requestBytes.map { StreamedRequestBody(kept: line.requestBody ?? Data(), size: $0) }
+    }
+
     private static func body(of line: EventLine) -> ResponseBody? {
         if let body = line.body { return .data(body) }
         if let path = line.bodyFile, FileManager.default.fileExists(atPath: path) { return .file(BodyFile(existing: URL(fileURLWithPath: path))) }

@@ -111,9 +111,13 @@ public struct TaskCompletion: Sendable {
     public var serializer: String
     public var serializedValue: (any Sendable)?
     public var serializationError: String?
+    /// The request body a streaming task read from its source and sent (nil for every other task:
+    /// their request holds the body).
+    public var sentBody: StreamedRequestBody?
 
     public init(response: HTTPResponseHead, body: ResponseBody?, bytes: Int64, timings: PhaseTimings, redirects: [RedirectHop],
-                serializer: String, serializedValue: (any Sendable)?, serializationError: String?) {
+                serializer: String, serializedValue: (any Sendable)?, serializationError: String?, sentBody: StreamedRequestBody? = nil) {
+        self.sentBody = sentBody
         self.response = response
         self.body = body
         self.bytes = bytes
@@ -135,9 +139,12 @@ public struct TaskFailure: Sendable {
     /// The part of the body that arrived before the failure, in memory or in the file it was written
     /// to (a download's destination, a spilled body); nil when none arrived.
     public var partialBody: ResponseBody?
+    /// The request body a streaming task had read from its source and sent (nil for every other task).
+    public var sentBody: StreamedRequestBody?
 
     public init(error: TransferError, response: HTTPResponseHead?, bytes: Int64, timings: PhaseTimings?, redirects: [RedirectHop],
-                partialBody: ResponseBody? = nil) {
+                partialBody: ResponseBody? = nil, sentBody: StreamedRequestBody? = nil) {
+        self.sentBody = sentBody
         self.error = error
         self.response = response
         self.bytes = bytes
@@ -145,4 +152,22 @@ public struct TaskFailure: Sendable {
         self.redirects = redirects
         self.partialBody = partialBody
     }
+}
+
+/// The request body of a streaming task as it went on the wire, read from its `RequestBodySource`
+/// (a proxy's client sending it): the task's `HTTPRequest` has no body, so this is the record of
+/// it — the first `StreamOptions.keptRequestBodyBytes` bytes and how many were sent in all.
+public struct StreamedRequestBody: Sendable, Equatable {
+    /// The first bytes sent (all of them when `isWhole`).
+    public var kept: Data
+    /// How many bytes were sent.
+    public var size: Int64
+
+    public init(kept: Data, size: Int64) {
+        self.kept = kept
+        self.size = size
+    }
+
+    /// Every byte sent was kept: the body can be sent again as it was.
+    public var isWhole: Bool { Int64(kept.count) == size }
 }

@@ -21,6 +21,11 @@ enum HAR {
     struct Cookie: Encodable {
         var name: String
         var value: String
+        var path: String?
+        var domain: String?
+        var expires: String?
+        var httpOnly: Bool?
+        var secure: Bool?
     }
 
     struct Param: Encodable {

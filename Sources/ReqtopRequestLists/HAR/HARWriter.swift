@@ -55,7 +55,7 @@ public enum HARWriter {
     static func model(of entry: HARExportEntry) -> HAR.Entry {
         let req = entry.request
         let request = HAR.Request(
-            method: req.method, url: req.url, httpVersion: req.httpVersion, cookies: [], headers: req.headers,
+            method: req.method, url: req.url, httpVersion: req.httpVersion, cookies: HARCookies.sent(in: req.headers), headers: req.headers,
             queryString: queryString(of: req.url), postData: req.body.map { postData($0, headers: req.headers) },
             headersSize: req.headersSize, bodySize: req.body?.count ?? 0)
         let res = entry.response
@@ -70,7 +70,7 @@ public enum HARWriter {
         }
         let location = res.headers.value(for: "Location") ?? ""
         let response = HAR.Response(
-            status: res.status, statusText: res.statusText, httpVersion: res.httpVersion, cookies: [],
+            status: res.status, statusText: res.statusText, httpVersion: res.httpVersion, cookies: HARCookies.set(by: res.headers),
             headers: res.headers, content: content, redirectURL: location, headersSize: res.headersSize, bodySize: res.bodySize)
         let t = entry.timings
         let timings = HAR.Timings(blocked: t.blocked, dns: t.dns, connect: t.connect, ssl: t.ssl,

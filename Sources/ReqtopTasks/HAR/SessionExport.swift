@@ -52,6 +52,10 @@ package enum SessionExport {
             comment = "the task \(ended) after the response head and \(record.downloaded) body bytes: the response is incomplete"
                 + (record.body == nil ? "" : "; the body here is what arrived")
         }
+        if let sent = record.streamedBodyBytes, let kept = requestBody, Int64(kept.count) < sent {
+            comment = (comment.map { $0 + "; " } ?? "")
+                + "request body truncated: the first \(kept.count) of \(sent) bytes (the rest streamed through the proxy unkept)"
+        }
         var entry = HARExportEntry(
             startedDateTime: Date(timeIntervalSince1970: start),
             request: .init(method: head?.method ?? record.method, url: (head?.url ?? record.url).absoluteString,

@@ -10,11 +10,16 @@ import ReqtopSync
 /// (progress aside; full detail, secrets in clear: the file is private) to an append-only file, on its own queue — the network never waits for it.
 /// Each batch of events is one `write(2)`, so a `kill -9` loses at most the batch being written,
 /// and a line cut in half is skipped when the journal is read.
+///
+/// A body over `bodyLimit` is not written into a line: it is kept beside the journal, in
+/// `<id>.bodies/` (`JournalBodies`), and the line names that file in `bodyFile` — so a session
+/// killed before it wrote its HAR still has every body, until the session is pruned.
 package final class JournalWriter: Sendable {
     package let url: URL
     package let id: String
     private let fd: Int32
     private let bodyLimit: Int
+    private let bodies: JournalBodies
     private let queue = DispatchQueue(label: "reqtop.journal")
     private let subscription = Protected<EventBus.Subscription?>(nil)
     private let failure = Protected<String?>(nil)
@@ -28,6 +33,7 @@ package final class JournalWriter: Sendable {
         id = Journals.newID(at: now)
         url = directory.appendingPathComponent(id + ".jsonl")
         self.bodyLimit = bodyLimit
+        bodies = JournalBodies(folder: Journals.bodiesFolder(of: url), limit: bodyLimit)
         fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }
         // Held while the session writes (released by the kernel if the process dies): pruning skips a locked journal.
@@ -40,7 +46,8 @@ package final class JournalWriter: Sendable {
         subscription.withLock { $0 = bus.subscribeBatches(queue: queue) { [self] events in
             var bytes: [UInt8] = []
             for event in events where event.name != .progress { // the end event has the byte count
-                EventLine(event, detail: .full(bodyLimit: bodyLimit, keptBy: "journal"), redaction: nil).write(to: &bytes)
+                EventLine(bodies.keepingLargeBodies(of: event), detail: .full(bodyLimit: bodyLimit, keptBy: "journal"),
+                          redaction: nil).write(to: &bytes)
                 bytes.append(0x0A)
             }
             append(bytes)

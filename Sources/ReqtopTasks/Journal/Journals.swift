@@ -22,6 +22,17 @@ package enum Journals {
 
     package static var directory: URL { StateDirectory.url.appendingPathComponent("sessions") }
 
+    /// Where a session's bodies over `bodyLimit` are kept: `<id>.bodies/` beside its journal.
+    package static func bodiesFolder(of journal: URL) -> URL {
+        journal.deletingPathExtension().appendingPathExtension("bodies")
+    }
+
+    /// The bytes of the files in `folder` (0 when there is none).
+    static func size(ofFolder folder: URL) -> Int64 {
+        let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.fileSizeKey])) ?? []
+        return files.reduce(0) { $0 + Int64((try? $1.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0) }
+    }
+
     static func newID(at date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -29,7 +40,8 @@ package enum Journals {
         return formatter.string(from: date) + "-\(ProcessInfo.processInfo.processIdentifier)"
     }
 
-    /// A past session: its id, file, first line and how many tasks it recorded.
+    /// A past session: its id, file, first line, how many tasks it recorded, and its size on disk
+    /// (the journal and its bodies folder).
     package struct Summary: Sendable {
         package var id: String
         package var url: URL
@@ -44,7 +56,7 @@ package enum Journals {
         let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.fileSizeKey])) ?? []
         return files.filter { $0.pathExtension == "jsonl" }.map { url in
             let id = url.deletingPathExtension().lastPathComponent
-            let size = Int64((try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
+            let size = Int64((try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0) + size(ofFolder: bodiesFolder(of: url))
             guard reading else { return Summary(id: id, url: url, info: nil, tasks: 0, size: size) }
             let data = (try? Data(contentsOf: url)) ?? Data()
             let firstLine = data.split(separator: 0x0A, maxSplits: 1).first.map { Data($0) }
@@ -134,6 +146,7 @@ package enum Journals {
             index -= 1
             if oldest.url.standardizedFileURL == keeping?.standardizedFileURL || isBeingWritten(oldest.url) { continue }
             guard (try? FileManager.default.removeItem(at: oldest.url)) != nil else { continue }
+            try? FileManager.default.removeItem(at: bodiesFolder(of: oldest.url))
             journals.removeAll { $0.url == oldest.url }
             total -= oldest.size
             removed.append(oldest)

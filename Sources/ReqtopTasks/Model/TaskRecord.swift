@@ -29,6 +29,9 @@ package struct TaskRecord: Sendable {
     package var tests: [TestResult] = []
     /// What its list's scripts logged, and their errors.
     package var scriptLogs: [ScriptLog] = []
+    /// How many request body bytes were sent when the body streamed in as it went (a proxied
+    /// client's): `request.body` holds what was kept of it, all of it unless this is larger.
+    package var streamedBodyBytes: Int64?
     /// The body was released to keep the session's memory bounded.
     package var bodyReleased = false
     /// Incremented on every event applied to this task (screens cache on it).
@@ -40,11 +43,18 @@ package struct TaskRecord: Sendable {
     package var url: HTTPURL { request.url }
     package var host: String { url.host }
 
-    /// Host with the port when the URL names one, as the table shows it.
-    package var hostAndPort: String { url.authority }
+    /// Host with the port when the URL names one, as the table shows it; a CONNECT tunnel's
+    /// `host:port` always, its whole request target (authority-form).
+    package var hostAndPort: String {
+        guard isTunnel else { return url.authority }
+        return (url.host.contains(":") ? "[\(url.host)]" : url.host) + ":\(url.effectivePort)"
+    }
 
-    /// Path and query, as shown in the table.
-    package var pathAndQuery: String { url.requestTarget }
+    /// Path and query, as shown in the table; nothing for a CONNECT tunnel, which has no path.
+    package var pathAndQuery: String { isTunnel ? "" : url.requestTarget }
+
+    /// A CONNECT: the proxy's tunnel to `host:port`.
+    package var isTunnel: Bool { request.method == "CONNECT" }
 
     /// The exchanges of the task, one per hop: the request head as sent (the last one, if libcurl
     /// sent it again on a fresh connection) with the response it got — a redirect's, then the
@@ -58,6 +68,32 @@ package struct TaskRecord: Sendable {
     }
 
     package var status: Int? { response?.status }
+
+    /// Records a body that streamed in as it was sent: the request now holds it (or its start).
+    package mutating func keepStreamedBody(_ sent: StreamedRequestBody) {
+        request.body = .data(sent.kept)
+        streamedBodyBytes = sent.size
+    }
+
+    /// Why the request cannot be sent again as it went, nil when it can: a tunnel has no request
+    /// in it; a body that streamed through (a proxied client's) was cut, or not kept at all.
+    package var resendRefusal: String? {
+        if isTunnel, name == "tunnel" { return "task \(id) is a CONNECT tunnel: there is no request in it reqtop could send again" }
+        if let sent = streamedBodyBytes, case .data(let kept) = request.body, Int64(kept.count) < sent {
+            return "\(id)'s body streamed through the proxy and only its first \(kept.count) of \(sent) bytes were kept: "
+                + "cannot resend it as it was"
+        }
+        func announcesBody(_ headers: [HTTPHeader]) -> Bool {
+            (Int(headers.value(for: "Content-Length") ?? "0") ?? 1) > 0 || headers.contains(name: "Transfer-Encoding")
+        }
+        let announcesBody = announcesBody(request.headers) || sentHeads.first.map { announcesBody($0.headers) } == true
+        if case .none = request.body, announcesBody {
+            // A proxied request whose body streamed through unrecorded (a session from an older reqtop, a task that
+            // never sent it): its head alone would go out without the body.
+            return "\(id)'s body streamed through the proxy unkept: cannot resend it as it was"
+        }
+        return nil
+    }
 
     /// Created and not started yet — its transfer waits for a free slot (`resumed` comes when it
     /// starts) — and not suspended by anyone.

@@ -19,6 +19,7 @@ package final class TaskStore: Sendable {
         var marks: Set<TaskID> = []
         /// The longest request name seen (0: no task has one), for the table's NAME column.
         var longestName = 0
+        var longestMethod = 0
         /// The largest task id seen (ids of an attached program and reqtop's own differ in size).
         var largestID = 0
         var version = 0
@@ -129,6 +130,7 @@ package final class TaskStore: Sendable {
             state.index[event.task] = state.records.count
             state.records.append(record)
             if let name = description.name { state.longestName = max(state.longestName, name.count) }
+            state.longestMethod = max(state.longestMethod, description.request.method.utf8.count)
             state.largestID = max(state.largestID, event.task.rawValue)
             state.counts[.suspended, default: 0] += 1
             state.unfinished += 1
@@ -172,6 +174,7 @@ package final class TaskStore: Sendable {
             record.redirects = completion.redirects // now with each hop's timings
             record.body = completion.body
             Self.account(completion.body, at: position, in: &state)
+            if let sent = completion.sentBody { record.keepStreamedBody(sent) }
             if completion.bytes > record.downloaded {
                 state.bytesReceived += completion.bytes - record.downloaded
                 record.downloaded = completion.bytes
@@ -205,6 +208,7 @@ package final class TaskStore: Sendable {
     /// redirect hops and the partial body.
     private static func keep(_ failure: TaskFailure, in record: inout TaskRecord, at position: Int, state: inout State) {
         record.error = failure.error
+        if let sent = failure.sentBody { record.keepStreamedBody(sent) }
         if let response = failure.response { record.response = Self.sharingURL(response, with: record) }
         record.timings = failure.timings
         record.redirects = failure.redirects
@@ -396,6 +400,8 @@ package final class TaskStore: Sendable {
 
     /// The longest request name of any task (0 when none has a name).
     package var longestName: Int { state.withLock { $0.longestName } }
+    /// The longest method of any task, in bytes (the table's METHOD column is as wide, up to a limit).
+    package var longestMethod: Int { state.withLock { $0.longestMethod } }
 
     /// The largest task id, for the width of the id column.
     package var largestID: Int { state.withLock { $0.largestID } }
