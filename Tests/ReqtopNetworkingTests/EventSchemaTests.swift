@@ -16,7 +16,8 @@ final class EventSchemaTests: XCTestCase {
         let timings = PhaseTimings(dns: 1, connect: 2, tls: -1, send: 0.5, wait: 3, receive: 1.5, total: 8)
         let hop = RedirectHop(status: 302, from: HTTPURL(string: url)!, to: HTTPURL(string: "http://h.test/b")!, response: head, timings: timings)
         let failure = TaskFailure(error: TransferError(code: .timedOut, message: "slow", curlCode: 28), response: head, bytes: 3, timings: timings,
-                                  redirects: [hop], partialBody: .data(Data("abc".utf8)))
+                                  redirects: [hop], partialBody: .data(Data("abc".utf8)),
+                                  sentBody: StreamedRequestBody(kept: Data("a=1".utf8), size: 3))
         var created = CannedEvents.created(1, "POST", url, name: "login")
         if case .created(var description) = created.kind {
             description.request.body = .data(Data("{}".utf8))
@@ -27,6 +28,7 @@ final class EventSchemaTests: XCTestCase {
         if case .completed(var completion) = completed.kind {
             completion.redirects = [hop]
             completion.serializationError = "not JSON"
+            completion.sentBody = StreamedRequestBody(kept: Data("a=1".utf8), size: 3) // a proxied client's body
             completed.kind = .completed(completion)
         }
         return [
