@@ -92,6 +92,61 @@ final class EventSchemaTests: XCTestCase {
         XCTAssertEqual(checked, Set(TaskEvent.Name.allCases.map(\.rawValue)), "a sample of every kind")
     }
 
+    /// JSON Lines are written straight from the event (`PlainLineWriter`), not through an
+    /// `EventLine`: for every kind of event, in clear and redacted — credentials in headers, a token
+    /// in a query and in user-info, a private value in a log line and a test message — the bytes are
+    /// those of the `EventLine` at its plain detail, the schema's one definition.
+    func testJSONLinesAreTheBytesOfThePlainEventLine() throws {
+        let secret = "url=http://user:pw@h.test/a?token=abc&page=2"
+        let headers = [HTTPHeader(name: "Authorization", value: "Bearer tok-PRIVATE-1"), HTTPHeader(name: "Cookie", value: "a=1; b=2"),
+                       HTTPHeader(name: "Set-Cookie", value: "sid=s3cr3t; Path=/"), HTTPHeader(name: "X-Echo", value: "has tok-PRIVATE-1 in it")]
+        var secretive: [TaskEvent] = []
+        for event in Self.samples() {
+            var event = event
+            switch event.kind {
+            case .created(var description):
+                description.request.url = HTTPURL(string: "http://user:pw@h.test/a?token=abc&page=2")!
+                description.request.headers = headers
+                event.kind = .created(description)
+            case .requestSent(var head):
+                head.headers = headers
+                head.url = HTTPURL(string: "http://h.test/a?api_key=k1")!
+                event.kind = .requestSent(head)
+            case .redirected(var hop):
+                hop.from = HTTPURL(string: "http://h.test/a?password=p")!
+                hop.response.headers = headers
+                event.kind = .redirected(hop)
+            case .response(var head):
+                head.headers = headers
+                event.kind = .response(head)
+            case .scriptLog(var log):
+                log.text = "token is tok-PRIVATE-1 (\(secret))"
+                event.kind = .scriptLog(log)
+            case .test(var result):
+                result.message = "expected tok-PRIVATE-1"
+                event.kind = .test(result)
+            default:
+                break
+            }
+            secretive.append(event)
+        }
+        let policy = SecretPolicy()
+        policy.register(["tok-PRIVATE-1"])
+        for redaction in [nil, SecretPolicy().redaction, policy.redaction] {
+            for event in Self.samples() + secretive {
+                var direct: [UInt8] = []
+                JSONLinesEncoder.append(event, redaction: redaction, to: &direct)
+                var reference: [UInt8] = []
+                EventLine(event, detail: .plain, redaction: redaction).write(to: &reference)
+                XCTAssertEqual(String(decoding: direct, as: UTF8.self), String(decoding: reference, as: UTF8.self),
+                               "\(event.name) redacted: \(redaction != nil)")
+            }
+        }
+        var hidden: [UInt8] = []
+        JSONLinesEncoder.append(secretive[0], redaction: policy.redaction, to: &hidden)
+        XCTAssertFalse(String(decoding: hidden, as: UTF8.self).contains("tok-PRIVATE-1"), "the check above compared redacted lines")
+    }
+
     /// The one table writes its fields in sorted order (what `JSONSerialization` with sorted keys
     /// writes, and what readers that compare lines expect).
     func testTheFieldTableIsInSortedOrder() {

@@ -53,6 +53,9 @@ final class CurlEngine: Sendable {
             // One wake-up until the engine takes the commands (a write to libcurl's socket pair each: one
             // per request was as many system calls as the requests themselves, and as many extra passes).
             // Inside the lock: the multi handle cannot be cleaned up before this wake-up.
+            // A task to start while every slot is taken needs none: it could not start now, and the loop
+            // takes its commands before each sleep — a request handed over ahead costs no thread switch.
+            if case .start = command, inbox.slotsFull { return true }
             if !inbox.wakePending { inbox.wakePending = wakeup.wake() } // a failed wake-up is tried again by the next command
             return true
         }
@@ -71,6 +74,9 @@ struct EngineInbox: Sendable {
     var stopped = false
     /// The engine was woken for commands it has not taken yet: later commands need no wake-up of their own.
     var wakePending = false
+    /// The loop went to sleep with every slot taken (set before each sleep, with no command left):
+    /// a `start` command then waits for its next pass without waking it.
+    var slotsFull = false
 }
 
 /// The multi handle as other threads may use it: only to wake the loop.

@@ -71,6 +71,15 @@ final class EngineLoop {
             collectFinished()
             delegate.endOfPass()
             if admit() { continue } // slots freed: start the next ones before sleeping
+            // Commands that came without a wake-up (starts while the slots were full) are taken before
+            // sleeping; otherwise the inbox learns whether the slots are full for the next sleep.
+            let full = active.count >= maxConcurrent
+            let sleeps = inbox.withLock { inbox -> Bool in
+                guard inbox.commands.isEmpty else { return false }
+                inbox.slotsFull = full
+                return true
+            }
+            guard sleeps else { continue }
             curl_multi_poll(multi, nil, 0, 1000, nil)
         }
     }

@@ -195,7 +195,7 @@ extension EventLine {
 
 extension PhaseTimings {
     /// Each phase rounded to the microsecond (a whole −1 where not applicable), as plain lines write them.
-    fileprivate var toTheMicrosecond: PhaseTimings {
+    var toTheMicrosecond: PhaseTimings {
         func round(_ value: Double) -> Double { value < 0 ? -1 : (value * 1000).rounded() / 1000 }
         var rounded = PhaseTimings(dns: round(dns), connect: round(connect), tls: round(tls), send: round(send), wait: round(wait),
                                    receive: round(receive), total: round(total))

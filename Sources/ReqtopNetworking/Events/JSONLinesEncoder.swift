@@ -1,7 +1,7 @@
 import Foundation
 
 /// Encodes events as JSON Lines — one object per line, the stable schema of `--events jsonl`
-/// (docs/events.md): an `EventLine` at its plain detail. Every line has `event`, `task` (integer)
+/// (docs/events.md): an `EventLine` at its plain detail, written by `PlainLineWriter` straight from the event. Every line has `event`, `task` (integer)
 /// and `time` (seconds since the epoch); header fields are always an ordered list of
 /// `[name, value]` pairs, repeated names kept apart (Set-Cookie).
 ///
@@ -12,12 +12,15 @@ public enum JSONLinesEncoder {
     /// One event as one line of JSON, without the trailing newline, its secrets hidden by
     /// `redaction` (nil: in clear, `--include-secrets`; a `SecretPolicy` hands out the one to use).
     public static func line(for event: TaskEvent, redaction: Redaction?) -> String {
-        EventLine(event, detail: .plain, redaction: redaction).text
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1024)
+        append(event, redaction: redaction, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends the line of `event` (without the newline) to `bytes`: a batch of lines is written
     /// into one buffer, with no string per line.
     public static func append(_ event: TaskEvent, redaction: Redaction?, to bytes: inout [UInt8]) {
-        EventLine(event, detail: .plain, redaction: redaction).write(to: &bytes)
+        PlainLineWriter.write(event, redaction: redaction, to: &bytes)
     }
 }
