@@ -76,6 +76,11 @@ public struct SessionConfiguration: Sendable {
 public struct TaskOptions: Sendable {
     public var name: String?
     public var validation: ResponseValidation?
+    /// The completion handler is short and never blocks or waits for the engine: it runs on the
+    /// engine thread as soon as the transfer ends, with no hand-off to the completion queue (when
+    /// the serializer does not read the body; one that does still runs off the engine thread).
+    /// For the request-list runner, whose handler records the result and hands over the next request.
+    package var completesOnEngineThread = false
 
     public init(name: String? = nil, validation: ResponseValidation? = nil) {
         self.name = name

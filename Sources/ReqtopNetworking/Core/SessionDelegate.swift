@@ -115,7 +115,17 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
         let bus = self.bus
         var sameQueue: [FinishedTask] = []
         for task in finishedTasks {
-            if task.delegate.serializesOnCompletionQueue {
+            if task.delegate.completesOnEngineThread {
+                // Its handler is short: here and now, its terminal event after it, then what it deferred.
+                if !sameQueue.isEmpty {
+                    Self.complete(sameQueue, bus: bus)
+                    sameQueue.removeAll()
+                }
+                let (handler, event) = task.delegate.respond(task.finished)
+                handler()
+                bus.post(TaskEvent(task: task.delegate.task.id, kind: event))
+                EngineThread.runAfterPassWork()
+            } else if task.delegate.serializesOnCompletionQueue {
                 if let queue = sameQueue.first?.delegate.completionQueue, queue !== task.delegate.completionQueue {
                     Self.complete(sameQueue, bus: bus)
                     sameQueue.removeAll()

@@ -157,7 +157,8 @@ public final class SessionManager: Sendable {
                                     completionQueue: configuration.completionQueue,
                                     previewLimit: configuration.liveBodyPreviewBytes,
                                     spillCap: configuration.maxSpilledBodyBytes, maxDecodedRatio: configuration.maxDecodedRatio,
-                                    stream: stream, serializesOnCompletionQueue: !serializer.readsBody, respond: respond)
+                                    stream: stream, serializesOnCompletionQueue: !serializer.readsBody,
+                                    completesOnEngineThread: options.completesOnEngineThread && !serializer.readsBody, respond: respond)
         registry.register(delegate)
         bus.post(TaskEvent(task: id, kind: .created(TaskDescription(kind: kind, name: options.name, request: request,
                                                                     destination: destination))))
@@ -202,6 +203,19 @@ public final class SessionManager: Sendable {
             }
             return ({ completion?(response) }, event)
         }
+    }
+
+    /// Runs `work` after the completion handler that calls this and the terminal event it is
+    /// followed by: at the end of the engine's pass when the handler runs on the engine thread
+    /// (`TaskOptions.completesOnEngineThread`), else on the completion queue.
+    package func afterCompletion(_ work: @escaping @Sendable () -> Void) {
+        if EngineThread.isCurrent { EngineThread.afterPass(work) } else { configuration.completionQueue.async(execute: work) }
+    }
+
+    /// Runs `work` now, or on the completion queue when called on the engine thread (by a handler
+    /// that runs there): for what may wait for the engine, or take long.
+    package func offEngineThread(_ work: @escaping @Sendable () -> Void) {
+        if EngineThread.isCurrent { configuration.completionQueue.async(execute: work) } else { work() }
     }
 
     // MARK: Lifecycle commands (called by HTTPTask)

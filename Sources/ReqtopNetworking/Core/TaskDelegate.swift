@@ -45,13 +45,15 @@ final class TaskDelegate: Sendable {
     let stream: TaskStream?
     /// The serializer does not read the body: `respond` runs on the completion queue, not the serialization queue.
     let serializesOnCompletionQueue: Bool
+    /// `respond` and the completion handler run on the engine thread (`TaskOptions.completesOnEngineThread`).
+    let completesOnEngineThread: Bool
     /// Serializes a finished transfer and returns the completion handler call and the terminal event.
     let respond: @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)
 
     init(task: HTTPTask, request: TransferRequest, destination: URL?, memoryCap: Int, validation: ResponseValidation,
          uploadProgress: ProgressHandler?, downloadProgress: ProgressHandler?, completionQueue: DispatchQueue,
          previewLimit: Int = 0, spillCap: Int64 = .max, maxDecodedRatio: Double? = nil, stream: TaskStream? = nil,
-         serializesOnCompletionQueue: Bool = false, respond: @escaping @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)) {
+         serializesOnCompletionQueue: Bool = false, completesOnEngineThread: Bool = false, respond: @escaping @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)) {
         self.task = task
         self.request = request
         self.destination = destination
@@ -65,6 +67,7 @@ final class TaskDelegate: Sendable {
         preview = previewLimit > 0 ? BodyPreview(limit: previewLimit) : nil
         self.stream = stream
         self.serializesOnCompletionQueue = serializesOnCompletionQueue
+        self.completesOnEngineThread = completesOnEngineThread
         self.respond = respond
     }
 

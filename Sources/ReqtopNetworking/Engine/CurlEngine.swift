@@ -56,6 +56,8 @@ final class CurlEngine: Sendable {
             // A task to start while every slot is taken needs none: it could not start now, and the loop
             // takes its commands before each sleep — a request handed over ahead costs no thread switch.
             if case .start = command, inbox.slotsFull { return true }
+            // Nor a command from the engine thread itself (a handler that runs there starting the next task).
+            if EngineThread.isCurrent { return true }
             if !inbox.wakePending { inbox.wakePending = wakeup.wake() } // a failed wake-up is tried again by the next command
             return true
         }
@@ -92,12 +94,39 @@ struct MultiWakeup: @unchecked Sendable { // curl_multi_wakeup is the one multi 
 enum EngineThread {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        pthread_key_create(&key, nil)
+        pthread_key_create(&key) { value in // the thread's deferred-work list goes with it
+            if let value { Unmanaged<AfterPass>.fromOpaque(value).release() }
+        }
         return key
     }()
 
     /// Marks the calling thread as an engine thread (at the start of `EngineLoop.run()`).
-    static func markCurrent() { pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1)) }
+    static func markCurrent() { pthread_setspecific(key, Unmanaged.passRetained(AfterPass()).toOpaque()) }
+
+    /// Whether the calling thread is an engine thread.
+    static var isCurrent: Bool { pthread_getspecific(key) != nil }
+
+    /// Work a completion handler on this engine thread deferred until its task's terminal event is posted.
+    private final class AfterPass {
+        var work: [@Sendable () -> Void] = []
+    }
+
+    private static var afterPassWork: AfterPass? {
+        pthread_getspecific(key).map { Unmanaged<AfterPass>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Defers `work` (on an engine thread) to just after the terminal event of the task completing now.
+    static func afterPass(_ work: @escaping @Sendable () -> Void) { afterPassWork?.work.append(work) }
+
+    /// Runs the deferred work, in order (work it defers runs too).
+    static func runAfterPassWork() {
+        guard let after = afterPassWork else { return }
+        while !after.work.isEmpty {
+            let batch = after.work
+            after.work.removeAll()
+            for work in batch { work() }
+        }
+    }
 
     static func check(file: StaticString = #fileID, line: UInt = #line) {
         assert(pthread_getspecific(key) != nil, "engine-only state touched off the engine thread", file: file, line: line)

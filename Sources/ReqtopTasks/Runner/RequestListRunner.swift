@@ -167,14 +167,18 @@ package final class RequestListRunner: Sendable {
         let finished: @Sendable (TaskResponse<ChainedBody>) -> Void = { [self] response in
             self.taskFinished(item: item, name: spec.name, response: response, before: before)
         }
+        // Without scripts the handler only records the result and hands over the next request: it runs on
+        // the engine thread as the transfer ends (no thread hand-off per request). Scripts run off it.
+        var taskOptions = TaskOptions(name: spec.name)
+        taskOptions.completesOnEngineThread = scripts == nil
         let task: HTTPTask
         if spec.name == nil, !handled, !options.keepsBodies {
             // Nobody reads this body: it streams through, neither held nor spilled to disk.
             task = manager.streamTask(with: resolved, consumer: DiscardingConsumer(),
                                       streamOptions: StreamOptions(keptBodyBytes: 0, verbatimHead: false), serializer: serializer,
-                                      options: TaskOptions(name: spec.name), completionHandler: finished)
+                                      options: taskOptions, completionHandler: finished)
         } else {
-            task = manager.dataTask(with: resolved, serializer: serializer, options: TaskOptions(name: spec.name), completionHandler: finished)
+            task = manager.dataTask(with: resolved, serializer: serializer, options: taskOptions, completionHandler: finished)
         }
         callbacks.withLock { $0.onTaskCreated }?(task.id, resolved)
         let cancelled = state.withLock { state -> Bool in
@@ -235,9 +239,9 @@ package final class RequestListRunner: Sendable {
         let events = (before.events + after.events).map { TaskEvent(task: response.task, time: $0.time, kind: $0.kind) }
         if !events.isEmpty { manager.bus.post(events) }
         state.withLock { $0.finish(item: item, result: result, task: response.task) }
-        // The handler runs just before the manager posts this task's terminal event on the same serial
-        // completion queue: hop once so the next task's `created` is posted after it.
-        manager.configuration.completionQueue.async { self.pump() }
+        // The handler runs just before the manager posts this task's terminal event: the next task's
+        // `created` is posted after it.
+        manager.afterCompletion { self.pump() }
     }
 
     private func finishIfDone() {
@@ -271,7 +275,8 @@ package final class RequestListRunner: Sendable {
         }
         if let onNotSent = callbacks.withLock({ $0.onNotSent }) { stranded.forEach(onNotSent) }
         if let (outcome, completions) = done {
-            for completion in completions { completion(outcome) }
+            // The run's end is the caller's (it may stop the manager): never on the engine thread.
+            manager.offEngineThread { for completion in completions { completion(outcome) } }
         }
     }
 }
