@@ -49,7 +49,7 @@ test-unit:
 	$(SWIFT) test $(SWIFT_TEST_FLAGS) $(STRICT_FLAGS)
 
 test-tsan:
-	$(SWIFT) test $(SWIFT_TEST_FLAGS) $(STRICT_FLAGS) --sanitize=thread --scratch-path .build/tsan --filter 'ReqtopNetworkingTests|ReqtopSyncTests|EventStreamTests|JournalTests|ReqtopProxyTests'
+	$(SWIFT) test $(SWIFT_TEST_FLAGS) $(STRICT_FLAGS) --sanitize=thread --scratch-path .build/tsan --filter 'ReqtopNetworkingTests|ReqtopSyncTests|EventStreamTests|JournalTests|ReqtopProxyTests|RequestListRunnerTests'
 
 ## Benchmarks side by side with curl and URLSession (release build; docs/performance.md).
 ## BENCH_QUICK=1 shrinks every case to smoke-test sizes (figures meaningless, for CI).
