@@ -25,8 +25,9 @@ let package = Package(
         // OpenSSL (Debian: libssl-dev) for the proxy's --intercept: a local CA, per-host certificates, TLS server sessions.
         .target(name: "CTLS", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
 
-        // JavaScriptCore's C API (Debian: libjavascriptcoregtk-4.1-dev), for the scripts of request lists.
-        .systemLibrary(name: "CJavaScriptCore", pkgConfig: "javascriptcoregtk-4.1", providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]),
+        // JavaScriptCore's C API (Debian: libjavascriptcoregtk-4.1), for the scripts of request lists:
+        // loaded when a script first needs it, not linked (a run without scripts never maps it).
+        .target(name: "CJavaScriptCore"),
 
         // One small lock type shared by every layer.
         .target(name: "ReqtopSync"),

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=${1:-build}
-packages=(libcurl4-openssl-dev libncursesw5-dev zlib1g-dev libssl-dev libjavascriptcoregtk-4.1-dev pkg-config)
+packages=(libcurl4-openssl-dev libncursesw5-dev zlib1g-dev libssl-dev libjavascriptcoregtk-4.1-0 pkg-config)
 if [ "$mode" = test ]; then
   packages+=(tmux nginx openssl curl python3-venv libxml2-utils man-db groff-base)
 fi

@@ -22,8 +22,16 @@ public final class ScriptRuntime: @unchecked Sendable {
     private var compiled: [Script: JSObjectRef] = [:]
     private static let compiledLimit = 512
 
+    /// Why JavaScriptCore cannot be loaded (it is loaded when this is first asked, not at start-up);
+    /// nil when scripts can run. A runtime must not be made when it is not nil.
+    public static var loadError: String? {
+        reqtop_javascriptcore_load_error().map { String(cString: $0) }
+    }
+
     /// - Parameter timeLimit: seconds one script may run before it is stopped (`--script-timeout`).
+    ///   JavaScriptCore must load (`loadError` is nil).
     public init(timeLimit: Double = 5) {
+        precondition(Self.loadError == nil, "JavaScriptCore is not loaded: check ScriptRuntime.loadError first")
         self.timeLimit = timeLimit
         group = JSContextGroupCreate()
         let context = JSGlobalContextCreateInGroup(group, nil)!

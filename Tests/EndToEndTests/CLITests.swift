@@ -270,6 +270,32 @@ final class CLITests: XCTestCase {
 
     // MARK: Scripts
 
+    /// JavaScriptCore is loaded when a list with scripts runs, not linked: a one-request run maps
+    /// none of it, and without the library a scripted list is refused at its file, saying why and
+    /// what to do, while `--no-scripts` sends it (and a list without scripts runs as ever).
+    func testJavaScriptCoreIsLoadedOnlyForScriptsAndItsAbsenceIsAClearError() throws {
+        let linked = try Subprocess.run("/usr/bin/ldd", [reqtopExecutable])
+        XCTAssertFalse(linked.stdoutText.contains("javascriptcore"), "not linked:\n\(linked.stdoutText)")
+        let scripted = try file("handler.http", "GET {{base}}/get\n\n> {%\n    client.test('ok', () => client.assert(response.status === 200));\n%}\n")
+        let plain = try file("plain.http", "GET {{base}}/get\n")
+        func run(_ arguments: [String], library: String) throws -> SubprocessResult {
+            try Subprocess.run("/usr/bin/env", ["REQTOP_JAVASCRIPTCORE=\(library)", reqtopExecutable, "run"] + arguments + ["--var", base, "--headless"],
+                               timeout: 60)
+        }
+        let missing = directory.appendingPathComponent("no-such-libjavascriptcore.so").path
+        let refused = try run([scripted], library: missing)
+        XCTAssertEqual(refused.status, 2, refused.stderrText)
+        XCTAssertTrue(refused.stderrText.contains("handler.http:1:1"), refused.stderrText)
+        XCTAssertTrue(refused.stderrText.contains("JavaScriptCore could not be loaded") && refused.stderrText.contains("--no-scripts"), refused.stderrText)
+        XCTAssertEqual(server.requestCount(path: "/get"), 0, "nothing was sent")
+        XCTAssertEqual(try run([scripted, "--no-scripts"], library: missing).status, 0)
+        XCTAssertEqual(try run([plain], library: missing).status, 0)
+        XCTAssertEqual(server.requestCount(path: "/get"), 2)
+        let loaded = try run([scripted], library: "")
+        XCTAssertEqual(loaded.status, 0, loaded.stderrText)
+        XCTAssertTrue(loaded.stdoutText.contains("tests: 1 passed"), loaded.stdoutText)
+    }
+
     /// A scripted list from the command line: exit 4 when only a test failed, 0 when all passed, 1
     /// when a script failed; the JUnit report validates against Jenkins' JUnit schema (xmllint).
     func testScriptTestsSetTheExitCodeAndTheJUnitReportValidates() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import ReqtopNetworking
 import ReqtopRequestLists
+import ReqtopScripts
 import ReqtopSync
 
 /// Replays request lists on a `SessionManager`.
@@ -58,6 +59,10 @@ package final class RequestListRunner: Sendable {
             resolvers.append(inputs.map { RequestResolver(list: $0.list, variables: $0.variables, scriptVariables: scripts?.variables) })
         }
         for resolver in resolvers[0] { try resolver.validate() }
+        if options.runsScripts, let scripted = inputs.first(where: { $0.list.hasJavaScript }), let why = ScriptRuntime.loadError {
+            throw RequestListError(file: scripted.list.sourcePath, line: 1, column: 1,
+                                   message: "this list has scripts, and \(why); --no-scripts sends it without them", lineText: "")
+        }
         self.resolvers = resolvers
         dependencies = resolvers[0].map { resolver in
             resolver.requestsWithProducers().merging(resolver.requestsWithScriptProducers()) { $0.union($1) }
