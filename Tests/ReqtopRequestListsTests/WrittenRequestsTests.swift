@@ -22,6 +22,32 @@ final class WrittenRequestsTests: XCTestCase {
         let written = Result { () throws(RequestListError) in
             try HTTPFileParser.parse(text: text, path: path, keepingRequests: false)
         }
+        // And read where it lies, a window at a time: a window of 64 bytes puts every block across windows.
+        let fileURL = FileManager.default.temporaryDirectory.appendingPathComponent("written-\(UUID().uuidString)-\((path as NSString).lastPathComponent)")
+        _ = FileManager.default.createFile(atPath: fileURL.path, contents: Data(text.utf8))
+        defer { try? FileManager.default.removeItem(at: fileURL) }
+        for window in [64, 1 << 20] {
+            let mapped = Result { () throws(RequestListError) in
+                guard let file = ListFile(path: path, reading: fileURL.path, windowSize: window) else {
+                    throw RequestListError(file: path, line: 0, column: 0, message: "cannot open", lineText: "")
+                }
+                return try HTTPFileParser.parse(file: file)
+            }
+            switch (kept, mapped) {
+            case let (.success(kept), .success(read)):
+                XCTAssertTrue(read.specs.isReadFromText, file: file, line: line)
+                XCTAssertEqual(Array(read.specs), Array(kept.specs),
+                               "\(path) read from its file, window \(window): requests", file: file, line: line)
+                XCTAssertEqual(read.fileVariables, kept.fileVariables, "\(path): variables", file: file, line: line)
+                XCTAssertEqual(read.warnings, kept.warnings, "\(path): warnings", file: file, line: line)
+                XCTAssertEqual(read.fileScripts, kept.fileScripts, "\(path): scripts", file: file, line: line)
+                XCTAssertEqual(read.hasJavaScript, kept.hasJavaScript, "\(path): has JavaScript", file: file, line: line)
+            case let (.failure(kept), .failure(read)):
+                XCTAssertEqual(read, kept, "\(path) read from its file, window \(window): the same error", file: file, line: line)
+            default:
+                XCTFail("\(path): the parse of the text and of its file differ: \(kept) / \(mapped)", file: file, line: line)
+            }
+        }
         switch (kept, written) {
         case let (.success(kept), .success(written)):
             XCTAssertFalse(kept.specs.isReadFromText, file: file, line: line)
@@ -118,5 +144,30 @@ final class WrittenRequestsTests: XCTestCase {
         let resolver = RequestResolver(list: list)
         try resolver.validate()
         XCTAssertEqual(try resolver.resolve(list.specs.count - 1).url.absoluteString, "http://127.0.0.1:8080/files/100b.bin")
+    }
+
+    /// A `.http` file over 1 MB is read where it lies (`ListFile`), never whole: the loader gives a
+    /// list read from its file, whose requests are those of the text; when the file changes after it
+    /// was read, a request read from it is not sent, and says why — never something else.
+    func testALongFileIsReadWhereItLiesAndAChangedFileSendsNothing() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("long-\(UUID().uuidString).http")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let text = "\u{FEFF}@host = http://x.example\n" + (0..<30_000).map { "### r\($0)\nPOST {{host}}/items/\($0)\nX-N: \($0)\n\n{\"n\": \($0)}\n" }.joined()
+        try Data(text.utf8).write(to: url)
+        XCTAssertGreaterThan(text.utf8.count, HTTPFileParser.writtenRequestsThreshold)
+        let list = try RequestListLoader.load(path: url.path)
+        XCTAssertTrue(list.specs.isReadFromText)
+        let fromText = try HTTPFileParser.parse(text: String(text.dropFirst()), path: url.path, keepingRequests: true)
+        XCTAssertEqual(list.specs.count, 30_000)
+        for index in [0, 1, 17_000, 29_999] { XCTAssertEqual(list.specs[index], fromText.specs[index], "request #\(index + 1)") }
+        XCTAssertEqual(list.lineText(2), "### r0", "message lines come from the file when one is needed")
+
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("### late\nGET http://x.example/late\n".utf8))
+        try handle.close()
+        let changed = list.specs[12_345]
+        XCTAssertEqual(changed.refusal?.message, "not sent: \(url.path) changed since it was read (request #12346 is no longer what was checked)")
+        XCTAssertEqual(changed.refusal?.line, 2 + 12_345 * 5, "located at its block, the line of its ### r12345")
     }
 }

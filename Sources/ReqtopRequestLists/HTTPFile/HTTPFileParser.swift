@@ -41,11 +41,27 @@ public enum HTTPFileParser {
         }
         let state = try parsed.get()
         let specs = keepingRequests ? RequestSpecs(state.specs)
-            : RequestSpecs(written: WrittenRequests(text: text, path: path, blocks: state.blocks, droppedNames: state.droppedNames,
+            : RequestSpecs(written: WrittenRequests(source: .text(text), path: path, blocks: state.blocks, droppedNames: state.droppedNames,
                                                    names: state.requestNames, resolvesAsWritten: state.resolvesAsWritten))
         var list = RequestList(
             specs: specs, fileVariables: state.variables, sourcePath: path, format: .http,
             warnings: state.warnings, sourceText: text)
+        list.fileScripts = state.fileScripts
+        return list
+    }
+
+    /// Parses the long `.http` file `file` a window at a time: the list keeps where each request
+    /// starts and reads it again from the file when it is sent (`ListFile`), so the text is never
+    /// in memory whole.
+    static func parse(file: ListFile, checkBodyFiles: Bool = true) throws(RequestListError) -> RequestList {
+        var state = HTTPFileParseState(path: file.path, checkBodyFiles: checkBodyFiles)
+        state.keeps = .blockStarts
+        try state.run(file)
+        let specs = RequestSpecs(written: WrittenRequests(source: .file(file), path: file.path, blocks: state.blocks,
+                                                          droppedNames: state.droppedNames, names: state.requestNames,
+                                                          resolvesAsWritten: state.resolvesAsWritten))
+        var list = RequestList(specs: specs, fileVariables: state.variables, sourcePath: file.path, format: .http,
+                               warnings: state.warnings, source: SourceText(loading: file.wholeText, hints: state.scriptHints))
         list.fileScripts = state.fileScripts
         return list
     }
@@ -99,6 +115,10 @@ struct HTTPFileParseState {
     var requestStart: (byte: Int, line: Int)?
     /// The text's first byte, to tell a line's offset.
     var textBase: UnsafePointer<UInt8>?
+    /// The offset in the file of `textBase` (a file read a window at a time).
+    var baseOffset = 0
+    /// What a file read a window at a time showed of scripts (its text is not kept to look again).
+    var scriptHints = ScriptHints()
     var specs: [RequestSpec] = []
     var blocks: [WrittenRequests.Block] = []
     /// Requests whose `### name` was not taken because another request had it.
@@ -212,6 +232,54 @@ struct HTTPFileParseState {
             firstLine += lines.count
             position = next
         }
+        trimBlocks()
+    }
+
+    /// `run` over a file read a window at a time (`ListFile`): only the window is in memory. A block
+    /// that runs past the window is read again in a window that starts with it (grown if it is larger).
+    mutating func run(_ file: ListFile) throws(RequestListError) {
+        var window = [UInt8](repeating: 0, count: min(file.windowSize, max(1, file.size - file.start)))
+        var windowOffset = file.start
+        var position = 0
+        var filled = 0
+        var atEnd = false
+        func fill(_ window: inout [UInt8], from offset: Int) -> Int {
+            window.withUnsafeMutableBufferPointer { file.read(at: offset, into: $0) }
+        }
+        filled = fill(&window, from: windowOffset)
+        guard filled >= 0 else { throw RequestListError(file: path, line: 0, column: 0, message: "cannot read the file", lineText: "") }
+        atEnd = filled < window.count || windowOffset + filled >= file.size // a short read: the file ended (or shrank)
+        while true {
+            let outcome = try window.withUnsafeBufferPointer { all throws(RequestListError) -> Int? in
+                let buffer = UnsafeBufferPointer(rebasing: all[..<filled])
+                textBase = buffer.baseAddress
+                baseOffset = windowOffset
+                let next = HTTPFileParseState.block(in: buffer, from: position, into: &lines)
+                if next == nil, !atEnd { return -1 } // the block may go on past the window
+                for line in lines { scriptHints.note(line.bytes) }
+                blockStart = windowOffset + position
+                try parseRegion()
+                firstLine += lines.count
+                return next
+            }
+            guard let next = outcome else { break }
+            if next >= 0 {
+                position = next
+                continue
+            }
+            // Read on from the start of the unfinished block (a window twice as large when it fills one).
+            windowOffset += position
+            if position == 0 { window = [UInt8](repeating: 0, count: window.count * 2) }
+            position = 0
+            filled = fill(&window, from: windowOffset)
+            guard filled >= 0 else { throw RequestListError(file: path, line: 0, column: 0, message: "cannot read the file", lineText: "") }
+            atEnd = filled < window.count || windowOffset + filled >= file.size // a short read: the file ended (or shrank)
+        }
+        textBase = nil
+        trimBlocks()
+    }
+
+    private mutating func trimBlocks() {
         if blocks.capacity > blocks.count + blocks.count / 8 { // kept for the whole run: without the room it grew into
             var exact: [WrittenRequests.Block] = []
             exact.reserveCapacity(blocks.count)
@@ -295,7 +363,7 @@ struct HTTPFileParseState {
             // The handlers stopped at another request's line (no `###` before it): parse it too
             // (a block parsed again for one request stops at its first).
             guard keeps != .lastRequest, index < lines.count, !Self.isSeparator(lines[index]) else { return }
-            if let textBase, let line = lines[index].bytes.baseAddress { requestStart = (textBase.distance(to: line), firstLine + index) }
+            if let textBase, let line = lines[index].bytes.baseAddress { requestStart = (baseOffset + textBase.distance(to: line), firstLine + index) }
             spec = RequestSpec(name: nil, url: "")
             continue
         }

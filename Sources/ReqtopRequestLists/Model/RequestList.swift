@@ -125,6 +125,9 @@ public struct RequestList: Sendable {
         if specs.isReadFromText, let text = source.text, !text.contains("{%"), !text.contains(".js"), !Self.hasExpression(text) {
             return false
         }
+        if let hints = source.hints { // a file read where it lies: what its first parse saw
+            return hints.expression || hints.scriptMarker && allScripts.contains(where: \.isJavaScript)
+        }
         return allScripts.contains(where: \.isJavaScript) || Self.hasExpression(source.text ?? sourceLines.joined(separator: "\n"))
     }
 
@@ -160,7 +163,7 @@ public struct RequestList: Sendable {
                   source: SourceText(text: sourceText))
     }
 
-    private init(
+    init(
         specs: RequestSpecs, fileVariables: [FileVariable], sourcePath: String, format: RequestListFormat,
         warnings: [RequestListWarning], source: SourceText
     ) {
@@ -182,24 +185,82 @@ public struct RequestList: Sendable {
 /// The text of a list, and its lines once someone asks for them.
 final class SourceText: Sendable {
     let text: String?
+    /// Reads the text when its lines are first asked for (a long file read where it lies).
+    private let load: (@Sendable () -> String)?
+    /// What the first parse of a file read where it lies saw of scripts.
+    let hints: ScriptHints?
     private let split: Protected<[String]?>
 
     init(text: String) {
         self.text = text
+        load = nil
+        hints = nil
         split = Protected(nil)
     }
 
     init(lines: [String]) {
         text = nil
+        load = nil
+        hints = nil
         split = Protected(lines)
+    }
+
+    init(loading: @escaping @Sendable () -> String, hints: ScriptHints) {
+        text = nil
+        load = loading
+        self.hints = hints
+        split = Protected(nil)
     }
 
     var lines: [String] {
         split.withLock { lines in
             if let lines { return lines }
-            let made = text?.splitLines() ?? []
+            let made = (text ?? load?())?.splitLines() ?? []
             lines = made
             return made
+        }
+    }
+}
+
+/// What the lines of a `.http` text show of JavaScript, noted line by line as a long file is
+/// read: a `{%` or `.js` (a script may be there: its requests are read to know), or a `{{…}}`
+/// whose inside is an expression (httpyac's).
+struct ScriptHints: Sendable {
+    var scriptMarker = false
+    var expression = false
+    /// A `{{` not closed on its line, with the lines after it so far (httpyac's script blocks span lines).
+    private var open: String?
+
+    mutating func note(_ line: UnsafeBufferPointer<UInt8>) {
+        var sawBraces = false
+        var index = 0
+        while index + 1 < line.count {
+            let (a, b) = (line[index], line[index + 1])
+            if a == UInt8(ascii: "{"), b == UInt8(ascii: "%") { scriptMarker = true }
+            if a == UInt8(ascii: "."), b == UInt8(ascii: "j"), index + 2 < line.count, line[index + 2] == UInt8(ascii: "s") { scriptMarker = true }
+            if (a == UInt8(ascii: "{") && b == UInt8(ascii: "{")) || (a == UInt8(ascii: "}") && b == UInt8(ascii: "}")) { sawBraces = true }
+            index += 1
+        }
+        guard !expression else { return }
+        if var text = open {
+            text += "\n" + String(decoding: line, as: UTF8.self)
+            if text.contains("}}") {
+                open = nil
+                expression = RequestList.hasExpression(text)
+            } else if text.utf8.count > 1 << 16 {
+                open = nil
+                expression = true // too long to look at: taken as an expression (the scripts engine starts; nothing else changes)
+            } else {
+                open = text
+            }
+            return
+        }
+        guard sawBraces else { return }
+        let text = String(decoding: line, as: UTF8.self)
+        if RequestList.hasExpression(text) {
+            expression = true
+        } else if let last = text.range(of: "{{", options: .backwards), !text[last.upperBound...].contains("}}") {
+            open = String(text[last.lowerBound...])
         }
     }
 }

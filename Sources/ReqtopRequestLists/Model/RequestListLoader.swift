@@ -13,6 +13,17 @@ public enum RequestListLoader {
             }
             return try BrunoImporter.parse(path: path)
         }
+        // A long .http file is read where it lies, a window at a time, never whole (`ListFile`).
+        if RequestListFormat(pathExtension: (path as NSString).pathExtension) == .http, let file = ListFile(path: path),
+           file.size >= HTTPFileParser.writtenRequestsThreshold, file.size <= Int(UInt32.max) {
+            let head = file.head(64 << 10)
+            if !InsomniaImporter.isYAMLExport(head) {
+                if let foreign = ForeignFormat.name(ofText: head, pathExtension: "http") {
+                    throw ForeignFormat.error(path: path, name: foreign.name, line: foreign.line, lineText: foreign.text)
+                }
+                return try HTTPFileParser.parse(file: file)
+            }
+        }
         guard var text = readText(path: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
             throw RequestListError(file: path, line: 0, column: 0, // the file as a whole

@@ -59,7 +59,13 @@ struct WrittenRequests: Sendable {
         var line: UInt32
     }
 
-    let text: String
+    /// Where the text is: in memory, or in a file read again where a request is written.
+    enum Source: Sendable {
+        case text(String)
+        case file(ListFile)
+    }
+
+    let source: Source
     let path: String
     let blocks: [Block]
     /// Requests whose block's `### name` was not taken (another request had that name).
@@ -69,24 +75,42 @@ struct WrittenRequests: Sendable {
     /// Requests that resolve as written: validation need not read them.
     let resolvesAsWritten: BitSet
 
-    init(text: String, path: String, blocks: [Block], droppedNames: Set<Int>, names: [(index: Int, name: String)],
+    init(source: Source, path: String, blocks: [Block], droppedNames: Set<Int>, names: [(index: Int, name: String)],
          resolvesAsWritten: BitSet) {
         self.names = names
         self.resolvesAsWritten = resolvesAsWritten
-        self.text = text
+        self.source = source
         self.path = path
         self.blocks = blocks
         self.droppedNames = droppedNames
     }
 
     func request(at index: Int) -> RequestSpec {
-        var text = text
-        let spec = text.withUTF8 { buffer in
-            HTTPFileParser.request(in: buffer, block: blocks[index], dropsName: droppedNames.contains(index), path: path)
+        let block = blocks[index]
+        let spec: RequestSpec?
+        switch source {
+        case .text(var text):
+            spec = text.withUTF8 { buffer in
+                HTTPFileParser.request(in: buffer, block: block, dropsName: droppedNames.contains(index), path: path)
+            }
+            // The same bytes parsed without error the first time, so they do again.
+            guard let spec else { preconditionFailure("request #\(index + 1) of \(path) did not parse again") }
+            return spec
+        case .file(let file):
+            // Its bytes run to the next request's start (or the end): read where they lie, block offset 0.
+            let end = index + 1 < blocks.count ? Int(blocks[index + 1].byte) : file.size
+            spec = file.withBytes(Int(block.byte)..<end) { buffer in
+                HTTPFileParser.request(in: buffer, block: Block(byte: 0, line: block.line), dropsName: droppedNames.contains(index), path: path)
+            } ?? nil
         }
-        // The same bytes parsed without error the first time, so they do again.
-        guard let spec else { preconditionFailure("request #\(index + 1) of \(path) did not parse again") }
-        return spec
+        if let spec { return spec }
+        // The file changed since it was read: this request is not sent, and says why.
+        var refused = RequestSpec(name: nil, url: "")
+        refused.location = SourceLocation(file: path, line: Int(block.line) + 1, column: 1)
+        refused.refusal = RequestListError(file: path, line: Int(block.line) + 1, column: 1,
+                                           message: "not sent: \(path) changed since it was read (request #\(index + 1) is no longer what was checked)",
+                                           lineText: "")
+        return refused
     }
 }
 
