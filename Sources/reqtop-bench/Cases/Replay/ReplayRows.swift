@@ -26,7 +26,8 @@ struct ReplayRows {
         for client in mine {
             let s = summary[client]!
             let ratio = s.requestsPerSecond / curl.requestsPerSecond
-            let judged = c == 64 && client != .reqtopRunText
+            // Issue 30: the whole `reqtop run` process beside curl at every concurrency (the engine alone is information).
+            let judged = client == .reqtopRun
             let values = ["reqtop_rps": s.requestsPerSecond, "curl_rps": curl.requestsPerSecond, "urlsession_rps": session.requestsPerSecond,
                           "reqtop_cpu_per_request_s": s.cpuPerRequest, "curl_cpu_per_request_s": curl.cpuPerRequest,
                           "urlsession_cpu_per_request_s": session.cpuPerRequest, "reqtop_errors": Double(s.errors),
@@ -37,7 +38,7 @@ struct ReplayRows {
             let cpuRatio = s.cpuPerRequest / curl.cpuPerRequest
             rows.append(BenchRow("replay c=\(c) CPU/request: \(client.rawValue) vs curl --parallel", reqtop: Figure.micros(s.cpuPerRequest),
                                  peers: "curl " + Figure.micros(curl.cpuPerRequest), ratio: cpuRatio,
-                                 target: judged ? "≤ 1.0×" : "—", met: judged ? cpuRatio <= 1.0 : nil, values: values))
+                                 target: judged ? "≤ 1.2×" : "—", met: judged ? cpuRatio <= 1.2 : nil, values: values))
             if client == .reqtopRunText { continue } // information only: req/s and CPU beside curl are enough
             let sessionRatio = s.requestsPerSecond / session.requestsPerSecond
             let targeted = c == 8 || c == 64
