@@ -120,6 +120,17 @@ final class InsomniaYAMLTests: XCTestCase {
         }
     }
 
+    /// Found by `make fuzz`: a quoted key whose line ends in a backslash ran past the line's end (a
+    /// trap); it is a scalar, or a located error, like any other text that is no key.
+    func testAQuotedKeyEndingInABackslashIsNoKey() {
+        XCTAssertNil(YAMLReader.mappingKey("\"ab\\"))
+        XCTAssertNil(YAMLReader.mappingKey("\"\\"))
+        XCTAssertEqual(YAMLReader.mappingKey("\"a\\\"b\": 1")?.key, "a\\\"b")
+        for text in ["\"a\\", "- \"x\\\n", "k:\n  \"\\"] {
+            _ = try? YAMLReader.parse(text) // a value or a located error, never a crash
+        }
+    }
+
     /// Real Insomnia exports from other projects (`Fixtures/Wild/insomnia`, cited in its SOURCES.md):
     /// every one reads, the YAML ones (CRLF, `type: export`, nested environment values) included.
     func testRealInsomniaExportsRead() throws {

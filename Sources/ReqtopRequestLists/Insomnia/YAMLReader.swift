@@ -66,7 +66,13 @@ struct YAMLReader {
     static func mappingKey(_ content: Substring) -> (key: String, rest: Substring, keyLength: Int)? {
         if let quote = content.first, quote == "\"" || quote == "'" {
             var i = content.index(after: content.startIndex)
-            while i < content.endIndex, content[i] != quote { i = content.index(after: content[i] == "\\" && quote == "\"" ? content.index(after: i) : i) }
+            while i < content.endIndex, content[i] != quote {
+                if content[i] == "\\", quote == "\"" { // an escape: the next character is not the closing quote
+                    i = content.index(after: i)
+                    if i == content.endIndex { break } // a backslash at the end of the line: no key
+                }
+                i = content.index(after: i)
+            }
             guard i < content.endIndex else { return nil }
             let after = content[content.index(after: i)...]
             guard after.hasPrefix(":"), after.count == 1 || after.dropFirst().first == " " else { return nil }
