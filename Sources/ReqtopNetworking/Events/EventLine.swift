@@ -60,7 +60,8 @@ package struct EventLine: Sendable, Equatable {
 
     /// How much of an event a line keeps.
     package enum Detail: Sendable {
-        /// The documented JSON Lines schema.
+        /// The documented JSON Lines schema. `--events jsonl` writes it with `PlainLineWriter`,
+        /// straight from the events; this is the definition that writer is held to (EventSchemaTests).
         case plain
         /// Everything needed to show the task again; bodies up to `bodyLimit` bytes inline, a larger
         /// one named in `bodyOmitted` ("over the `keptBy`'s limit"), a download by its file.
