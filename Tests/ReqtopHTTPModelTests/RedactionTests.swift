@@ -53,12 +53,23 @@ final class RedactionTests: XCTestCase {
                      "Authorization-Hint", "Cookie2", "Étag"] {
             XCTAssertFalse(Redaction.isSecretHeader(name), name)
         }
-        for name in ["token", "access_token", "key", "client_secret", "password", "sig", "X-Amz-Signature"] {
+        // Percent-escaped and non-ASCII names are decoded and case-folded as Unicode: "K" is the Kelvin sign.
+        for name in ["token", "access_token", "key", "client_secret", "password", "sig", "X-Amz-Signature", "%74oken", "api%5Fkey", "\u{212A}EY"] {
             XCTAssertTrue(Redaction.isSecretParameter(name), name)
         }
         for name in ["page", "q", "author", "keyboard", "sort"] {
             XCTAssertFalse(Redaction.isSecretParameter(name), name)
         }
+    }
+
+    func testAQueryWithNoSecretIsReturnedAsItIsAndOneWithSecretsHasOnlyTheirValuesHidden() {
+        let redaction = Redaction(values: [])
+        for query in ["a=1&b=2", "q=%41%42&&page=", "keyboard=x&author=y", "token={{token}}"] {
+            XCTAssertEqual(redaction.query(query), query)
+        }
+        XCTAssertEqual(redaction.query("a=1&api%5Fkey=s3&b&Token=t"), "a=1&api%5Fkey=[redacted]&b&Token=[redacted]")
+        XCTAssertEqual(redaction.url("https://u:p@h/x?page=2&sig=abc#f"), "https://[redacted]@h/x?page=2&sig=[redacted]#f")
+        XCTAssertEqual(redaction.url("https://h/x?page=2#sig=abc"), "https://h/x?page=2#sig=abc")
     }
 
     func testJSONMembersNamedLikeASecretAreHiddenInBodies() {

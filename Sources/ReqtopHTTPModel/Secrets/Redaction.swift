@@ -117,8 +117,10 @@ public struct Redaction: Sendable {
     private static let plainPrefixes: [[UInt8]] = [Array("content-".utf8), Array("accept-".utf8)]
 
     /// Query parameter (and form field) names whose value is a credential.
-    public static func isSecretParameter(_ name: String) -> Bool {
-        let name = (name.removingPercentEncoding ?? name).lowercased()
+    public static func isSecretParameter(_ name: some StringProtocol) -> Bool {
+        // Foundation's percent decoding only for a name that has an escape: this runs for every
+        // query parameter of every event line.
+        let name = name.utf8.contains(UInt8(ascii: "%")) ? (String(name).removingPercentEncoding ?? String(name)).lowercased() : name.asciiLowercased()
         if ["key", "sig", "auth", "pwd", "pass", "code_verifier"].contains(name) { return true }
         return ["token", "secret", "password", "passwd", "apikey", "api_key", "api-key", "access_key", "accesskey", "signature",
                 "sessionid", "session_id", "private_key"].contains { name.containsBytes($0) }
@@ -180,18 +182,21 @@ public struct Redaction: Sendable {
         if let question = result.firstIndex(of: "?") {
             let fragmentStart = result[question...].firstIndex(of: "#") ?? result.endIndex
             let query = String(result[result.index(after: question)..<fragmentStart])
-            result.replaceSubrange(result.index(after: question)..<fragmentStart, with: self.query(query))
+            let hidden = self.query(query)
+            if hidden != query { result.replaceSubrange(result.index(after: question)..<fragmentStart, with: hidden) }
         }
         return self.text(result)
     }
 
     /// `a=1&token=x` → `a=1&token=[redacted]` (also form bodies).
     public func query(_ query: String) -> String {
-        query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let equals = pair.firstIndex(of: "="), Self.isSecretParameter(String(pair[..<equals])),
-                  !pair[equals...].containsBytes("{{") else { return String(pair) }
-            return pair[...equals] + Self.marker
-        }.joined(separator: "&")
+        func isSecret(_ pair: Substring) -> Bool {
+            guard let equals = pair.firstIndex(of: "=") else { return false }
+            return Self.isSecretParameter(pair[..<equals]) && !pair[equals...].containsBytes("{{")
+        }
+        let pairs = query.split(separator: "&", omittingEmptySubsequences: false)
+        guard pairs.contains(where: isSecret) else { return query } // most queries: returned as they are
+        return pairs.map { pair in isSecret(pair) ? pair[...pair.firstIndex(of: "=")!] + Self.marker : String(pair) }.joined(separator: "&")
     }
 
     /// `text` with every private value replaced.
