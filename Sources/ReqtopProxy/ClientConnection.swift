@@ -152,11 +152,12 @@ final class ClientConnection {
     var hasPendingOutput: Bool { !pendingOut.isEmpty || exchange?.hasOutput == true }
 
     /// Answers with `status` and a one-line reason, and closes the connection after it.
-    func refuse(_ status: Int, _ reason: String) {
-        let phrase = [400: "Bad Request", 403: "Forbidden", 404: "Not Found", 431: "Request Header Fields Too Large",
-                      501: "Not Implemented", 502: "Bad Gateway", 505: "HTTP Version Not Supported"][status] ?? "Error"
+    func refuse(_ status: Int, _ reason: String, headers: [String] = []) {
+        let phrase = [400: "Bad Request", 403: "Forbidden", 404: "Not Found", 407: "Proxy Authentication Required",
+                      431: "Request Header Fields Too Large", 501: "Not Implemented", 502: "Bad Gateway",
+                      505: "HTTP Version Not Supported"][status] ?? "Error"
         let body = "reqtop proxy: \(reason)\n"
-        pendingOut.append("HTTP/1.1 \(status) \(phrase)\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        pendingOut.append("HTTP/1.1 \(status) \(phrase)\r\n" + headers.map { $0 + "\r\n" }.joined() + "Content-Type: text/plain; charset=utf-8\r\n"
                           + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
         closeWhenFlushed = true
     }

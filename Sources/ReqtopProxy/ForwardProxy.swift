@@ -26,6 +26,10 @@ public final class ForwardProxy: Sendable {
     private let threadEnded = DispatchSemaphore(value: 0)
 
     public init(manager: SessionManager, configuration: ProxyConfiguration = ProxyConfiguration()) throws(ProxyError) {
+        guard configuration.credentials != nil || configuration.allowsRemoteClients || ProxyCredentials.isLoopback(configuration.host) else {
+            throw ProxyError("refusing to listen on \(configuration.host), which is not a loopback address: anyone who can reach it could "
+                             + "send requests from this machine. Require credentials (--proxy-auth USER:PASS), or accept anyone (--allow-remote)")
+        }
         let (listener, port) = try Socket.listen(host: configuration.host, port: configuration.port)
         self.port = port
         self.configuration = configuration

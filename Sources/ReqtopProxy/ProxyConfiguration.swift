@@ -17,6 +17,11 @@ public struct ProxyConfiguration: Sendable {
     public var maxConnections = 4096
     /// How long a CONNECT tunnel may take to reach its host.
     public var connectTimeout: Double = 10
+    /// Credentials every client must send (`--proxy-auth`): without them it gets 407 and nothing is forwarded.
+    public var credentials: ProxyCredentials?
+    /// Listening on an address other than loopback without `credentials` is refused unless this is set
+    /// (`--allow-remote`): anyone who can reach the port could send requests from this machine.
+    public var allowsRemoteClients = false
 
     public init() {}
 

@@ -9,6 +9,10 @@ import ReqtopNetworking
 /// once its first chunk size is read and good); malformed framing refused with a failed task.
 extension ProxyLoop {
     func start(_ head: ClientRequestHead, on connection: ClientConnection) {
+        // A request inside an intercepted tunnel was let in with its CONNECT.
+        if let credentials = configuration.credentials, connection.origin == nil, !credentials.areSent(in: head.headers) {
+            return refuseUnauthenticated(head, on: connection)
+        }
         if head.method == "CONNECT" { return connect(head, on: connection) }
         let url: HTTPURL
         if head.target.hasPrefix("/"), let origin = connection.origin, let resolved = HTTPURL(string: origin + head.target) {
@@ -67,6 +71,24 @@ extension ProxyLoop {
         } catch {
             exchange.didFinish(TransferError(code: .other, message: "\(error)"))
         }
+    }
+
+    /// A request without the `--proxy-auth` credentials: 407 with `Proxy-Authenticate: Basic`, and
+    /// a failed task (a tunnel's for a CONNECT) that says so, so every refused attempt is in the table.
+    func refuseUnauthenticated(_ head: ClientRequestHead, on connection: ClientConnection) {
+        let reason = ProxyCredentials.refusal(sent: head.headers)
+        if head.method == "CONNECT" {
+            if let (host, port) = Self.authority(head.target),
+               let report = TunnelReport(manager: manager, request: head, host: host, port: port) {
+                report.end(failure: reason, code: .other)
+            }
+        } else {
+            let url = HTTPURL(string: head.target) ?? HTTPURL(string: "http://proxy.invalid/")!
+            let task = manager.streamTask(with: HTTPRequest(method: head.method, url: url, headers: head.headers), body: nil,
+                                          consumer: RefusedExchange(), streamOptions: StreamOptions(keptBodyBytes: 0, verbatimHead: true))
+            try? task.failBeforeSending(TransferError(code: .other, message: reason))
+        }
+        connection.refuse(407, reason, headers: ["Proxy-Authenticate: Basic realm=\"reqtop\", charset=\"UTF-8\""])
     }
 
     /// A request whose framing is malformed (`Content-Length` with `Transfer-Encoding`, two lengths,

@@ -52,6 +52,29 @@ final class ProxyEndToEndTests: EmbeddedServerTestCase {
         XCTAssertTrue(completed.contains(#""task":2"#), completed)
     }
 
+    func testProxyAuthGives407WithoutTheCredentialsAndAnOpenAddressIsRefused() throws {
+        let open = try Subprocess.run(reqtopExecutable, ["proxy", "--headless", "--host", "0.0.0.0", "--port", "0"], timeout: 30)
+        XCTAssertEqual(open.status, 2, open.stderrText)
+        XCTAssertTrue(open.stderrText.contains("not a loopback address") && open.stderrText.contains("--proxy-auth"), open.stderrText)
+
+        let guardedPort = unusedLoopbackPort()
+        let guarded = try RunningProcess(reqtopExecutable, ["proxy", "--headless", "--events", "jsonl", "--port", String(guardedPort),
+                                                            "--proxy-auth", "ana:pw"])
+        defer {
+            guarded.send(signal: SIGTERM)
+            _ = guarded.waitForExit(timeout: 10)
+        }
+        XCTAssertTrue(waitForListener(port: guardedPort), guarded.stderrText)
+        let url = server.url("/get?who").absoluteString
+        let refused = try shell("curl -sS -o /dev/null -w '%{http_code}' -x http://127.0.0.1:\(guardedPort) '\(url)'")
+        XCTAssertEqual(refused.stdoutText, "407", refused.stderrText)
+        let failed = try XCTUnwrap(guarded.waitForLine { $0.contains(#""event":"failed""#) }, guarded.stderrText)
+        XCTAssertTrue(failed.contains("proxy authentication required"), failed)
+        let admitted = try shell("curl -sS -o /dev/null -w '%{http_code}' -U ana:pw -x http://127.0.0.1:\(guardedPort) '\(url)'")
+        XCTAssertEqual(admitted.stdoutText, "200", admitted.stderrText)
+        XCTAssertEqual(server.requestLog.map(\.target), ["/get?who"], "only the authenticated request reached the server")
+    }
+
     func testTwoHundredClientsAtOnceWithABoundedNumberOfThreads() throws {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("proxy-200-\(UUID().uuidString).curl")
         defer { try? FileManager.default.removeItem(at: config) }

@@ -11,7 +11,7 @@ import ReqtopSync
 /// `reqtop proxy [--port 8888] [--intercept]`: any program's HTTP requests, live, through a forward proxy.
 enum ProxyCommand: Command {
     static let name = "proxy"
-    static let arguments = "[--port 8888] [--host 127.0.0.1] [--intercept] [--via] [--insecure] [--cacert FILE] [--headless] [--events text|jsonl] [--har PATH] [--no-mouse] [--no-journal] [--include-secrets]"
+    static let arguments = "[--port 8888] [--host 127.0.0.1] [--proxy-auth USER:PASS] [--allow-remote] [--intercept] [--via] [--insecure] [--cacert FILE] [--headless] [--events text|jsonl] [--har PATH] [--no-mouse] [--no-journal] [--include-secrets]"
     static let briefArguments = "[--port 8888] [--intercept] [options]"
     static let abstract = "an HTTP forward proxy: watch any program's requests"
     static let discussion = """
@@ -24,14 +24,17 @@ enum ProxyCommand: Command {
         in $XDG_DATA_HOME/reqtop/; the program must trust it — the path is printed) and each
         HTTPS request is a task too. Requests are forwarded as received (hop-by-hop fields
         removed, RFC 9110); s suspends a transfer (the program waits) and s again resumes it,
-        x cancels it.
+        x cancels it. It listens on loopback unless --host says otherwise; another address needs
+        --proxy-auth (clients send Proxy-Authorization: Basic, or get 407) or --allow-remote.
         """
     static let footer: String? = "Exit codes: 0 after Ctrl-C or q, 1 a HAR or CA file could not be written, 2 usage error or the port is taken."
     static let port = CommandOption.value("port", "N", help: "port to listen on; 0 picks a free one (default 8888)")
     static let host = CommandOption.value("host", "ADDRESS", help: "address to listen on (default 127.0.0.1)")
     static let intercept = CommandOption.flag("intercept", help: "decrypt HTTPS with a local CA (printed: trust it in the program)")
     static let via = CommandOption.flag("via", help: "add Via: 1.1 reqtop to forwarded requests and responses")
-    static let options = [port, host, intercept, via] + TLSOptions.options + HeadlessOptions.options + [RunCommand.har]
+    static let proxyAuth = CommandOption.value("proxy-auth", "USER:PASS", help: "clients must send these Basic credentials (else 407)")
+    static let allowRemote = CommandOption.flag("allow-remote", help: "listen on a non-loopback --host without --proxy-auth")
+    static let options = [port, host, proxyAuth, allowRemote, intercept, via] + TLSOptions.options + HeadlessOptions.options + [RunCommand.har]
         + TerminalUIOptions.options + SecretOptions.options
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
@@ -42,6 +45,15 @@ enum ProxyCommand: Command {
             configuration.port = number
         }
         if let address = parsed.value(host) { configuration.host = address }
+        if let text = parsed.value(proxyAuth) {
+            guard let credentials = ProxyCredentials(text) else { throw UsageError("--proxy-auth must be USER:PASS, got '\(text)'") }
+            configuration.credentials = credentials
+        }
+        configuration.allowsRemoteClients = parsed.has(allowRemote)
+        guard configuration.credentials != nil || configuration.allowsRemoteClients || ProxyCredentials.isLoopback(configuration.host) else {
+            throw UsageError("--host \(configuration.host) is not a loopback address: anyone who can reach it could send requests "
+                             + "from this machine. Add --proxy-auth USER:PASS, or --allow-remote to accept anyone")
+        }
         if parsed.has(via) { configuration.via = "reqtop" }
         let format = parsed.eventFormat ?? .text
         var session = ProxyConfiguration.forwardingSession(from: inspectorConfiguration())
