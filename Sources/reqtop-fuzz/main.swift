@@ -2,6 +2,7 @@
 // REQTOP_FUZZ=1 (Package.swift), instrumented with coverage and AddressSanitizer, and linked with
 // libFuzzer's driver: `reqtop-fuzz TARGET [libFuzzer options] CORPUS…`.
 import Foundation
+import ReqtopHTTPModel
 @testable import ReqtopProxy
 @testable import ReqtopRequestLists
 @testable import ReqtopTestServer
@@ -13,7 +14,7 @@ func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMuta
 /// One input, as each parser takes it.
 enum FuzzTarget: String, CaseIterable {
     case http, har, curl, hurl, bruno, postman, insomnia, json, jsonpath, proxyHead = "proxy-head", proxyChunked = "proxy-chunked"
-    case serverHead = "server-head", insomniaYAML = "insomnia-yaml"
+    case serverHead = "server-head", insomniaYAML = "insomnia-yaml", streamMessages = "stream-messages"
 
     func run(_ data: Data) {
         let text = String(decoding: data, as: UTF8.self)
@@ -56,7 +57,32 @@ enum FuzzTarget: String, CaseIterable {
             data.withUnsafeBytes { bytes in _ = try? decoder.decode(bytes) { _ in } }
         case .serverHead:
             _ = try? RequestReader.parseHead(Array(data))
+        case .streamMessages:
+            streamMessages(data)
         }
+    }
+
+    /// The first byte picks the format and the size of the reads; every format must give the same
+    /// messages however the body is cut, and keep at most `keptBytes` of each.
+    private func streamMessages(_ data: Data) {
+        guard let first = data.first else { return }
+        let format = StreamMessage.Format.allCases[Int(first) % StreamMessage.Format.allCases.count]
+        let body = Array(data.dropFirst())
+        func parse(_ piece: Int) -> [StreamMessage] {
+            var parser = StreamMessageParser(format: format, keptBytes: 64)
+            var found: [StreamMessage] = []
+            var start = 0
+            while start < body.count {
+                let end = min(body.count, start + piece)
+                body[start..<end].withUnsafeBytes { parser.feed($0) { found.append($0) } }
+                start = end
+            }
+            parser.finish { found.append($0) }
+            return found
+        }
+        let whole = parse(max(1, body.count)), cut = parse(Int(first) / 3 % 7 + 1)
+        precondition(whole == cut, "the messages depend on how the body was cut")
+        precondition(whole.allSatisfy { $0.size >= 0 && ($0.isWhole ? true : $0.size > 64) }, "kept more than asked")
     }
 
     private func list(_ text: String, _ path: String, _ format: RequestListFormat) {

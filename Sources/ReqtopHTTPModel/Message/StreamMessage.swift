@@ -1,0 +1,61 @@
+/// One message of a streamed response as it arrived: a server-sent event, a line of NDJSON, or an
+/// element of a JSON array sent in pieces.
+public struct StreamMessage: Sendable, Equatable {
+    /// How the body is divided into messages, chosen from its `Content-Type`.
+    public enum Format: String, Sendable, CaseIterable {
+        /// `text/event-stream` (the WHATWG HTML server-sent events syntax).
+        case sse
+        /// `application/x-ndjson`, `application/jsonl` and their kin: one JSON value per line.
+        case ndjson
+        /// `application/json` without a `Content-Length`, whose body is an array: one message per element.
+        case jsonArray = "json-array"
+    }
+
+    public var format: Format
+    /// 1 for the first message of the response.
+    public var index: Int
+    /// SSE: the `event:` field as sent (nil when absent: a `message` event).
+    public var event: String?
+    /// SSE: the `id:` field of this event, as sent (nil when it had none).
+    public var id: String?
+    /// SSE: the `retry:` field of this event (milliseconds), when it had a valid one.
+    public var retry: Int?
+    /// The data (SSE `data:` lines joined with a line feed; the line or element otherwise), the
+    /// first `StreamMessageParser.keptBytes` bytes of it, as UTF-8 (invalid bytes replaced).
+    public var data: String
+    /// Bytes of data in all, kept or not.
+    public var size: Int
+    /// False when `data` holds only the first of `size` bytes.
+    public var isWhole: Bool
+    /// False when the body ended inside the message (an SSE event without its blank line, an
+    /// array element without its `,` or `]`): the message is shown, and said to be cut.
+    public var isComplete: Bool
+
+    public init(format: Format, index: Int, event: String? = nil, id: String? = nil, retry: Int? = nil, data: String,
+                size: Int, isWhole: Bool = true, isComplete: Bool = true) {
+        self.format = format
+        self.index = index
+        self.event = event
+        self.id = id
+        self.retry = retry
+        self.data = data
+        self.size = size
+        self.isWhole = isWhole
+        self.isComplete = isComplete
+    }
+
+    /// The format of a response with this `Content-Type`, or nil for a body that is not a stream of
+    /// messages. A JSON body counts only without `Content-Length` (sent in pieces, as it was made).
+    public static func format(contentType: String?, hasContentLength: Bool) -> Format? {
+        guard let contentType else { return nil }
+        let mime = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        switch mime {
+        case "text/event-stream": return .sse
+        case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonl", "application/jsonlines",
+             "application/x-jsonlines", "application/json-lines":
+            return .ndjson
+        case "application/json" where !hasContentLength: return .jsonArray
+        default: return mime.hasSuffix("+json") && !hasContentLength ? .jsonArray : nil
+        }
+    }
+}
