@@ -43,6 +43,8 @@ final class EventSchemaTests: XCTestCase {
             CannedEvents.simple(1, .cancelled(failure), at: 9),
             CannedEvents.simple(1, .test(TestResult(name: "status is 200", passed: false, message: "got 404")), at: 10),
             CannedEvents.simple(1, .scriptLog(ScriptLog(level: .error, text: "api.http:12:3: TypeError")), at: 11),
+            CannedEvents.simple(1, .message(StreamMessage(format: .sse, index: 3, event: "update", id: "7", retry: 3000, data: #"{"a":1}"#,
+                                                          size: 900_000, isWhole: false, isComplete: false)), at: 5.5),
         ]
     }
 
@@ -51,7 +53,9 @@ final class EventSchemaTests: XCTestCase {
                                                       "message", "upload", "download", "data", "resumed", "bodyOmitted",
                                                       "timeout", "followRedirects", "maxRedirects", "trustedRedirects",
                                                       "insecure", "compressed", "omittedHeaders", "curl", "null",
-                                                      "serializationError", "bodyFile", "destination", "log", "error", "client.test", "client.assert", "client.log"]
+                                                      "serializationError", "bodyFile", "destination", "log", "error", "client.test", "client.assert", "client.log",
+                                                      "sse", "ndjson", "json-array", "event:", "id:", "retry:", "text/event-stream",
+                                                      "Content-Type", "Content-Length"]
 
     /// The backquoted words of the row of `event` in the table under `heading`.
     private func documented(_ event: String, under heading: String) throws -> Set<String> {
@@ -125,6 +129,9 @@ final class EventSchemaTests: XCTestCase {
             case .test(var result):
                 result.message = "expected tok-PRIVATE-1"
                 event.kind = .test(result)
+            case .message(var message):
+                message.data = #"{"access_token": "tok-PRIVATE-1", "n": 1}"#
+                event.kind = .message(message)
             default:
                 break
             }

@@ -49,6 +49,16 @@ final class JSONLinesEncoderTests: XCTestCase {
         case .scriptLog(let log):
             object["level"] = log.level.rawValue
             object["message"] = log.text
+        case .message(let m):
+            object["format"] = m.format.rawValue
+            object["index"] = m.index
+            object["data"] = m.data
+            object["size"] = m.size
+            if let name = m.event { object["name"] = name }
+            if let id = m.id { object["id"] = id }
+            if let retry = m.retry { object["retry"] = retry }
+            if !m.isWhole { object["partial"] = true }
+            if !m.isComplete { object["incomplete"] = true }
         }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
@@ -83,6 +93,9 @@ final class JSONLinesEncoderTests: XCTestCase {
                                                                          bytes: 0, timings: nil, redirects: []))),
                 TaskEvent(task: id, time: time, kind: .test(TestResult(name: odd, passed: i % 2 == 0, message: i % 2 == 0 ? nil : odd))),
                 TaskEvent(task: id, time: time, kind: .scriptLog(ScriptLog(level: i % 2 == 0 ? .log : .error, text: odd))),
+                TaskEvent(task: id, time: time, kind: .message(StreamMessage(
+                    format: StreamMessage.Format.allCases[i % 3], index: i + 1, event: i % 2 == 0 ? odd : nil, id: i % 3 == 0 ? odd : nil,
+                    retry: i % 4 == 0 ? 3000 : nil, data: odd, size: 10_000 * i, isWhole: i % 2 == 0, isComplete: i % 5 != 0))),
             ]
         }
         for event in events {

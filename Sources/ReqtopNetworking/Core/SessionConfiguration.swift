@@ -57,6 +57,11 @@ public struct SessionConfiguration: Sendable {
     /// (real text compresses 5–20×, repetitive JSON up to ~100×; deflate's ceiling is ~1030×).
     /// nil for no limit.
     public var maxDecodedRatio: Double? = 200
+    /// A response whose `Content-Type` makes it a stream of messages — `text/event-stream`, NDJSON,
+    /// a JSON array sent without `Content-Length` (`StreamMessage.format`) — is also split into
+    /// `message` events as it arrives, each keeping at most this many bytes of its data (the body
+    /// itself is kept as for any response). nil: not split.
+    public var keptStreamMessageBytes: Int? = 256 << 10
     /// The identifier of the first task (later ones count up): above a saved session's tasks when
     /// new ones join it.
     public var firstTaskID = 1

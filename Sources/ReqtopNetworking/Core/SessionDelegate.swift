@@ -45,7 +45,18 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
     func didReceiveBody(_ bytes: UnsafeRawBufferPointer, transfer: Transfer) -> TransferState.BodyWrite {
         guard isRegistered(transfer) else { return .failed }
         if transfer.state.watchesDecodedRatio { transfer.state.encodedReceived = transfer.bodyBytesOnTheWire() }
-        return transfer.state.didReceiveBody(bytes)
+        let written = transfer.state.didReceiveBody(bytes)
+        if written == .taken, transfer.state.messages != nil {
+            transfer.state.messages!.feed(bytes) { emit(.message($0), for: transfer.id) }
+        }
+        return written
+    }
+
+    /// The body ended: a message it ended inside is posted (marked incomplete), before the task's end.
+    private func finishMessages(of transfer: Transfer) {
+        guard transfer.state.messages != nil else { return }
+        transfer.state.messages!.finish { emit(.message($0), for: transfer.id) }
+        transfer.state.messages = nil
     }
 
     func readBody(into buffer: UnsafeMutableRawBufferPointer, transfer: Transfer) -> TransferState.BodyRead {
@@ -82,6 +93,7 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
     func transferDidFinish(_ transfer: Transfer, transportError: TransferError?, timings: PhaseTimings?) {
         EngineThread.check()
         guard let delegate = registry.remove(transfer.id) else { return }
+        finishMessages(of: transfer)
         let finished = transfer.state.finish(transportError: transportError, timings: timings) { emit($0, for: transfer.id) }
         let outcome: TaskState = finished.error == nil ? .completed : .failed
         do {
@@ -97,6 +109,7 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
     func transferWasCancelled(_ transfer: Transfer, timings: PhaseTimings? = nil) {
         EngineThread.check()
         guard let delegate = registry.remove(transfer.id) else { return }
+        finishMessages(of: transfer)
         schedule(transfer.state.finishCancelled(timings: timings), of: delegate)
     }
 

@@ -157,6 +157,7 @@ public final class SessionManager: Sendable {
                                     completionQueue: configuration.completionQueue,
                                     previewLimit: configuration.liveBodyPreviewBytes,
                                     spillCap: configuration.maxSpilledBodyBytes, maxDecodedRatio: configuration.maxDecodedRatio,
+                                    keptStreamMessageBytes: configuration.keptStreamMessageBytes,
                                     stream: stream, serializesOnCompletionQueue: !serializer.readsBody,
                                     completesOnEngineThread: options.completesOnEngineThread && !serializer.readsBody, respond: respond)
         registry.register(delegate)

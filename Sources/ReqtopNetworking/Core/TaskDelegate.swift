@@ -35,6 +35,8 @@ final class TaskDelegate: Sendable {
     let spillCap: Int64
     /// A decoded body may be at most this many times what arrived compressed (nil: no limit).
     let maxDecodedRatio: Double?
+    /// A streamed response's messages keep this many bytes of data each; nil: none are split out.
+    let keptStreamMessageBytes: Int?
     let validation: ResponseValidation
     let uploadProgress: ProgressHandler?
     let downloadProgress: ProgressHandler?
@@ -52,7 +54,7 @@ final class TaskDelegate: Sendable {
 
     init(task: HTTPTask, request: TransferRequest, destination: URL?, memoryCap: Int, validation: ResponseValidation,
          uploadProgress: ProgressHandler?, downloadProgress: ProgressHandler?, completionQueue: DispatchQueue,
-         previewLimit: Int = 0, spillCap: Int64 = .max, maxDecodedRatio: Double? = nil, stream: TaskStream? = nil,
+         previewLimit: Int = 0, spillCap: Int64 = .max, maxDecodedRatio: Double? = nil, keptStreamMessageBytes: Int? = nil, stream: TaskStream? = nil,
          serializesOnCompletionQueue: Bool = false, completesOnEngineThread: Bool = false, respond: @escaping @Sendable (FinishedTransfer) -> (handler: @Sendable () -> Void, event: TaskEvent.Kind)) {
         self.task = task
         self.request = request
@@ -60,6 +62,7 @@ final class TaskDelegate: Sendable {
         self.memoryCap = memoryCap
         self.spillCap = spillCap
         self.maxDecodedRatio = maxDecodedRatio
+        self.keptStreamMessageBytes = keptStreamMessageBytes
         self.validation = validation
         self.uploadProgress = uploadProgress
         self.downloadProgress = downloadProgress

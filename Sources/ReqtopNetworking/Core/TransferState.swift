@@ -38,6 +38,8 @@ final class TransferState {
     var streamedBody = Data()
     var streamedBodySize: Int64 = 0
     var failure: TransferError?
+    /// Splits the delivered response's body into `message` events when it is a stream of them.
+    var messages: StreamMessageParser?
     /// The live preview has all it keeps (or there is none to fill).
     var previewFull = false
     /// The last of `resumed` / `suspended` posted for the task was `resumed`: posted when a transfer
@@ -167,6 +169,11 @@ final class TransferState {
         watchesDecodedRatio = delegate.maxDecodedRatio != nil && isEncoded
         if !isEncoded { declaredLength = complete.headers.value(for: "Content-Length").flatMap(Int64.init) }
         emit(.response(complete))
+        if failure == nil, let kept = delegate.keptStreamMessageBytes,
+           let format = StreamMessage.format(contentType: complete.headers.value(for: "Content-Type"),
+                                             hasContentLength: complete.headers.value(for: "Content-Length") != nil) {
+            messages = StreamMessageParser(format: format, keptBytes: kept)
+        }
         if failure == nil { delegate.stream?.consumer.didReceiveResponse(complete) }
     }
 }

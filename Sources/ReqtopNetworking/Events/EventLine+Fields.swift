@@ -25,6 +25,7 @@ extension EventLine {
         .string("bodyOmitted", { $0.bodyOmitted }, { $0.bodyOmitted = $1 }),
         .integer("bytes", { $0.bytes }, { $0.bytes = $1 }),
         .integer("completed", { $0.completed }, { $0.completed = $1 }),
+        .string("data", { $0.data }, { $0.data = $1 }),
         .string("destination", { $0.destination }, { $0.destination = $1 }),
         .string("direction", { $0.direction }, { $0.direction = $1 }),
         EventLineField("error", write: { line, json in
@@ -39,6 +40,7 @@ extension EventLine {
             line.error = ErrorField(code: code, curl: JSONReading.integer(value["curl"]).map(Int.init), message: value["message"]?.stringValue ?? code)
         }),
         .string("event", { $0.event }, { $0.event = $1 }),
+        .string("format", { $0.format }, { $0.format = $1 }),
         .string("from", { $0.from }, { $0.from = $1 }),
         EventLineField("headers", write: { line, json in line.headers.map { json.headers("headers", $0) } },
                        read: { value, line in line.headers = JSONReading.headers(value) }),
@@ -48,6 +50,9 @@ extension EventLine {
             guard case .array(let list) = value else { return }
             line.hopTimings = list.map(JSONReading.timings)
         }),
+        .string("id", { $0.id }, { $0.id = $1 }),
+        .flag("incomplete", { $0.incomplete }, { $0.incomplete = $1 }),
+        .integer("index", { $0.index.map(Int64.init) }, { $0.index = Int($1) }),
         .string("kind", { $0.kind }, { $0.kind = $1 }),
         .string("level", { $0.level }, { $0.level = $1 }),
         .string("message", { $0.message }, { $0.message = $1 }),
@@ -55,11 +60,13 @@ extension EventLine {
         .string("name", { $0.name }, { $0.name = $1 }),
         EventLineField("options", write: { line, json in line.options.map { json.options("options", $0) } },
                        read: { value, line in line.options = JSONReading.options(value) }),
+        .flag("partial", { $0.partial }, { $0.partial = $1 }),
         EventLineField("passed", write: { line, json in line.passed.map { json.bool("passed", $0) } },
                        read: { value, line in line.passed = JSONReading.bool(value) }),
         .string("reason", { $0.reason }, { $0.reason = $1 }),
         .base64("requestBody", { $0.requestBody }, { $0.requestBody = $1 }),
         .integer("requestBytes", { $0.requestBytes }, { $0.requestBytes = $1 }),
+        .integer("retry", { $0.retry.map(Int64.init) }, { $0.retry = Int($1) }),
         .string("serializationError", { $0.serializationError }, { $0.serializationError = $1 }),
         .string("serializer", { $0.serializer }, { $0.serializer = $1 }),
         .integer("size", { $0.size.map(Int64.init) }, { $0.size = Int($1) }),
@@ -128,6 +135,12 @@ extension EventLineField {
                        _ set: @escaping @Sendable (inout EventLine, Double) -> Void) -> EventLineField {
         EventLineField(key, write: { line, json in get(line).map { json.number(key, $0) } },
                        read: { value, line in JSONReading.number(value).map { set(&line, $0) } })
+    }
+
+    static func flag(_ key: StaticString, _ get: @escaping @Sendable (EventLine) -> Bool?,
+                     _ set: @escaping @Sendable (inout EventLine, Bool) -> Void) -> EventLineField {
+        EventLineField(key, write: { line, json in get(line).map { json.bool(key, $0) } },
+                       read: { value, line in JSONReading.bool(value).map { set(&line, $0) } })
     }
 
     /// Bytes as base64 text.

@@ -15,6 +15,8 @@ package struct EventLine: Sendable, Equatable {
     package var time: Double
 
     package var body: Data?
+    /// A `message` event's data: all of it, or its first bytes when `partial`.
+    package var data: String?
     package var bodyFile: String?
     package var bodyOmitted: String?
     package var bytes: Int64?
@@ -22,11 +24,19 @@ package struct EventLine: Sendable, Equatable {
     package var destination: String?
     package var direction: String?
     package var error: ErrorField?
+    /// A `message` event's format: `sse`, `ndjson` or `json-array`.
+    package var format: String?
     package var from: String?
     package var headers: [HTTPHeader]?
     package var hop: Int?
     /// The timings of each redirect hop, known when the task ends (`null` where unknown).
     package var hopTimings: [PhaseTimings?]?
+    /// A server-sent event's `id:` field, as sent.
+    package var id: String?
+    /// True on a `message` the response ended inside.
+    package var incomplete: Bool?
+    /// A `message` event's position in its response (1 for the first).
+    package var index: Int?
     package var kind: String?
     /// A `log` event's level: `log` or `error`.
     package var level: String?
@@ -35,11 +45,15 @@ package struct EventLine: Sendable, Equatable {
     package var method: String?
     package var name: String?
     package var options: HTTPRequest.Options?
+    /// True on a `message` whose data holds only the first of `size` bytes.
+    package var partial: Bool?
     package var passed: Bool?
     package var reason: String?
     /// A streamed request body (a proxied client's) as sent: its first bytes, and the whole size.
     package var requestBody: Data?
     package var requestBytes: Int64?
+    /// A server-sent event's `retry:` field (milliseconds).
+    package var retry: Int?
     package var serializationError: String?
     package var serializer: String?
     package var size: Int?
@@ -158,6 +172,16 @@ extension EventLine {
         case .scriptLog(let log):
             level = log.level.rawValue
             message = log.text
+        case .message(let streamed):
+            format = streamed.format.rawValue
+            index = streamed.index
+            name = streamed.event
+            id = streamed.id
+            retry = streamed.retry
+            data = streamed.data
+            size = streamed.size
+            if !streamed.isWhole { partial = true }
+            if !streamed.isComplete { incomplete = true }
         case .cancelled(let partial):
             if let partial, partial.bytes > 0 { bytes = partial.bytes } // received before the cancel
             guard let full, let partial else { break }

@@ -68,6 +68,10 @@ package struct EventLineReader {
             kind = .test(TestResult(name: line.name ?? "?", passed: line.passed ?? false, message: line.message))
         case .log:
             kind = .scriptLog(ScriptLog(level: line.level.flatMap(ScriptLog.Level.init(rawValue:)) ?? .log, text: line.message ?? ""))
+        case .message:
+            guard let format = line.format.flatMap(StreamMessage.Format.init(rawValue:)), let data = line.data else { return nil }
+            kind = .message(StreamMessage(format: format, index: line.index ?? 0, event: line.name, id: line.id, retry: line.retry, data: data,
+                                          size: line.size ?? data.utf8.count, isWhole: line.partial != true, isComplete: line.incomplete != true))
         case .cancelled:
             let bytes = line.bytes ?? 0
             let happened = bytes > 0 || responses[task] != nil || line.timings != nil

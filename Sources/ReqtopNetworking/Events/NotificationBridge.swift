@@ -25,6 +25,8 @@ public final class NotificationBridge: Sendable {
         /// A `TestResult` (test events) or a `ScriptLog` (log events).
         public static let test = "reqtop.task.test"
         public static let log = "reqtop.task.log"
+        /// A `StreamMessage` (message events).
+        public static let message = "reqtop.task.message"
     }
 
     /// The notification name of each event.
@@ -42,6 +44,7 @@ public final class NotificationBridge: Sendable {
         case .failed: "fail"
         case .test: "test"
         case .log: "log"
+        case .message: "message"
         }
         return Notification.Name("reqtop.task.\(suffix)")
     }
@@ -75,6 +78,7 @@ public final class NotificationBridge: Sendable {
         case .created, .resumed, .suspended, .cancelled: break
         case .test(let result): info[UserInfoKey.test] = result
         case .scriptLog(let log): info[UserInfoKey.log] = log
+        case .message(let streamed): info[UserInfoKey.message] = streamed
         case .requestSent(let head): info[UserInfoKey.requestHead] = head
         case .redirected(let hop): info[UserInfoKey.redirect] = hop
         case .response(let head):

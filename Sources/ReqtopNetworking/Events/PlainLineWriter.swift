@@ -87,6 +87,18 @@ enum PlainLineWriter {
             json.string("level", log.level.rawValue)
             json.string("message", message(log.text))
             taskAndTime()
+        case .message(let streamed):
+            json.string("data", message(streamed.data))
+            common()
+            json.string("format", streamed.format.rawValue)
+            if let id = streamed.id { json.string("id", id) }
+            if !streamed.isComplete { json.bool("incomplete", true) }
+            json.number("index", streamed.index)
+            if let name = streamed.event { json.string("name", name) }
+            if !streamed.isWhole { json.bool("partial", true) }
+            if let retry = streamed.retry { json.number("retry", retry) }
+            json.number("size", streamed.size)
+            taskAndTime()
         }
         json.finish(into: &bytes)
     }

@@ -27,6 +27,9 @@ extension Redaction {
         case .scriptLog(var log):
             log.text = String(decoding: body(Data(log.text.utf8)), as: UTF8.self) // client.log(token)
             event.kind = .scriptLog(log)
+        case .message(var streamed):
+            streamed.data = String(decoding: body(Data(streamed.data.utf8)), as: UTF8.self) // {"token": "…"} in a stream
+            event.kind = .message(streamed)
         case .test(var result):
             result.message = result.message.map { String(decoding: body(Data($0.utf8)), as: UTF8.self) }
             event.kind = .test(result)

@@ -35,6 +35,9 @@ public struct TaskEvent: Sendable {
         case test(TestResult)
         /// A script of the task's request list logged a line, or failed (`client.log`, an error).
         case scriptLog(ScriptLog)
+        /// A message of a streamed response (server-sent event, NDJSON line, JSON array element),
+        /// posted as it arrives, between `response` and the task's end.
+        case message(StreamMessage)
     }
 
     /// The event's name, as in the JSON Lines schema and the notification names.
@@ -52,11 +55,12 @@ public struct TaskEvent: Sendable {
         case .failed: .failed
         case .test: .test
         case .scriptLog: .log
+        case .message: .message
         }
     }
 
     public enum Name: String, Sendable, CaseIterable {
-        case created, resumed, suspended, cancelled, request, redirected, response, progress, completed, failed, test, log
+        case created, resumed, suspended, cancelled, request, redirected, response, progress, completed, failed, test, log, message
     }
 
     /// True for the events that end a task: completed, failed, cancelled.

@@ -47,6 +47,14 @@ package struct TextEventFormatter: Sendable {
             return "\(id) test      " + (result.passed ? "✓ " : "✗ ") + clean(result.name) + (result.message.map { ": " + clean($0) } ?? "")
         case .scriptLog(let log):
             return "\(id) \(log.level == .error ? "script ✗ " : "log       ")" + clean(log.text)
+        case .message(let streamed):
+            // `#3 message   12 update id=7 (42 B): {"a":1}`: the data on one line, its first 200 characters.
+            var text = "\(id) message   \(streamed.index)"
+            if let name = streamed.event { text += " " + clean(name) }
+            if let messageID = streamed.id { text += " id=" + clean(messageID) }
+            text += " (\(ByteCount.format(Int64(streamed.size)))\(streamed.isWhole ? "" : ", cut")\(streamed.isComplete ? "" : ", incomplete")): "
+            let flat = streamed.data.replacingOccurrences(of: "\n", with: "⏎")
+            return text + clean(String(flat.prefix(200))) + (flat.count > 200 ? "…" : "")
         case .resumed:
             return "\(id) resumed"
         case .suspended:

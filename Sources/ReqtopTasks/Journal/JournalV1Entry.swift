@@ -104,7 +104,7 @@ extension JournalV1Entry {
         case .response:
             guard let head = response else { return nil }
             kind = .response(head.head)
-        case .progress, .test, .log: return nil // (format 1 kept neither)
+        case .progress, .test, .log, .message: return nil // (format 1 kept none of these)
         case .completed:
             guard let end, let head = end.response else { return nil }
             kind = .completed(TaskCompletion(response: head.head, body: end.responseBody, bytes: end.bytes, timings: end.timings ?? .unknown,

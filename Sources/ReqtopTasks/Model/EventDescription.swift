@@ -31,7 +31,21 @@ enum EventDescription {
             return [test(result)]
         case .scriptLog(let log):
             return [self.log(log)]
+        case .message(let message):
+            return [self.message(message)]
         }
+    }
+
+    /// `#12 update id=7, 42 B: {"a":1}` (the data's first line, its first 200 characters).
+    static func message(_ message: StreamMessage) -> String {
+        var text = "#\(message.index)"
+        if let name = message.event { text += " " + name }
+        if let id = message.id { text += " id=\(id)" }
+        text += ", \(ByteCount.format(Int64(message.size)))"
+        if !message.isWhole { text += " (first \(ByteCount.format(Int64(message.data.utf8.count))) kept)" }
+        if !message.isComplete { text += " (the response ended inside it)" }
+        let firstLine = message.data.prefix { $0 != "\n" }
+        return text + ": " + firstLine.prefix(200) + (firstLine.count > 200 || firstLine.count < message.data.count ? "…" : "")
     }
 
     private static func test(_ result: TestResult) -> String {
@@ -79,6 +93,11 @@ enum EventDescription {
         case .log:
             guard case .log(let index) = entry.detail, index < r.scriptLogs.count else { return [] }
             return [log(r.scriptLogs[index])]
+        case .message:
+            guard case .messages(let first, let count) = entry.detail else { return [] }
+            let summary = count == 1 ? "message #\(first)" : "messages #\(first)–#\(first + count - 1) (\(count)): the Stream tab lists them"
+            let shown = r.messages?.entries.first { $0.message.index == first }.map { [message($0.message)] } ?? []
+            return [summary] + (count == 1 ? shown : [])
         }
     }
 

@@ -29,6 +29,8 @@ package struct TaskRecord: Sendable {
     package var tests: [TestResult] = []
     /// What its list's scripts logged, and their errors.
     package var scriptLogs: [ScriptLog] = []
+    /// The messages of a streamed response (server-sent events, NDJSON), nil for any other response.
+    package var messages: StreamMessageLog?
     /// How many request body bytes were sent when the body streamed in as it went (a proxied
     /// client's): `request.body` holds what was kept of it, all of it unless this is larger.
     package var streamedBodyBytes: Int64?
@@ -154,6 +156,8 @@ package struct TimelineEntry: Sendable {
         case test(Int)
         /// Which of the record's `scriptLogs`.
         case log(Int)
+        /// A run of consecutive messages: the first's number, and how many (one entry, not one each).
+        case messages(first: Int, count: Int)
     }
 
     /// The payload as readable lines (untrusted text: the UI sanitizes it when drawing).

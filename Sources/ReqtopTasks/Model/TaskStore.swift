@@ -192,6 +192,9 @@ package final class TaskStore: Sendable {
             state.testCounts[result.passed ? 0 : 1] += 1
         case .scriptLog(let log):
             record.scriptLogs.append(log)
+        case .message(let message):
+            if record.messages == nil { record.messages = StreamMessageLog() }
+            record.messages?.append(message, at: event.time)
         }
         if record.state != before {
             state.counts[before, default: 0] -= 1
@@ -200,7 +203,7 @@ package final class TaskStore: Sendable {
         }
         record.revision &+= 1
         appendTimeline(event, to: &record)
-        if event.name != .progress { appendLog(event, to: &state) }
+        if event.name != .progress && event.name != .message { appendLog(event, to: &state) } // (the Stream tab lists messages)
         state.records[position] = record
     }
 
@@ -260,7 +263,13 @@ package final class TaskStore: Sendable {
         case .completed(let c): .completion(serializer: c.serializer, serializationError: c.serializationError)
         case .test: .test(record.tests.count - 1)
         case .scriptLog: .log(record.scriptLogs.count - 1)
+        case .message(let message): .messages(first: message.index, count: 1)
         default: .none
+        }
+        // Consecutive messages share one entry: its time is the first's, its count grows.
+        if case .messages = detail, let last = record.timeline.last, case .messages(let first, let count) = last.detail {
+            record.timeline[record.timeline.count - 1] = TimelineEntry(time: last.time, event: .message, detail: .messages(first: first, count: count + 1))
+            return
         }
         let entry = TimelineEntry(time: event.time, event: event.name, detail: detail)
         // Consecutive progress of the same direction share one entry (the latest), so memory stays small.

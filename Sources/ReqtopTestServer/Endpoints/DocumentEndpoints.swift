@@ -1,4 +1,4 @@
-/// `/html`, `/xml`, `/json` and `/ndjson`: fixed documents of each kind, for the body views.
+/// `/html`, `/xml` and `/json`: fixed documents of each kind, for the body views.
 enum DocumentEndpoints {
     static let html = """
         <!DOCTYPE html>
@@ -25,14 +25,11 @@ enum DocumentEndpoints {
     /// Members in a deliberate order (not sorted), empty and nested containers, numbers as written.
     static let json = #"{"zeta":1,"alpha":{"empty":{},"list":[],"nested":{"deep":[1,2.50,-3e2,{"k":null}]}},"text":"caf\u00e9 \"q\"","ok":true}"#
 
-    static let ndjson = (1...5).map { #"{"n":\#($0),"event":"tick"}"# }.joined(separator: "\n") + "\n"
-
     static func respond(_ exchange: Exchange, _ kind: String) throws -> Disposition {
         let (type, body): (String, String) = switch kind {
         case "html": ("text/html; charset=utf-8", html)
         case "xml": ("application/xml", xml)
-        case "json": ("application/json", json)
-        default: ("application/x-ndjson", ndjson)
+        default: ("application/json", json)
         }
         return try exchange.respond(status: 200, headers: [("Content-Type", type)], body: Array(body.utf8))
     }

@@ -20,7 +20,9 @@ package enum EndpointIndex {
     GET  /gzip                             gzip-encoded JSON
     GET  /html  /xml                       a small HTML page and an XML document (httpbin's kind)
     GET  /json                             JSON with members out of order, empty and nested containers
-    GET  /ndjson                           five lines of newline-delimited JSON
+    GET  /ndjson?count=&interval=          count (5) lines of newline-delimited JSON, one every interval (0) s, chunked
+    GET  /sse?count=&interval=&event=&size=   count (10) server-sent events (id, event: tick, JSON data), one every
+                                           interval (0.5) s, chunked; size pads each event's data to that many bytes
     GET  /basic-auth/{user}/{passwd}       200 with the right Basic credentials, else 401 + WWW-Authenticate
     GET  /cookies                          echo request cookies as JSON
     GET  /cookies/set?name=value           Set-Cookie each pair, then 302 to /cookies

@@ -19,7 +19,11 @@ enum Router {
             return try EchoEndpoints.bodyEcho(exchange)
         case ("delay", 2):
             return try EchoEndpoints.delay(exchange, seconds: segments[1])
-        case ("html", 1), ("xml", 1), ("json", 1), ("ndjson", 1):
+        case ("sse", 1):
+            return try allow(["GET", "HEAD"], exchange) { try StreamEndpoints.sse(exchange) }
+        case ("ndjson", 1):
+            return try allow(["GET", "HEAD"], exchange) { try StreamEndpoints.ndjson(exchange) }
+        case ("html", 1), ("xml", 1), ("json", 1):
             return try allow(["GET", "HEAD"], exchange) { try DocumentEndpoints.respond(exchange, segments[0]) }
         case ("gzip", 1):
             return try EchoEndpoints.gzip(exchange)
