@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Splits a streamed response body into `StreamMessage`s as its bytes arrive, in pieces of any size.
 /// Memory is bounded whatever the input: each message keeps at most `keptBytes` of its data (the
 /// rest is counted), SSE field names and values other than data at most `maxFieldBytes`.
@@ -42,11 +46,50 @@ public struct StreamMessageParser: Sendable {
 
     /// Reads `bytes`, calling `emit` for each message they complete.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: (StreamMessage) -> Void) {
-        switch format {
-        case .sse: for byte in bytes { sse(byte, emit) }
-        case .ndjson: for byte in bytes { ndjson(byte, emit) }
-        case .jsonArray: for byte in bytes { jsonArray(byte, emit) }
+        // Byte by byte where the syntax is; a run of data (an SSE data value, an NDJSON line, the
+        // inside of a JSON string) is taken whole up to the next byte that can end it.
+        var index = 0
+        while index < bytes.count {
+            switch format {
+            case .sse:
+                if inValue, !skipsSpace, !afterCarriageReturn, byteOrderMarkMatched == 3, isDataField {
+                    let end = Self.next(Self.lineFeed, or: Self.carriageReturn, in: bytes, from: index)
+                    if end > index {
+                        keep(UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
+                        lineHasBytes = true
+                        index = end
+                        continue
+                    }
+                }
+                sse(bytes[index], emit)
+            case .ndjson:
+                let end = Self.next(Self.lineFeed, or: Self.lineFeed, in: bytes, from: index)
+                keep(UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
+                index = end
+                if index < bytes.count { endNDJSONLine(emit) }
+            case .jsonArray:
+                if phase == .element, inString, !escaped {
+                    let end = Self.next(UInt8(ascii: "\""), or: UInt8(ascii: "\\"), in: bytes, from: index)
+                    if end > index {
+                        keep(UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
+                        index = end
+                        continue
+                    }
+                }
+                jsonArray(bytes[index], emit)
+            }
+            index += 1
         }
+    }
+
+    /// Where the first `a` or `b` at or after `start` is (`bytes.count` when there is none).
+    private static func next(_ a: UInt8, or b: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        guard let base = bytes.baseAddress, start < bytes.count else { return bytes.count }
+        let count = bytes.count - start
+        let first = memchr(base + start, Int32(a), count).map { $0 - UnsafeMutableRawPointer(mutating: base) } ?? bytes.count
+        guard a != b else { return first }
+        let second = memchr(base + start, Int32(b), min(count, first - start)).map { $0 - UnsafeMutableRawPointer(mutating: base) }
+        return second ?? first
     }
 
     /// The body ended: a message it ended inside is emitted, marked incomplete (an NDJSON last line
@@ -67,6 +110,12 @@ public struct StreamMessageParser: Sendable {
     private mutating func keep(_ byte: UInt8) {
         if data.count < keptBytes { data.append(byte) }
         dataSize += 1
+    }
+
+    private mutating func keep(_ run: UnsafeRawBufferPointer) {
+        let room = keptBytes - data.count
+        if room > 0 { data.append(contentsOf: run.prefix(room)) }
+        dataSize += run.count
     }
 
     private mutating func dispatch(_ emit: (StreamMessage) -> Void, complete: Bool = true) {
@@ -170,11 +219,6 @@ public struct StreamMessageParser: Sendable {
     }
 
     // MARK: NDJSON
-
-    private mutating func ndjson(_ byte: UInt8, _ emit: (StreamMessage) -> Void) {
-        if byte == Self.lineFeed { return endNDJSONLine(emit) }
-        keep(byte)
-    }
 
     private mutating func endNDJSONLine(_ emit: (StreamMessage) -> Void) {
         if data.last == Self.carriageReturn, data.count == dataSize {
