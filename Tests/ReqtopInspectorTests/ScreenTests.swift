@@ -574,6 +574,40 @@ final class ScreenTests: XCTestCase {
         XCTAssertEqual(Array(lines[2...7]), ["── tests: 0 passed, 1 failed ──", "✗ has a name", "name is null", "── log ──", "me: {}", ""])
     }
 
+    /// A streamed response: the table counts its messages, the Stream tab (8) lists them with their
+    /// time, name, id and size, JSON pretty-printed, following the tail as more arrive.
+    func testStreamTabListsMessagesAsTheyArriveAndFollowsTheTail() {
+        let (app, store, _, terminal) = makeApp(width: 100, height: 12)
+        let url = "http://api.test/events"
+        store.apply([CannedEvents.created(1, "GET", url), CannedEvents.simple(1, .resumed, at: 100),
+                     CannedEvents.simple(1, .response(CannedEvents.head(200, url)), at: 100.1)])
+        func message(_ n: Int, at time: Double) -> TaskEvent {
+            CannedEvents.simple(1, .message(StreamMessage(format: .sse, index: n, event: "update", id: String(n), data: #"{"n":\#(n)}"#,
+                                                          size: 7)), at: time)
+        }
+        store.apply([message(1, at: 100.25), message(2, at: 100.5)])
+        var lines = draw(app, terminal)
+        XCTAssertTrue(lines[3].contains("⇣ 2 events"), lines[3])
+        _ = app.handle(.enter)
+        _ = app.handle(.char("8"))
+        lines = draw(app, terminal).map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(Array(lines[2...9]), ["── 2 messages (sse), 14 B of data, arriving ──",
+                                             "+0.250 s  #1  update  id=1  7 B", "{", "\"n\": 1", "}",
+                                             "+0.500 s  #2  update  id=2  7 B", "{", "\"n\": 2"])
+        // More arrive: the view stays on the last page, where the new ones are.
+        store.apply((3...6).map { message($0, at: 100.5 + Double($0) / 10) })
+        lines = draw(app, terminal).map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(Array(lines[7...10]), ["+1.100 s  #6  update  id=6  7 B", "{", "\"n\": 6", "}"], lines.joined(separator: "\n"))
+        // Scrolled up, it stays put when more arrive.
+        for _ in 0..<4 { _ = app.handle(.up) }
+        let above = draw(app, terminal)
+        store.apply([message(7, at: 101.2)])
+        XCTAssertEqual(draw(app, terminal)[3...], above[3...])
+        // The Events tab shows the run of messages as one entry.
+        _ = app.handle(.char("5"))
+        XCTAssertTrue(draw(app, terminal).contains { $0.contains("messages #1–#7 (7)") })
+    }
+
     func testPromptHistoryIsKeptBetweenSessions() throws {
         let file = PromptHistoryFile(url: FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-history-\(UUID()).json"))
         defer { try? FileManager.default.removeItem(at: file.url) }

@@ -45,6 +45,29 @@ final class HARRecorderTests: RunnerTestCase {
         XCTAssertLessThan(abs(entries[0].startedDateTime.timeIntervalSinceNow), 60)
     }
 
+    /// A streamed response's messages go in `_streamMessages`, shaped as Chrome's `_webSocketMessages`
+    /// (through the recorder's spill file and back), with secrets in their data redacted.
+    func testStreamedMessagesAreKeptInStreamMessages() throws {
+        let har = try recorded("GET {{base}}/sse?count=3&interval=0&event=update\n\n###\nGET {{base}}/get\n")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(UUID().uuidString).har")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try har.write(to: url)
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
+        let entries = try XCTUnwrap((object?["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        XCTAssertEqual(entries.count, 2)
+        let messages = try XCTUnwrap(entries[0]["_streamMessages"] as? [[String: Any]])
+        XCTAssertEqual(messages.map { $0["data"] as? String }, (1...3).map { #"{"n":\#($0),"of":3}"# })
+        XCTAssertEqual(messages.map { $0["type"] as? String }, ["receive", "receive", "receive"])
+        XCTAssertEqual(messages.map { $0["opcode"] as? Int }, [1, 1, 1])
+        XCTAssertEqual(messages.map { $0["event"] as? String }, ["update", "update", "update"])
+        XCTAssertEqual(messages.map { $0["id"] as? String }, ["1", "2", "3"])
+        XCTAssertEqual(messages.map { $0["format"] as? String }, ["sse", "sse", "sse"])
+        let times = messages.compactMap { $0["time"] as? Double }
+        XCTAssertEqual(times.count, 3)
+        XCTAssertLessThan(abs(times[0] - Date().timeIntervalSince1970), 60, "seconds since 1970, as Chrome writes them")
+        XCTAssertNil(entries[1]["_streamMessages"], "a response that is not a stream has none")
+    }
+
     func testWrittenFileIsHAR12WithEveryFinishedTask() throws {
         let har = try recorded("GET {{base}}/get\n\n###\nGET {{base}}/status/404\n")
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-\(UUID().uuidString).har")

@@ -1,6 +1,6 @@
 /// One message of a streamed response as it arrived: a server-sent event, a line of NDJSON, or an
 /// element of a JSON array sent in pieces.
-public struct StreamMessage: Sendable, Equatable {
+public struct StreamMessage: Sendable, Hashable {
     /// How the body is divided into messages, chosen from its `Content-Type`.
     public enum Format: String, Sendable, CaseIterable {
         /// `text/event-stream` (the WHATWG HTML server-sent events syntax).

@@ -42,6 +42,9 @@ final class DetailScreen: ScrollingScreen {
     private var folding = JSONFolding()
     /// Where the tab bar was drawn, for clicks.
     private var tabBar = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// A tail-following tab (Stream): the offset its last page had at the last frame. Scrolled above
+    /// it, the view stays where it was put; at the bottom again, it follows new lines.
+    private var followedTo: Int?
 
     init(id: TaskID) { self.id = id }
 
@@ -63,8 +66,8 @@ final class DetailScreen: ScrollingScreen {
             let tabs = DetailTab.allCases
             let step = command == .nextTab ? 1 : tabs.count - 1
             show((tabs.firstIndex(of: tab).map { tabs[($0 + step) % tabs.count] }) ?? .request)
-        case .tab1, .tab2, .tab3, .tab4, .tab5, .tab6, .tab7:
-            let number = [KeyCommand.tab1, .tab2, .tab3, .tab4, .tab5, .tab6, .tab7].firstIndex(of: command) ?? 0
+        case .tab1, .tab2, .tab3, .tab4, .tab5, .tab6, .tab7, .tab8:
+            let number = [KeyCommand.tab1, .tab2, .tab3, .tab4, .tab5, .tab6, .tab7, .tab8].firstIndex(of: command) ?? 0
             guard number < DetailTab.allCases.count else { return .ignore }
             show(DetailTab.allCases[number])
         case .search: app.open(.search, text: "") // the last pattern is one ↑ away
@@ -97,6 +100,7 @@ final class DetailScreen: ScrollingScreen {
         tab = newTab
         scroll = TextViewState()
         match = nil
+        followedTo = newTab.content.followsTheTail ? 0 : nil // a tab whose lines grow at the end opens on them
     }
 
     /// Searches for `pattern` (empty: clears the search) and goes to the first match on or below the top line.
@@ -174,7 +178,10 @@ final class DetailScreen: ScrollingScreen {
             text.highlight = search
             if case .json = lines.content { text.colorize = JSONSyntax.spans }
             if case .markup = lines.content { text.colorize = MarkupSyntax.spans }
+            let following = tab.content.followsTheTail && scroll.offset >= (followedTo ?? .max)
+            if following { scroll.offset = .max } // the view clamps it to the last page
             frame.render(text, in: body, state: &scroll)
+            if tab.content.followsTheTail, following || scroll.offset >= (followedTo ?? .max) { followedTo = scroll.offset }
         case .hex(let bytes, let note):
             let rows = Layout.vertical([.fixed(note == nil ? 0 : 1), .fill(1)]).split(body)
             if let note { frame.buffer.setString(x: rows[0].x, y: rows[0].y, note, style: Style().dim, maxWidth: rows[0].width) }

@@ -11,12 +11,15 @@ protocol DetailTabContent: Sendable {
     var followsTheClock: Bool { get }
     /// It shows the body received so far while the task runs.
     var showsTheLiveBody: Bool { get }
+    /// New lines arrive at the end: the view stays on them while it is at the bottom.
+    var followsTheTail: Bool { get }
     func content(of record: TaskRecord, in context: DetailTabContext) -> DetailContent
 }
 
 extension DetailTabContent {
     var followsTheClock: Bool { false }
     var showsTheLiveBody: Bool { false }
+    var followsTheTail: Bool { false }
 }
 
 /// What a tab may need besides the task: the width, the body view chosen (`v`), the time, and
@@ -33,13 +36,15 @@ package struct DetailTab: Hashable, Sendable {
     package let title: String
 
     /// Every tab, in the bar's order.
-    static let all: [any DetailTabContent] = [RequestTab(), ResponseTab(), BodyTab(), TimingTab(), EventsTab(), CookiesTab(), TestsTab()]
+    static let all: [any DetailTabContent] = [RequestTab(), ResponseTab(), BodyTab(), TimingTab(), EventsTab(), CookiesTab(), TestsTab(),
+                                                StreamTab()]
 
     package static var allCases: [DetailTab] { all.map { DetailTab(title: $0.title) } }
     package static let request = DetailTab(title: RequestTab().title)
     package static let body = DetailTab(title: BodyTab().title)
     package static let timing = DetailTab(title: TimingTab().title)
     package static let tests = DetailTab(title: TestsTab().title)
+    package static let stream = DetailTab(title: StreamTab().title)
 
     /// What the tab shows.
     var content: any DetailTabContent { Self.all.first { $0.title == title } ?? RequestTab() }

@@ -106,6 +106,11 @@ struct TaskColumn: Sendable {
     }
 
     private static func progress(_ record: TaskRecord, bar: Bool) -> String {
+        // A streamed response counts its messages (server-sent events, NDJSON lines) instead.
+        if let count = record.messages?.count, count > 0, !record.state.isTerminal || record.state == .completed {
+            let number = count < 10_000 ? String(count) : "\(count / 1000)k"
+            return bar ? (record.state.isTerminal ? "" : "⇣ ") + "\(number) event\(count == 1 ? "" : "s")" : number
+        }
         switch record.state {
         case .failed: return bar ? "✗ " + (record.error?.code.rawValue ?? "failed") : "✗"
         case .cancelled: return bar ? "⊘ cancelled" : "⊘"

@@ -59,6 +59,19 @@ public struct HARExportEntry: Sendable, Hashable {
     public var error: String?
     /// What the request list's scripts checked of this response (`_tests` in the HAR).
     public var tests: [TestResult] = []
+    /// A streamed response's messages with the time each arrived (seconds since 1970), as
+    /// `_streamMessages` in the HAR, shaped as Chrome's `_webSocketMessages`.
+    public var streamMessages: [TimedStreamMessage] = []
+
+    /// One message of a streamed response and when it arrived.
+    public struct TimedStreamMessage: Sendable, Hashable {
+        public var time: Double
+        public var message: StreamMessage
+        public init(time: Double, message: StreamMessage) {
+            self.time = time
+            self.message = message
+        }
+    }
 
     public init(startedDateTime: Date, request: Request, response: Response, timings: HARTimings,
                 time: Double? = nil, serverIPAddress: String? = nil, comment: String? = nil, error: String? = nil) {
@@ -102,6 +115,9 @@ extension HARExportEntry {
         }
         entry.response.headers = redaction.headers(response.headers)
         entry.response.body = response.body.map(redaction.body)
+        for index in entry.streamMessages.indices {
+            entry.streamMessages[index].message.data = String(decoding: redaction.body(Data(entry.streamMessages[index].message.data.utf8)), as: UTF8.self)
+        }
         return entry
     }
 }

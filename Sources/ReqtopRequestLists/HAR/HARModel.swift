@@ -101,6 +101,29 @@ enum HAR {
         var _error: String?
         /// A custom field: the request list's script tests of this response (`client.test`), in order.
         var _tests: [Test]?
+        /// A custom field: a streamed response's messages (server-sent events, NDJSON lines, JSON
+        /// array elements), each as Chrome writes a WebSocket message in `_webSocketMessages`
+        /// (`type`, `time`, `opcode`, `data`) plus what the stream said of it.
+        var _streamMessages: [StreamMessage]?
+    }
+
+    struct StreamMessage: Encodable {
+        var type = "receive"
+        /// Seconds since 1970, as Chrome's.
+        var time: Double
+        /// 1: text, as a WebSocket text frame.
+        var opcode = 1
+        var data: String
+        var format: String
+        var index: Int
+        var size: Int
+        var event: String?
+        var id: String?
+        var retry: Int?
+        /// True when `data` is only the first of `size` bytes.
+        var partial: Bool?
+        /// True when the response ended inside the message.
+        var incomplete: Bool?
     }
 
     struct Test: Encodable {

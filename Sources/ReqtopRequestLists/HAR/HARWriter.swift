@@ -78,6 +78,12 @@ public enum HARWriter {
         return HAR.Entry(startedDateTime: isoDate(entry.startedDateTime), time: entry.time, request: request, response: response,
                         cache: HAR.Cache(), timings: timings, serverIPAddress: entry.serverIPAddress, comment: entry.comment,
                         _error: entry.error,
-                        _tests: entry.tests.isEmpty ? nil : entry.tests.map { HAR.Test(name: $0.name, passed: $0.passed, message: $0.message) })
+                        _tests: entry.tests.isEmpty ? nil : entry.tests.map { HAR.Test(name: $0.name, passed: $0.passed, message: $0.message) },
+                        _streamMessages: entry.streamMessages.isEmpty ? nil : entry.streamMessages.map { timed in
+                            let m = timed.message
+                            return HAR.StreamMessage(time: timed.time, data: m.data, format: m.format.rawValue, index: m.index, size: m.size,
+                                                     event: m.event, id: m.id, retry: m.retry, partial: m.isWhole ? nil : true,
+                                                     incomplete: m.isComplete ? nil : true)
+                        })
     }
 }

@@ -18,6 +18,11 @@ GET {{base}}/redirect/3
 # 2000 bytes dripped over about 6 seconds: watch the progress bar.
 GET {{base}}/drip?numbytes=2000&duration=6
 
+### live-events
+# 40 server-sent events over 10 seconds: open it (Enter) and press 8 for the Stream tab, which
+# lists each event as it arrives; the PROGRESS column counts them.
+GET {{base}}/sse?count=40&interval=0.25
+
 ### large-download
 # 200 MB at 10 MB/s: select it and press s to suspend (the bytes stop), s again to resume.
 # Past 8 MB the body goes to a temporary file, so memory stays flat.

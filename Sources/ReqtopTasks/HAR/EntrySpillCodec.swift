@@ -42,6 +42,19 @@ enum EntrySpillCodec {
             writer.int(test.passed ? 1 : 0)
             writer.string(test.message)
         }
+        writer.int(entry.streamMessages.count)
+        for timed in entry.streamMessages {
+            let m = timed.message
+            writer.double(timed.time)
+            writer.string(m.format.rawValue)
+            writer.int(m.index)
+            writer.string(m.event)
+            writer.string(m.id)
+            writer.int(m.retry ?? -1)
+            writer.string(m.data)
+            writer.int(m.size)
+            writer.int((m.isWhole ? 1 : 0) | (m.isComplete ? 2 : 0))
+        }
         withUnsafeBytes(of: UInt64(writer.bytes.count).littleEndian) { out.append(contentsOf: $0) }
         out.append(contentsOf: writer.bytes)
     }
@@ -140,6 +153,17 @@ enum EntrySpillCodec {
             guard tests >= 0 else { throw Malformed() }
             for _ in 0..<tests {
                 entry.tests.append(TestResult(name: try string(), passed: try int() != 0, message: try optionalString()))
+            }
+            let messages = try int()
+            guard messages >= 0 else { throw Malformed() }
+            for _ in 0..<messages {
+                let time = try double()
+                guard let format = StreamMessage.Format(rawValue: try string()) else { throw Malformed() }
+                let index = try int(), event = try optionalString(), id = try optionalString(), retry = try int()
+                let data = try string(), size = try int(), flags = try int()
+                entry.streamMessages.append(.init(time: time, message: StreamMessage(
+                    format: format, index: index, event: event, id: id, retry: retry < 0 ? nil : retry, data: data, size: size,
+                    isWhole: flags & 1 != 0, isComplete: flags & 2 != 0)))
             }
             return entry
         }

@@ -67,6 +67,13 @@ package enum SessionExport {
             timings: harTimings(t), time: t.total >= 0 ? t.total : nil, comment: comment,
             error: isFinal && endedEarly(record) != nil ? record.error.map { "\($0.code.rawValue): \($0.message)" } ?? endedEarly(record) : nil)
         if isFinal { entry.tests = record.tests } // the scripts checked the final response
+        if isFinal, let log = record.messages {
+            entry.streamMessages = log.entries.map { HARExportEntry.TimedStreamMessage(time: $0.time, message: $0.message) }
+            if log.released > 0 {
+                entry.comment = (entry.comment.map { $0 + "; " } ?? "")
+                    + "_streamMessages starts at message \(log.released + 1) of \(log.count): the first \(log.released) were let go to keep memory bounded (the journal has them)"
+            }
+        }
         return entry
     }
 
