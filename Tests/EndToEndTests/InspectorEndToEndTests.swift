@@ -123,6 +123,31 @@ final class InspectorEndToEndTests: XCTestCase {
         XCTAssertEqual(try tmux.display("#{cursor_flag}"), "1")
     }
 
+    /// The demo's server-sent events, live in the Stream tab at 80×24 while they arrive, then all forty.
+    func testTheDemosEventStreamIsShownLiveInTheStreamTab() throws {
+        let tmux = try shell(running: "\(Self.reqtop) demo")
+        try tmux.waitFor(text: "/sse?count=40")
+        try select("/sse?count=40", tmux)
+        try tmux.sendKeys("Enter")
+        try tmux.waitFor(text: "Request │ Response")
+        try tmux.sendKeys("8")
+        // While it runs: the header says so and the newest event is on screen (the view follows the tail).
+        var screen = try tmux.waitUntil("some events to have arrived") { $0.contains("arriving ──") && $0.contains("  tick  id=") }
+        XCTAssertTrue(screen.contains("Stream"), screen)
+        screen = try tmux.waitUntil("the last event, followed to the bottom", timeout: 30) {
+            $0.contains("— completed 200 OK") && $0.contains("#40  tick  id=40")
+        }
+        XCTAssertTrue(screen.contains(#""of": 40"#), "its JSON data pretty-printed:\n\(screen)")
+        try tmux.sendKeys("g")
+        screen = try tmux.waitFor(text: "── 40 messages (sse), 631 B of data ──")
+        try tmux.sendKeys("/", "i", "d", "=", "7", "Enter")
+        screen = try tmux.waitFor(text: "match 1/1 for id=7")
+        XCTAssertTrue(screen.contains("#7  tick  id=7"), screen)
+        try tmux.sendKeys("Escape")
+        screen = try tmux.waitFor(text: "HOST / PATH")
+        XCTAssertTrue(row("/sse?count=40", in: screen)?.contains("40") ?? false, "the row counts the events:\n\(screen)")
+    }
+
     func testDetailViewSearchWrapScrollAndCookies() throws {
         let base = server.baseURL.absoluteString
         let long = String(repeating: "x", count: 300) + "END"

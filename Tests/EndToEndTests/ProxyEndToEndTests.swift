@@ -75,6 +75,21 @@ final class ProxyEndToEndTests: EmbeddedServerTestCase {
         XCTAssertEqual(server.requestLog.map(\.target), ["/get?who"], "only the authenticated request reached the server")
     }
 
+    func testServerSentEventsThroughTheProxyArriveLiveAndAreMessageEvents() throws {
+        let url = server.url("/sse?count=3&interval=0.3").absoluteString
+        let started = Date()
+        let proxied = try shell("curl -sS -N -x http://127.0.0.1:\(port) '\(url)'")
+        XCTAssertEqual(proxied.stdoutText.components(separatedBy: "\n\n").filter { $0.contains("data: ") }.count, 3, proxied.stdoutText)
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 0.55, "the events came 0.3 s apart")
+        var lines: [String] = []
+        for index in 1...3 {
+            lines.append(try XCTUnwrap(proxy.waitForLine { $0.contains(#""event":"message""#) && $0.contains(#""index":\#(index),"#) },
+                                       "message \(index)"))
+        }
+        XCTAssertTrue(lines[2].contains(#""data":"{\"n\":3,\"of\":3}""#), lines[2])
+        XCTAssertTrue(lines.allSatisfy { $0.contains(#""format":"sse""#) && $0.contains(#""name":"tick""#) }, "\(lines)")
+    }
+
     func testTwoHundredClientsAtOnceWithABoundedNumberOfThreads() throws {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("proxy-200-\(UUID().uuidString).curl")
         defer { try? FileManager.default.removeItem(at: config) }
