@@ -2,8 +2,9 @@
 # Starts nginx (HTTP and HTTPS with a certificate made now) and httpbin on free loopback ports,
 # exports their URLs, runs the given command, and stops both on exit — also on failure or Ctrl-C.
 #   REQTOP_NGINX_URL       http://127.0.0.1:PORT   files: /files/100b.bin /files/10k.bin /files/1m.bin /files/100m.bin /files/large.bin
-#   REQTOP_NGINX_TLS_URL   https://127.0.0.1:PORT  the same files, self-signed certificate for 127.0.0.1
+#   REQTOP_NGINX_TLS_URL   https://127.0.0.1:PORT  the same files, self-signed certificate for 127.0.0.1; HTTP/2 by ALPN
 #   REQTOP_NGINX_CA_FILE   the CA certificate that signed it
+#   REQTOP_NGINX_H2C_URL   http://127.0.0.1:PORT  the same files over cleartext HTTP/2 (prior knowledge, h2c)
 #   REQTOP_HTTPBIN_URL     http://127.0.0.1:PORT   httpbin under gunicorn (gthread, 16 threads)
 # REQTOP_LARGE_FILE_MB sets the size of large.bin (default 256).
 set -euo pipefail
@@ -42,7 +43,7 @@ printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' > "$work/san.ext"
 openssl x509 -req -in "$work/server.csr" -CA "$work/ca.pem" -CAkey "$work/ca.key" -CAcreateserial \
   -days 2 -extfile "$work/san.ext" -out "$work/server.pem" >/dev/null 2>&1
 
-http_port=$(free_port); tls_port=$(free_port); httpbin_port=$(free_port)
+http_port=$(free_port); tls_port=$(free_port); h2c_port=$(free_port); httpbin_port=$(free_port)
 cat > "$work/nginx.conf" <<CONF
 worker_processes 1;
 pid $work/nginx.pid;
@@ -58,6 +59,7 @@ http {
   server {
     listen 127.0.0.1:$http_port;
     listen 127.0.0.1:$tls_port ssl http2;
+    listen 127.0.0.1:$h2c_port http2;
     ssl_certificate $work/server.pem;
     ssl_certificate_key $work/server.key;
     root $work/www;
@@ -79,6 +81,7 @@ gunicorn_pid=$!
 export REQTOP_NGINX_URL="http://127.0.0.1:$http_port"
 export REQTOP_NGINX_TLS_URL="https://127.0.0.1:$tls_port"
 export REQTOP_NGINX_CA_FILE="$work/ca.pem"
+export REQTOP_NGINX_H2C_URL="http://127.0.0.1:$h2c_port"
 export REQTOP_HTTPBIN_URL="http://127.0.0.1:$httpbin_port"
 
 wait_for() { # url

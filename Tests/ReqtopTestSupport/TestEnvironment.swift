@@ -9,6 +9,8 @@ public enum TestEnvironment {
     public static var nginxURL: URL? { url("REQTOP_NGINX_URL") }
     /// nginx over HTTPS with a self-signed certificate (`REQTOP_NGINX_TLS_URL`).
     public static var nginxTLSURL: URL? { url("REQTOP_NGINX_TLS_URL") }
+    /// nginx speaking cleartext HTTP/2 only (prior knowledge).
+    public static var nginxH2CURL: URL? { url("REQTOP_NGINX_H2C_URL") }
     /// The CA file that signed nginx's certificate (`REQTOP_NGINX_CA_FILE`).
     public static var nginxCAFile: String? { ProcessInfo.processInfo.environment["REQTOP_NGINX_CA_FILE"] }
     /// httpbin under gunicorn (`REQTOP_HTTPBIN_URL`).
