@@ -81,6 +81,7 @@ void ccurl_install_callbacks(CURL *h, void *context) {
 }
 
 int ccurl_features(void) { return curl_version_info(CURLVERSION_NOW)->features; }
+unsigned int ccurl_version_number(void) { return curl_version_info(CURLVERSION_NOW)->version_num; }
 
 // The sockets libcurl opened for one engine and has not closed yet, so a transfer's connection can
 // be found by its ports. One table per engine (its multi handle): only that engine's thread touches it.

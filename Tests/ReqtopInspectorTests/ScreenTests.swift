@@ -608,6 +608,34 @@ final class ScreenTests: XCTestCase {
         XCTAssertTrue(draw(app, terminal).contains { $0.contains("messages #1–#7 (7)") })
     }
 
+    /// HTTP/2: the STATUS column says `h2` (widened for it), and the Timing tab names the connection
+    /// and the tasks that were streams on it at the same time.
+    func testHTTP2ShowsInTheTableAndStreamsSharingAConnectionInTiming() {
+        let (app, store, _, terminal) = makeApp(width: 100, height: 20)
+        let connection = TransferConnection(localPort: 40001, remoteAddress: "127.0.0.1", remotePort: 443)
+        for id in 1...3 {
+            let url = "https://api.test/item/\(id)"
+            var head = CannedEvents.head(200, url)
+            head.httpVersion = "2"
+            let timings = PhaseTimings(dns: id == 1 ? 1 : -1, connect: id == 1 ? 2 : -1, tls: id == 1 ? 3 : -1, send: 0.5, wait: 10, receive: 1, total: 20)
+            var completion = TaskCompletion(response: head, body: nil, bytes: 10, timings: timings, redirects: [], serializer: "raw",
+                                            serializedValue: nil, serializationError: nil)
+            completion.connection = id == 3 ? TransferConnection(localPort: 40002, remoteAddress: "127.0.0.1", remotePort: 443) : connection
+            store.apply([CannedEvents.created(id, "GET", url), CannedEvents.simple(id, .resumed, at: 100 + Double(id) / 100),
+                         CannedEvents.simple(id, .response(head), at: 100.1), CannedEvents.simple(id, .completed(completion), at: 100.2)])
+        }
+        var lines = draw(app, terminal)
+        XCTAssertTrue(lines[2].contains("   STATUS"), "widened for h2 200: \(lines[2])")
+        XCTAssertTrue(lines[3].contains("h2 200"), lines[3])
+        _ = app.handle(.enter)
+        _ = app.handle(.char("4"))
+        lines = draw(app, terminal).map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertTrue(lines.contains("Connection port 40001 → 127.0.0.1:443 (HTTP/2, opened for it)"), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains("also used by 1 other task: #2"), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains { $0.hasPrefix("1 of them ran at the same time as this one: streams multiplexed on one connection (#2)") },
+                      lines.joined(separator: "\n"))
+    }
+
     func testPromptHistoryIsKeptBetweenSessions() throws {
         let file = PromptHistoryFile(url: FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-history-\(UUID()).json"))
         defer { try? FileManager.default.removeItem(at: file.url) }

@@ -17,7 +17,8 @@ final class EventSchemaTests: XCTestCase {
         let hop = RedirectHop(status: 302, from: HTTPURL(string: url)!, to: HTTPURL(string: "http://h.test/b")!, response: head, timings: timings)
         let failure = TaskFailure(error: TransferError(code: .timedOut, message: "slow", curlCode: 28), response: head, bytes: 3, timings: timings,
                                   redirects: [hop], partialBody: .data(Data("abc".utf8)),
-                                  sentBody: StreamedRequestBody(kept: Data("a=1".utf8), size: 3))
+                                  sentBody: StreamedRequestBody(kept: Data("a=1".utf8), size: 3),
+                                  connection: TransferConnection(localPort: 54322, remoteAddress: "::1", remotePort: 8443))
         var created = CannedEvents.created(1, "POST", url, name: "login")
         if case .created(var description) = created.kind {
             description.request.body = .data(Data("{}".utf8))
@@ -29,6 +30,7 @@ final class EventSchemaTests: XCTestCase {
             completion.redirects = [hop]
             completion.serializationError = "not JSON"
             completion.sentBody = StreamedRequestBody(kept: Data("a=1".utf8), size: 3) // a proxied client's body
+            completion.connection = TransferConnection(localPort: 54321, remoteAddress: "127.0.0.1", remotePort: 443)
             completed.kind = .completed(completion)
         }
         return [
@@ -55,7 +57,7 @@ final class EventSchemaTests: XCTestCase {
                                                       "insecure", "compressed", "omittedHeaders", "curl", "null",
                                                       "serializationError", "bodyFile", "destination", "log", "error", "client.test", "client.assert", "client.log",
                                                       "sse", "ndjson", "json-array", "event:", "id:", "retry:", "text/event-stream",
-                                                      "Content-Type", "Content-Length"]
+                                                      "Content-Type", "Content-Length", "localPort", "remote", "remotePort"]
 
     /// The backquoted words of the row of `event` in the table under `heading`.
     private func documented(_ event: String, under heading: String) throws -> Set<String> {

@@ -136,6 +136,22 @@ final class RoundTripTests: XCTestCase {
         }
     }
 
+    /// `# @http2`, `--http2-prior-knowledge`, Hurl's `http2: true`: the HTTP version asked for goes
+    /// through `.http`, curl and Hurl (which has no prior-knowledge option: it becomes `http2`).
+    func testTheHTTPVersionAskedForSurvivesHTTPCurlAndHurl() throws {
+        let text = "# @http2-prior-knowledge\nGET http://h.test/a\n\n###\n# @http1.1\nGET https://h.test/b\n\n###\n# @http2\nGET http://h.test/c\n\n###\nGET http://h.test/d\n"
+        let list = try HTTPFileParser.parse(text: text, path: directory.appendingPathComponent("versions.http").path)
+        let asked: [HTTPRequest.HTTPVersion?] = [.http2PriorKnowledge, .http1_1, .http2, nil]
+        XCTAssertEqual(list.specs.map(\.options.httpVersion), asked)
+        XCTAssertTrue(list.warnings.isEmpty, "\(list.warnings)")
+        for (step, format) in [RequestListFormat.http, .curl].enumerated() {
+            let back = try convert(list, variables: VariableContext(), to: format, step: step)
+            XCTAssertEqual(back.specs.map(\.options.httpVersion), asked, "\(format)")
+        }
+        let hurl = try convert(list, variables: VariableContext(), to: .hurl, step: 9)
+        XCTAssertEqual(hurl.specs.map(\.options.httpVersion), [.http2, .http1_1, .http2, nil])
+    }
+
     /// Spaces in a URL are written as %20, except inside a `{{ spaced }}` variable, which must read
     /// back as the same variable.
     func testASpacedVariableInTheURLIsWrittenAsItIs() throws {

@@ -51,6 +51,8 @@ void ccurl_install_callbacks(CURL *handle, void *context);
 size_t ccurl_readfunc_pause(void);
 size_t ccurl_writefunc_pause(void);
 size_t ccurl_readfunc_abort(void);
+/// `curl_version_info(CURLVERSION_NOW)->version_num`: 0xXXYYZZ for libcurl XX.YY.ZZ.
+unsigned int ccurl_version_number(void);
 /// `curl_version_info(CURLVERSION_NOW)->features` (CURL_VERSION_LIBZ, _BROTLI, _ZSTD …).
 int ccurl_features(void);
 #endif

@@ -56,9 +56,14 @@ public struct HTTPRequest: Sendable, Hashable {
         /// Header fields the client adds by itself (`Accept`, `User-Agent`, `Host`…) that this request
         /// goes without (`curl -H 'Accept:'`); a field the request sets itself is sent all the same.
         public var omittedHeaders: [String]?
+        /// The HTTP version to speak (`curl --http1.1`, `--http2`, `--http2-prior-knowledge`; `# @http2`…);
+        /// nil: the session's (HTTP/2 over TLS where the server offers it, else HTTP/1.1, as curl).
+        public var httpVersion: HTTPVersion?
 
         public init(timeout: Double? = nil, followRedirects: Bool? = nil, maxRedirects: Int? = nil,
-                    trustedRedirects: Bool? = nil, insecure: Bool? = nil, compressed: Bool? = nil, omittedHeaders: [String]? = nil) {
+                    trustedRedirects: Bool? = nil, insecure: Bool? = nil, compressed: Bool? = nil, omittedHeaders: [String]? = nil,
+                    httpVersion: HTTPVersion? = nil) {
+            self.httpVersion = httpVersion
             self.timeout = timeout
             self.followRedirects = followRedirects
             self.maxRedirects = maxRedirects
@@ -71,6 +76,25 @@ public struct HTTPRequest: Sendable, Hashable {
         /// Whether the client's own `name` field is left out (`omittedHeaders`, any case).
         public func omits(_ name: String) -> Bool {
             omittedHeaders?.contains { HTTPHeader.namesMatch($0, name) } ?? false
+        }
+    }
+
+    /// Which HTTP a request asks to speak.
+    public enum HTTPVersion: String, Sendable, Hashable, CaseIterable {
+        /// HTTP/1.1 only (`curl --http1.1`, `# @http1.1`).
+        case http1_1 = "1.1"
+        /// HTTP/2: over TLS by ALPN, over cleartext by an `Upgrade: h2c` request (`curl --http2`, `# @http2`).
+        case http2 = "2"
+        /// HTTP/2 from the first byte, without asking, also over cleartext (`curl --http2-prior-knowledge`,
+        /// `# @http2-prior-knowledge`).
+        case http2PriorKnowledge = "2-prior-knowledge"
+
+        /// The name curl gives its flag, and `.http` its directive: `http1.1`, `http2`, `http2-prior-knowledge`.
+        public var flag: String { "http" + rawValue }
+
+        public init?(flag: String) {
+            guard flag.hasPrefix("http"), let version = HTTPVersion(rawValue: String(flag.dropFirst(4))) else { return nil }
+            self = version
         }
     }
 

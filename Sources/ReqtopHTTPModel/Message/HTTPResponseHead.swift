@@ -29,5 +29,8 @@ public struct HTTPResponseHead: Sendable, Hashable {
     }
 
     /// The status line as received, e.g. `HTTP/1.1 200 OK`.
+    /// The major HTTP version (`1` for "1.1", `2` for "2"); 1 when the version is not a number.
+    public var majorVersion: Int { httpVersion.utf8.first.map { $0 >= 0x30 && $0 <= 0x39 ? Int($0 - 0x30) : 1 } ?? 1 }
+
     public var statusLine: String { "HTTP/\(httpVersion) \(status)" + (reason.isEmpty ? "" : " \(reason)") }
 }

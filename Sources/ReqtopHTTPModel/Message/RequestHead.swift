@@ -75,6 +75,37 @@ public struct RequestHead: Sendable, Hashable {
                   headers: headers, size: bytes.count, hop: hop)
     }
 
+    /// Whether the head went as an HTTP/2 HEADERS frame (`httpVersion` `HTTP/2`).
+    public var isHTTP2: Bool { httpVersion == "HTTP/2" }
+
+    /// The head as HTTP/2 sends it, from the HTTP/1-style text libcurl reports for it: the pseudo-header
+    /// fields `:method`, `:path`, `:scheme` and `:authority` (from `Host`) first, in the order libcurl
+    /// puts them in the frame, then the other fields with lower-case names and without the fields that
+    /// describe an HTTP/1 connection (`Connection`, `Keep-Alive`, `Proxy-Connection`,
+    /// `Transfer-Encoding`, `Upgrade`, and `TE` other than `trailers`), which HTTP/2 forbids (RFC 9113
+    /// §8.2.2). Its size on the wire is HPACK-compressed and unknown here: −1.
+    public func asSentOverHTTP2() -> RequestHead {
+        guard isHTTP2, !headers.contains(where: { $0.name.hasPrefix(":") }) else { return self }
+        let dropped: Set<String> = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]
+        var pseudo = [HTTPHeader(name: ":method", value: method), HTTPHeader(name: ":path", value: target),
+                      HTTPHeader(name: ":scheme", value: url.scheme)]
+        var rest: [HTTPHeader] = []
+        for header in headers {
+            let name = header.name.lowercased()
+            if name == "host" {
+                pseudo.append(HTTPHeader(name: ":authority", value: header.value))
+            } else if dropped.contains(name) || (name == "te" && header.value.lowercased() != "trailers") {
+                continue
+            } else {
+                rest.append(HTTPHeader(name: name, value: header.value))
+            }
+        }
+        var head = self
+        head.headers = pseudo + rest
+        head.size = -1
+        return head
+    }
+
     /// The request line: `GET /path HTTP/1.1`.
     public var requestLine: String { "\(method) \(target) \(httpVersion)" }
 

@@ -170,7 +170,9 @@ final class DetailScreen: ScrollingScreen {
             lines.key = (id, tab, record.revision, body.width, view)
             // A running task's body so far (progress events bump the revision, so it refreshes as bytes arrive).
             let live = tab.content.showsTheLiveBody && !record.state.isTerminal ? app.actions.bodySoFar(id) : nil
-            lines.content = tab.content.content(of: record, in: DetailTabContext(width: body.width, view: view, now: now, liveBody: live))
+            let peers = tab == .timing ? record.connection.map { app.store.tasks(on: $0) } ?? [] : []
+            lines.content = tab.content.content(of: record, in: DetailTabContext(width: body.width, view: view, now: now, liveBody: live,
+                                                                                  connectionPeers: peers))
         }
         switch lines.content {
         case .lines, .json, .markup:

@@ -29,6 +29,8 @@ struct DetailTabContext {
     var view: BodyView = .auto
     var now: Double
     var liveBody: Data?
+    /// The tasks that used the same connection as this one (itself included), for the Timing tab.
+    var connectionPeers: [TaskRecord] = []
 }
 
 /// A tab of the detail view, named by its title.
@@ -76,7 +78,7 @@ struct TimingTab: DetailTabContent {
     let title = "Timing"
     var followsTheClock: Bool { true }
     func content(of record: TaskRecord, in context: DetailTabContext) -> DetailContent {
-        .lines(DetailText.timing(record, width: context.width, now: context.now))
+        .lines(DetailText.timing(record, width: context.width, now: context.now) + DetailText.connection(record, peers: context.connectionPeers))
     }
 }
 

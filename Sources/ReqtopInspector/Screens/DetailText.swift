@@ -149,6 +149,32 @@ enum DetailText {
         return lines
     }
 
+    /// The connection the task's last exchange used and the other tasks that used it: one after
+    /// another (HTTP/1.1 keep-alive), or at the same time (HTTP/2 streams multiplexed on it).
+    static func connection(_ r: TaskRecord, peers: [TaskRecord]) -> [String] {
+        guard let connection = r.connection else { return [] }
+        let version = r.response.map { "HTTP/\($0.httpVersion)" } ?? "no response"
+        let reused = (r.timings?.connect ?? 0) < 0 ? "reused" : "opened for it"
+        var lines = ["", "Connection \(connection) (\(version), \(reused))"]
+        let others = peers.filter { $0.id != r.id }
+        guard !others.isEmpty else {
+            lines.append("  no other task used it")
+            return lines
+        }
+        func overlaps(_ other: TaskRecord) -> Bool {
+            guard let start = r.startedAt, let end = r.endedAt, let otherStart = other.startedAt, let otherEnd = other.endedAt else { return false }
+            return otherStart < end && start < otherEnd
+        }
+        let atOnce = others.filter(overlaps)
+        let ids = others.prefix(12).map { "#\($0.id.rawValue)" }.joined(separator: " ") + (others.count > 12 ? " …" : "")
+        lines.append("  also used by \(others.count) other task\(others.count == 1 ? "" : "s"): \(ids)")
+        if !atOnce.isEmpty {
+            lines.append("  \(atOnce.count) of them ran at the same time as this one: streams multiplexed on one connection ("
+                         + atOnce.prefix(12).map { "#\($0.id.rawValue)" }.joined(separator: " ") + (atOnce.count > 12 ? " …" : "") + ")")
+        }
+        return lines
+    }
+
     /// While the task runs: what is known so far (libcurl reports the phases when it ends).
     static func live(_ r: TaskRecord, paused: Double, now: Double) -> [String] {
         guard let started = r.startedAt else { return ["not started yet (queued or suspended)"] }

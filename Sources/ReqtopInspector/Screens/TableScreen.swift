@@ -103,7 +103,7 @@ final class TableScreen: InspectorScreen {
         if let anchor, let row = store.position(of: anchor, in: listing) { table.selected = row }
         if table.selected == nil, listing.count > 0 { table.selected = 0 }
         let layout = TaskTableLayout(width: parts[1].width, largestID: store.largestID, longestName: store.longestName,
-                                     longestMethod: store.longestMethod)
+                                     longestMethod: store.longestMethod, versionMarks: store.spokeNewerHTTP)
         let source = TaskTableSource(listing: listing, store: store, marks: store.marks, now: now, layout: layout)
         let widget = Table(columns: layout.tableColumns(order: order), source: source, headerStyle: Style().bold.reversed,
                            columnSpacing: TaskTableLayout.spacing)

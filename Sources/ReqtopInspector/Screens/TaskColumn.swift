@@ -43,8 +43,10 @@ struct TaskColumn: Sendable {
     }
     static let status = TaskColumn(name: .status, header: "STATUS", width: 6, compactWidth: nil, alignment: .right, sort: .status,
                                    cell: { record, _, _, _ in
+                                       // `h2 200`: the version when newer than HTTP/1.1;
                                        // ✓ every test of its scripts passed, ✗ one failed or a script did (the Tests tab says which).
-                                       (record.status.map(String.init) ?? (record.state == .failed ? "ERR" : "–")) + testMark(record)
+                                       let version = record.response.map { $0.majorVersion >= 2 ? "h\($0.majorVersion) " : "" } ?? ""
+                                       return version + (record.status.map(String.init) ?? (record.state == .failed ? "ERR" : "–")) + testMark(record)
                                    },
                                    style: { testMark($0) == " ✗" ? Style().fg(.red).bold : statusStyle($0) })
     static let size = TaskColumn(name: .size, header: "SIZE", width: 9, compactWidth: nil, alignment: .right, sort: .size) { record, _, _, _ in
@@ -138,13 +140,15 @@ struct TaskTableLayout {
     ///   - largestID: the largest task id, so the id column is as wide as its numbers (and a mark).
     ///   - longestName: the longest request name; 0 when no task has one (no NAME column).
     ///   - longestMethod: the longest method: METHOD widens to 7 for CONNECT and OPTIONS when a task has one.
-    init(width: Int, largestID: Int = 99_999, longestName: Int = 0, longestMethod: Int = 0) {
+    ///   - versionMarks: a response came over HTTP/2: STATUS widens to 9 for `h2 200 ✓`.
+    init(width: Int, largestID: Int = 99_999, longestName: Int = 0, longestMethod: Int = 0, versionMarks: Bool = false) {
         enum Step { case compact(TaskColumn.Name), drop(TaskColumn.Name) }
         var widths: [TaskColumn.Name: Int] = [:]
         for column in TaskColumn.all where column.name != .name || longestName > 0 { widths[column.name] = column.width }
         widths[.id] = max(3, String(largestID).count + 1)
         if longestName > 0 { widths[.name] = min(24, max(TaskColumn.name.width, longestName)) }
         widths[.method] = min(7, max(TaskColumn.method.width, longestMethod))
+        if versionMarks { widths[.status] = 9 }
         let pathMinimum = max(12, min(32, width * 2 / 5))
         func pathWidth() -> Int {
             let fixed = widths.filter { $0.key != .hostPath }.values.reduce(0, +)

@@ -9,6 +9,17 @@ public struct SessionConfiguration: Sendable {
         case http1_1
         /// HTTP/2 for TLS and cleartext (prior knowledge is not assumed: h2c upgrade).
         case http2
+        /// HTTP/2 from the first byte, over cleartext too (`--http2-prior-knowledge`).
+        case http2PriorKnowledge
+
+        /// The session's setting for a request that asks for `version`.
+        public init(_ version: HTTPRequest.HTTPVersion) {
+            switch version {
+            case .http1_1: self = .http1_1
+            case .http2: self = .http2
+            case .http2PriorKnowledge: self = .http2PriorKnowledge
+            }
+        }
     }
 
     /// Where requests go through.

@@ -190,7 +190,7 @@ public final class SessionManager: Sendable {
             if let error = finished.error {
                 let failure = TaskFailure(error: error, response: finished.head, bytes: finished.bytes, timings: finished.timings,
                                           redirects: finished.redirects, partialBody: finished.body.flatMap { $0.count > 0 ? $0 : nil },
-                                          sentBody: finished.sentBody)
+                                          sentBody: finished.sentBody, connection: finished.connection)
                 if error.code != .cancelled {
                     event = .failed(failure)
                 } else {
@@ -200,7 +200,8 @@ public final class SessionManager: Sendable {
                 event = .completed(TaskCompletion(
                     response: finished.head!, body: finished.body, bytes: finished.bytes,
                     timings: finished.timings ?? .unknown, redirects: finished.redirects, serializer: serializer.name,
-                    serializedValue: response.value, serializationError: serializationError, sentBody: finished.sentBody))
+                    serializedValue: response.value, serializationError: serializationError, sentBody: finished.sentBody,
+                    connection: finished.connection))
             }
             return ({ completion?(response) }, event)
         }

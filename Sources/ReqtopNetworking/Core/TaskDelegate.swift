@@ -15,6 +15,7 @@ struct FinishedTransfer: Sendable {
     var error: TransferError?
     /// What a streaming task read from its body source and sent.
     var sentBody: StreamedRequestBody? = nil
+    var connection: TransferConnection? = nil
 }
 
 /// Reports progress to a task's progress handler.

@@ -61,7 +61,7 @@ extension TransferState {
         let redirectTime = hops.reduce(0) { $0 + max(0, $1.timings?.total ?? 0) }
         return FinishedTransfer(head: head, body: body, bytes: received, redirects: hops, sentHeads: sentHeads,
                                 timings: hops.isEmpty ? timings : timings?.afterRedirects(taking: redirectTime), error: error,
-                                sentBody: sentBody)
+                                sentBody: sentBody, connection: connection)
     }
 
     /// libcurl's code made specific where what happened on the wire tells more: a peer that answered
@@ -87,7 +87,7 @@ extension TransferState {
         file = nil
         memoryBody = Data()
         return FinishedTransfer(head: head, body: body, bytes: received, redirects: hops, sentHeads: sentHeads, timings: timings,
-                                error: TransferError(code: .cancelled, message: "cancelled"), sentBody: sentBody)
+                                error: TransferError(code: .cancelled, message: "cancelled"), sentBody: sentBody, connection: connection)
     }
 
     /// What was read from a body source and sent; nil when the task has none (or sent none of it).

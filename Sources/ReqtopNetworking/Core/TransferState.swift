@@ -38,6 +38,8 @@ final class TransferState {
     var streamedBody = Data()
     var streamedBodySize: Int64 = 0
     var failure: TransferError?
+    /// The connection of the last exchange (set by the engine as each transfer ends).
+    var connection: TransferConnection?
     /// Splits the delivered response's body into `message` events when it is a stream of them.
     var messages: StreamMessageParser?
     /// The live preview has all it keeps (or there is none to fill).
@@ -122,9 +124,10 @@ final class TransferState {
     /// The request head of the current hop exactly as libcurl wrote it to the connection.
     func didSendHead(_ bytes: UnsafeRawBufferPointer, emit: (TaskEvent.Kind) -> Void) {
         EngineThread.check()
-        guard let head = RequestHead(wireBytes: bytes, url: current.url, hop: hops.count) else {
+        guard let parsed = RequestHead(wireBytes: bytes, url: current.url, hop: hops.count) else {
             return
         }
+        let head = parsed.asSentOverHTTP2() // HTTP/1-style text from libcurl for what went as an HTTP/2 frame
         sentHeads.append(head)
         emit(.requestSent(head))
     }

@@ -109,6 +109,7 @@ final class EngineLoop {
         case .cancel(let id):
             if let transfer = active.removeValue(forKey: id) {
                 let timings = transfer.timings() // the phases so far, read before the handle goes
+                transfer.state.connection = transfer.connection() ?? transfer.state.connection
                 release(transfer)
                 delegate.transferWasCancelled(transfer, timings: timings)
             } else if let transfer = waiting.removeValue(forKey: id) ?? parked.removeValue(forKey: id) {
@@ -186,6 +187,7 @@ final class EngineLoop {
             guard let transfer = active.removeValue(forKey: id) else { continue }
             let error = result == CURLE_OK ? nil : TransferError(curlCode: result, detail: transfer.errorDetail)
             let timings = transfer.timings()
+            transfer.state.connection = transfer.connection() ?? transfer.state.connection
             release(transfer)
             if let next = delegate.redirect(afterFinishing: transfer, transportError: error, timings: timings) {
                 // A redirect to follow: the same task and state, a new transfer, first in line.

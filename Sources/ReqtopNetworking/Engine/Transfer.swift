@@ -118,9 +118,22 @@ final class Transfer {
         }
         if let caFile = r.caFile { ccurl_easy_setopt_string(easy, CURLOPT_CAINFO, caFile) }
         switch r.httpVersion {
-        case .automatic: break
+        case .automatic: break // (HTTP/2 over TLS by ALPN, as curl)
         case .http1_1: ccurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
         case .http2: ccurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_0))
+        case .http2PriorKnowledge:
+            ccurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE))
+            if r.url.scheme == "http", Self.reusesCleartextHTTP2Badly {
+                // libcurl before 8.0 fails the second request on a reused prior-knowledge connection
+                // ("Error in the HTTP2 framing layer", curl#10634): each such request gets a connection of its own.
+                ccurl_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)
+                ccurl_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1)
+            }
+        }
+        // A new request to a host whose connection may speak HTTP/2 waits to learn whether it can be a
+        // stream on it (as curl --parallel does) rather than opening a connection of its own.
+        if r.httpVersion != .http1_1, r.url.scheme == "https" || r.httpVersion != .automatic {
+            ccurl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
         }
         switch r.proxy {
         case .environment: break
@@ -139,6 +152,9 @@ final class Transfer {
     private static func headerLine(_ header: HTTPHeader) -> String {
         header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
     }
+
+    /// libcurl before 8.0.0 cannot reuse a cleartext prior-knowledge HTTP/2 connection (curl#10634, fixed in 8.0.0).
+    static let reusesCleartextHTTP2Badly = ccurl_version_number() < 0x08_00_00
 
     private static func milliseconds(_ seconds: Double) -> Int {
         guard seconds.isFinite else { return 0 } // 0: no limit
@@ -171,6 +187,17 @@ final class Transfer {
                             appConnect: time(CURLINFO_APPCONNECT_TIME_T), preTransfer: time(CURLINFO_PRETRANSFER_TIME_T),
                             startTransfer: time(CURLINFO_STARTTRANSFER_TIME_T), total: time(CURLINFO_TOTAL_TIME_T),
                             reusedConnection: connects == 0)
+    }
+
+    /// The connection the transfer used, nil when it never had one (read before the handle goes).
+    func connection() -> TransferConnection? {
+        var local = 0, remote = 0
+        var address: UnsafeMutablePointer<CChar>?
+        ccurl_easy_getinfo_long(easy, CURLINFO_LOCAL_PORT, &local)
+        ccurl_easy_getinfo_long(easy, CURLINFO_PRIMARY_PORT, &remote)
+        ccurl_easy_getinfo_string(easy, CURLINFO_PRIMARY_IP, &address)
+        guard local > 0, remote > 0, let address, address.pointee != 0 else { return nil }
+        return TransferConnection(localPort: local, remoteAddress: String(cString: address), remotePort: remote)
     }
 
     /// Hands the easy handle back, for another transfer, and frees the rest (after it left the multi handle).

@@ -35,7 +35,7 @@ struct TransferRequest: Sendable {
         trustedRedirects = options.trustedRedirects ?? false
         insecure = options.insecure ?? configuration.insecure
         caFile = configuration.caFile
-        httpVersion = configuration.httpVersion
+        httpVersion = options.httpVersion.map(SessionConfiguration.HTTPVersion.init) ?? configuration.httpVersion
         proxy = configuration.proxy
         compression = options.compressed ?? configuration.compression
         cookies = configuration.cookies

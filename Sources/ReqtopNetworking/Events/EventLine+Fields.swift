@@ -25,6 +25,18 @@ extension EventLine {
         .string("bodyOmitted", { $0.bodyOmitted }, { $0.bodyOmitted = $1 }),
         .integer("bytes", { $0.bytes }, { $0.bytes = $1 }),
         .integer("completed", { $0.completed }, { $0.completed = $1 }),
+        EventLineField("connection", write: { line, json in
+            guard let connection = line.connection else { return }
+            json.object("connection") { inner in
+                inner.number("localPort", connection.localPort)
+                inner.string("remote", connection.remoteAddress)
+                inner.number("remotePort", connection.remotePort)
+            }
+        }, read: { value, line in
+            guard let local = JSONReading.integer(value["localPort"]), let remote = value["remote"]?.stringValue,
+                  let port = JSONReading.integer(value["remotePort"]) else { return }
+            line.connection = TransferConnection(localPort: Int(local), remoteAddress: remote, remotePort: Int(port))
+        }),
         .string("data", { $0.data }, { $0.data = $1 }),
         .string("destination", { $0.destination }, { $0.destination = $1 }),
         .string("direction", { $0.direction }, { $0.direction = $1 }),
@@ -194,6 +206,7 @@ enum JSONReading {
         if case .array(let names)? = value["omittedHeaders"] { omitted = names.compactMap(\.stringValue) }
         return HTTPRequest.Options(timeout: number(value["timeout"]), followRedirects: bool(value["followRedirects"]),
                                    maxRedirects: integer(value["maxRedirects"]).map(Int.init), trustedRedirects: bool(value["trustedRedirects"]),
-                                   insecure: bool(value["insecure"]), compressed: bool(value["compressed"]), omittedHeaders: omitted)
+                                   insecure: bool(value["insecure"]), compressed: bool(value["compressed"]), omittedHeaders: omitted,
+                                   httpVersion: value["httpVersion"]?.stringValue.flatMap(HTTPRequest.HTTPVersion.init(rawValue:)))
     }
 }

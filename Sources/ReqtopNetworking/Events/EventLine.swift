@@ -21,6 +21,8 @@ package struct EventLine: Sendable, Equatable {
     package var bodyOmitted: String?
     package var bytes: Int64?
     package var completed: Int64?
+    /// The connection of a task's last exchange (full lines of its end).
+    package var connection: TransferConnection?
     package var destination: String?
     package var direction: String?
     package var error: ErrorField?
@@ -157,6 +159,7 @@ extension EventLine {
             serializationError = completion.serializationError
             keep(completion.body, limit: full.limit, keptBy: full.keptBy)
             keep(sent: completion.sentBody, limit: full.limit)
+            connection = completion.connection
         case .failed(let failure):
             error = ErrorField(code: failure.error.code.rawValue, curl: full == nil ? nil : failure.error.curlCode, message: failure.error.message)
             guard let full else { break }
@@ -165,6 +168,7 @@ extension EventLine {
             hopTimings = Self.hopTimings(failure.redirects)
             keep(failure.partialBody, limit: full.limit, keptBy: full.keptBy)
             keep(sent: failure.sentBody, limit: full.limit)
+            connection = failure.connection
         case .test(let result):
             name = result.name
             passed = result.passed
@@ -189,6 +193,7 @@ extension EventLine {
             hopTimings = Self.hopTimings(partial.redirects)
             keep(partial.partialBody, limit: full.limit, keptBy: full.keptBy)
             keep(sent: partial.sentBody, limit: full.limit)
+            connection = partial.connection
         }
     }
 

@@ -55,14 +55,15 @@ package struct EventLineReader {
             kind = .completed(TaskCompletion(response: head, body: Self.body(of: line), bytes: line.bytes ?? 0,
                                              timings: line.timings ?? .unknown, redirects: hops(of: task, timedBy: line),
                                              serializer: line.serializer ?? "raw", serializedValue: nil,
-                                             serializationError: line.serializationError, sentBody: Self.sentBody(of: line)))
+                                             serializationError: line.serializationError, sentBody: Self.sentBody(of: line),
+                                             connection: line.connection))
             forget(task)
         case .failed:
             let code = line.error.flatMap { TransferError.Code(rawValue: $0.code) } ?? .other
             let error = TransferError(code: code, message: line.error?.message ?? code.rawValue, curlCode: line.error?.curl)
             kind = .failed(TaskFailure(error: error, response: responses[task], bytes: line.bytes ?? 0, timings: line.timings,
                                        redirects: hops(of: task, timedBy: line), partialBody: Self.body(of: line),
-                                       sentBody: Self.sentBody(of: line)))
+                                       sentBody: Self.sentBody(of: line), connection: line.connection))
             forget(task)
         case .test:
             kind = .test(TestResult(name: line.name ?? "?", passed: line.passed ?? false, message: line.message))
@@ -77,7 +78,8 @@ package struct EventLineReader {
             let happened = bytes > 0 || responses[task] != nil || line.timings != nil
             kind = .cancelled(happened ? TaskFailure(error: TransferError(code: .cancelled, message: "cancelled"), response: responses[task],
                                                      bytes: bytes, timings: line.timings, redirects: hops(of: task, timedBy: line),
-                                                     partialBody: Self.body(of: line), sentBody: Self.sentBody(of: line)) : nil)
+                                                     partialBody: Self.body(of: line), sentBody: Self.sentBody(of: line),
+                                                     connection: line.connection) : nil)
             forget(task)
         }
         return TaskEvent(task: TaskID(rawValue: task), time: line.time, kind: kind)

@@ -141,6 +141,7 @@ struct JSONObjectWriter {
         object(name) { inner in
             if let compressed = o.compressed { inner.bool("compressed", compressed) }
             if let follow = o.followRedirects { inner.bool("followRedirects", follow) }
+            if let version = o.httpVersion { inner.string("httpVersion", version.rawValue) }
             if let insecure = o.insecure { inner.bool("insecure", insecure) }
             if let max = o.maxRedirects { inner.number("maxRedirects", max) }
             if let omitted = o.omittedHeaders {

@@ -118,10 +118,14 @@ public struct TaskCompletion: Sendable {
     /// The request body a streaming task read from its source and sent (nil for every other task:
     /// their request holds the body).
     public var sentBody: StreamedRequestBody?
+    /// The connection of the last exchange (nil when unknown).
+    public var connection: TransferConnection?
 
     public init(response: HTTPResponseHead, body: ResponseBody?, bytes: Int64, timings: PhaseTimings, redirects: [RedirectHop],
-                serializer: String, serializedValue: (any Sendable)?, serializationError: String?, sentBody: StreamedRequestBody? = nil) {
+                serializer: String, serializedValue: (any Sendable)?, serializationError: String?, sentBody: StreamedRequestBody? = nil,
+                connection: TransferConnection? = nil) {
         self.sentBody = sentBody
+        self.connection = connection
         self.response = response
         self.body = body
         self.bytes = bytes
@@ -145,10 +149,13 @@ public struct TaskFailure: Sendable {
     public var partialBody: ResponseBody?
     /// The request body a streaming task had read from its source and sent (nil for every other task).
     public var sentBody: StreamedRequestBody?
+    /// The connection of the last exchange, when one was made.
+    public var connection: TransferConnection?
 
     public init(error: TransferError, response: HTTPResponseHead?, bytes: Int64, timings: PhaseTimings?, redirects: [RedirectHop],
-                partialBody: ResponseBody? = nil, sentBody: StreamedRequestBody? = nil) {
+                partialBody: ResponseBody? = nil, sentBody: StreamedRequestBody? = nil, connection: TransferConnection? = nil) {
         self.sentBody = sentBody
+        self.connection = connection
         self.error = error
         self.response = response
         self.bytes = bytes

@@ -174,6 +174,7 @@ struct CurlCommand {
             let referer = v.hasSuffix(";auto") ? String(v.dropLast(5)) : v
             if !referer.isEmpty { headers.append(HTTPHeader(name: "Referer", value: referer)) }
         case "compressed": options.compressed = true
+        case "http1.1", "http2", "http2-prior-knowledge": options.httpVersion = HTTPRequest.HTTPVersion(flag: name)
         case "insecure": options.insecure = true
         case "location": options.followRedirects = true
         case "location-trusted":

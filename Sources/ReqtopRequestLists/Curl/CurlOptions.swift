@@ -48,7 +48,7 @@ enum CurlOptions {
         "silent", "show-error", "verbose", "include", "fail", "fail-with-body", "output", "remote-name", "remote-name-all",
         "remote-header-name", "progress-bar", "no-progress-meter", "no-buffer", "write-out", "dump-header", "stderr",
         "trace", "trace-ascii", "trace-time", "create-dirs", "output-dir", "styled-output", "no-styled-output", "globoff",
-        "http1.1", "http2", "http2-prior-knowledge", "tcp-nodelay", "no-keepalive", "keepalive-time", "retry", "retry-delay",
+        "tcp-nodelay", "no-keepalive", "keepalive-time", "retry", "retry-delay",
         "retry-max-time", "retry-all-errors", "retry-connrefused", "connect-timeout", "ipv4", "ipv6", "parallel",
         "parallel-max", "parallel-immediate", "remote-time", "raw", "ssl-no-revoke", "libcurl",
     ]

@@ -60,6 +60,7 @@ public enum CurlWriter {
         if let hops = options.maxRedirects { args += ["--max-redirs", String(hops)] }
         if options.insecure == true { args.append("-k") }
         if options.compressed == true { args.append("--compressed") }
+        if let version = options.httpVersion { args.append("--" + version.flag) }
         if let timeout = options.timeout { args += ["-m", HTTPFileWriter.formatNumber(timeout)] }
         for name in options.omittedHeaders ?? [] { args += ["-H", quote("\(name):")] }
         return args

@@ -53,6 +53,8 @@ public struct HARExportEntry: Sendable, Hashable {
     /// Total time in ms; defaults to `timings.total`.
     public var time: Double
     public var serverIPAddress: String?
+    /// HAR's `connection`: the client port of the TCP connection (entries that share it shared the connection).
+    public var connection: String?
     /// HAR's free-text `comment`: what this entry leaves out and why.
     public var comment: String?
     /// Why the task failed or was cancelled after its response began (`_error` in the HAR), or nil.

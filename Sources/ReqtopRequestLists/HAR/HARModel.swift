@@ -96,6 +96,7 @@ enum HAR {
         var cache: Cache?
         var timings: Timings?
         var serverIPAddress: String?
+        var connection: String?
         var comment: String?
         /// A custom field (HAR allows `_`-prefixed ones, as Chrome's `_error`): why the task did not complete.
         var _error: String?

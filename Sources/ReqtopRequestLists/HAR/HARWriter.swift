@@ -76,7 +76,8 @@ public enum HARWriter {
         let timings = HAR.Timings(blocked: t.blocked, dns: t.dns, connect: t.connect, ssl: t.ssl,
                                       send: t.send, wait: t.wait, receive: t.receive)
         return HAR.Entry(startedDateTime: isoDate(entry.startedDateTime), time: entry.time, request: request, response: response,
-                        cache: HAR.Cache(), timings: timings, serverIPAddress: entry.serverIPAddress, comment: entry.comment,
+                        cache: HAR.Cache(), timings: timings, serverIPAddress: entry.serverIPAddress, connection: entry.connection,
+                        comment: entry.comment,
                         _error: entry.error,
                         _tests: entry.tests.isEmpty ? nil : entry.tests.map { HAR.Test(name: $0.name, passed: $0.passed, message: $0.message) },
                         _streamMessages: entry.streamMessages.isEmpty ? nil : entry.streamMessages.map { timed in

@@ -14,6 +14,7 @@ extension HTTPFileParseState {
         case "insecure": spec.options.insecure = true
         case "compressed": spec.options.compressed = true
         case "trusted-redirects": spec.options.trustedRedirects = true
+        case "http1.1", "http2", "http2-prior-knowledge": spec.options.httpVersion = HTTPRequest.HTTPVersion(flag: key)
         case "timeout":
             guard let seconds = Double(value), seconds > 0 else {
                 throw error("'@timeout' needs a number of seconds, e.g. '# @timeout 5'", line: index, column: column)

@@ -117,6 +117,7 @@ public enum HTTPFileWriter {
         if options.trustedRedirects == true { out += "# @trusted-redirects\n" }
         if options.insecure == true { out += "# @insecure\n" }
         if options.compressed == true { out += "# @compressed\n" }
+        if let version = options.httpVersion { out += "# @\(version.flag)\n" }
         if let timeout = options.timeout { out += "# @timeout \(formatNumber(timeout))\n" }
         if let omitted = options.omittedHeaders, !omitted.isEmpty {
             // No .http syntax leaves out a client's own field: say so where the reader sees it.

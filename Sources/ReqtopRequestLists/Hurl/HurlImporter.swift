@@ -304,6 +304,8 @@ struct HurlReader: ExportedListReader {
         case "max-redirs": spec.options.maxRedirects = Int(value)
         case "insecure": spec.options.insecure = flag
         case "compressed": spec.options.compressed = flag
+        case "http1.1": if flag { spec.options.httpVersion = .http1_1 }
+        case "http2": if flag { spec.options.httpVersion = .http2 }
         case "max-time": spec.options.timeout = Self.seconds(value, defaultUnit: 1)
         case "skip": skip = flag
         case "repeat": repeatCount = Int(value) ?? 1

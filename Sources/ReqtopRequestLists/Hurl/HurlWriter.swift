@@ -29,6 +29,11 @@ enum HurlWriter {
         if let max = options.maxRedirects { out.append(("max-redirs", String(max))) }
         if options.insecure == true { out.append(("insecure", "true")) }
         if options.compressed == true { out.append(("compressed", "true")) }
+        switch options.httpVersion {
+        case .http1_1: out.append(("http1.1", "true"))
+        case .http2, .http2PriorKnowledge: out.append(("http2", "true")) // (Hurl has no prior-knowledge option)
+        case nil: break
+        }
         if let timeout = options.timeout { out.append(("max-time", "\(Int((timeout * 1000).rounded()))ms")) }
         return out
     }

@@ -42,6 +42,7 @@ enum EntrySpillCodec {
             writer.int(test.passed ? 1 : 0)
             writer.string(test.message)
         }
+        writer.string(entry.connection)
         writer.int(entry.streamMessages.count)
         for timed in entry.streamMessages {
             let m = timed.message
@@ -154,6 +155,7 @@ enum EntrySpillCodec {
             for _ in 0..<tests {
                 entry.tests.append(TestResult(name: try string(), passed: try int() != 0, message: try optionalString()))
             }
+            entry.connection = try optionalString()
             let messages = try int()
             guard messages >= 0 else { throw Malformed() }
             for _ in 0..<messages {

@@ -67,6 +67,10 @@ package enum SessionExport {
             timings: harTimings(t), time: t.total >= 0 ? t.total : nil, comment: comment,
             error: isFinal && endedEarly(record) != nil ? record.error.map { "\($0.code.rawValue): \($0.message)" } ?? endedEarly(record) : nil)
         if isFinal { entry.tests = record.tests } // the scripts checked the final response
+        if isFinal, let connection = record.connection { // (known for the last exchange only)
+            entry.connection = String(connection.localPort)
+            entry.serverIPAddress = connection.remoteAddress
+        }
         if isFinal, let log = record.messages {
             entry.streamMessages = log.entries.map { HARExportEntry.TimedStreamMessage(time: $0.time, message: $0.message) }
             if log.released > 0 {

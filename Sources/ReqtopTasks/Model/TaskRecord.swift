@@ -29,6 +29,8 @@ package struct TaskRecord: Sendable {
     package var tests: [TestResult] = []
     /// What its list's scripts logged, and their errors.
     package var scriptLogs: [ScriptLog] = []
+    /// The connection its last exchange used (known once it ended).
+    package var connection: TransferConnection?
     /// The messages of a streamed response (server-sent events, NDJSON), nil for any other response.
     package var messages: StreamMessageLog?
     /// How many request body bytes were sent when the body streamed in as it went (a proxied

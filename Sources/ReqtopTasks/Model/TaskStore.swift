@@ -20,6 +20,10 @@ package final class TaskStore: Sendable {
         /// The longest request name seen (0: no task has one), for the table's NAME column.
         var longestName = 0
         var longestMethod = 0
+        /// A response came over HTTP/2 or later: the table marks the version beside the status.
+        var spokeNewerHTTP = false
+        /// The tasks each connection carried, in the order they ended.
+        var connections: [TransferConnection: [TaskID]] = [:]
         /// The largest task id seen (ids of an attached program and reqtop's own differ in size).
         var largestID = 0
         var version = 0
@@ -103,6 +107,7 @@ package final class TaskStore: Sendable {
                 }
             }
             state.bodyHolders = holders
+            state.connections.removeAll() // (a recorder keeps no finished task: none to show sharing a connection)
             state.listingCache = nil
             state.version &+= 1
             return taken
@@ -155,6 +160,7 @@ package final class TaskStore: Sendable {
             record.redirects.append(hop)
         case .response(let head):
             record.response = Self.sharingURL(head, with: record)
+            if head.majorVersion >= 2 { state.spokeNewerHTTP = true }
         case .progress(let progress):
             switch progress.direction {
             case .download:
@@ -173,6 +179,7 @@ package final class TaskStore: Sendable {
             record.timings = completion.timings
             record.redirects = completion.redirects // now with each hop's timings
             record.body = completion.body
+            Self.note(completion.connection, of: &record, at: position, in: &state)
             Self.account(completion.body, at: position, in: &state)
             if let sent = completion.sentBody { record.keepStreamedBody(sent) }
             if completion.bytes > record.downloaded {
@@ -211,6 +218,7 @@ package final class TaskStore: Sendable {
     /// redirect hops and the partial body.
     private static func keep(_ failure: TaskFailure, in record: inout TaskRecord, at position: Int, state: inout State) {
         record.error = failure.error
+        note(failure.connection, of: &record, at: position, in: &state)
         if let sent = failure.sentBody { record.keepStreamedBody(sent) }
         if let response = failure.response { record.response = Self.sharingURL(response, with: record) }
         record.timings = failure.timings
@@ -223,6 +231,12 @@ package final class TaskStore: Sendable {
             state.bytesReceived += failure.bytes - record.downloaded
             record.downloaded = failure.bytes
         }
+    }
+
+    private static func note(_ connection: TransferConnection?, of record: inout TaskRecord, at position: Int, in state: inout State) {
+        guard let connection, record.connection == nil else { return }
+        record.connection = connection
+        state.connections[connection, default: []].append(record.id)
     }
 
     /// The head with the record's own `URL` instance when they are equal (no redirect): one URL
@@ -411,6 +425,13 @@ package final class TaskStore: Sendable {
     package var longestName: Int { state.withLock { $0.longestName } }
     /// The longest method of any task, in bytes (the table's METHOD column is as wide, up to a limit).
     package var longestMethod: Int { state.withLock { $0.longestMethod } }
+    /// The tasks that used `connection` (one after another, or at once as HTTP/2 streams), in the order they ended.
+    package func tasks(on connection: TransferConnection) -> [TaskRecord] {
+        state.withLock { state in (state.connections[connection] ?? []).compactMap { state.index[$0].map { state.records[$0] } } }
+    }
+
+    /// Whether a response came over HTTP/2 or later (the STATUS column then has room for `h2`).
+    package var spokeNewerHTTP: Bool { state.withLock { $0.spokeNewerHTTP } }
 
     /// The largest task id, for the width of the id column.
     package var largestID: Int { state.withLock { $0.largestID } }

@@ -36,11 +36,15 @@ enum RunCommand: Command {
     static let connectTimeout = CommandOption.value("connect-timeout", "SECONDS", help: "give up connecting after SECONDS (default 10)")
     static let idleTimeout = CommandOption.value("idle-timeout", "SECONDS", help: "fail a transfer when no byte moves either way for SECONDS (default 30; 0: never)")
     static let compressed = CommandOption.flag("compressed", help: "ask for compressed responses (else only # @compressed ones); decoding past 200× (and 64 MB): bodyTooLarge")
+    static let http11 = CommandOption.flag("http1.1", help: "speak HTTP/1.1 only (# @http2 and curl's --http2 in a list override it)")
+    static let http2 = CommandOption.flag("http2", help: "ask for HTTP/2 over cleartext too (h2c upgrade); over TLS it is the default by ALPN")
+    static let http2PriorKnowledge = CommandOption.flag("http2-prior-knowledge", help: "speak HTTP/2 from the first byte, also over cleartext")
     static let failOnStatus = CommandOption.flag("fail-on-status", help: "exit 1 when a response has HTTP status >= 400")
     static let dryRun = CommandOption.flag("dry-run", help: "print each request as it will be sent, without sending it")
 
     static let options = VariableOptions.options + [concurrency, repeatCount] + HeadlessOptions.options + [har, keepBodies]
-        + TerminalUIOptions.options + TLSOptions.options + [timeout, connectTimeout, idleTimeout, compressed, failOnStatus, dryRun]
+        + TerminalUIOptions.options + TLSOptions.options + [timeout, connectTimeout, idleTimeout, compressed,
+                                                                http11, http2, http2PriorKnowledge, failOnStatus, dryRun]
         + ScriptOptions.options + SecretOptions.options
 
     static func run(_ parsed: ParsedCommandLine) throws(UsageError) -> Int32 {
@@ -81,6 +85,7 @@ struct RunOptions {
     var idleTimeout: Double?
     var dryRun = false
     var compressed = false
+    var httpVersion: HTTPRequest.HTTPVersion?
     var runsScripts = true
     var scriptTimeLimit: Double?
 
@@ -129,6 +134,11 @@ struct RunOptions {
         }
         dryRun = parsed.has(RunCommand.dryRun)
         compressed = parsed.has(RunCommand.compressed)
+        let versions: [(CommandOption, HTTPRequest.HTTPVersion)] = [(RunCommand.http11, .http1_1), (RunCommand.http2, .http2),
+                                                                    (RunCommand.http2PriorKnowledge, .http2PriorKnowledge)]
+        let asked = versions.filter { parsed.has($0.0) }
+        guard asked.count <= 1 else { throw UsageError("--http1.1, --http2 and --http2-prior-knowledge exclude each other: give one") }
+        httpVersion = asked.first?.1
         runsScripts = !parsed.has(ScriptOptions.noScripts)
         scriptTimeLimit = try ScriptOptions.timeLimit(parsed)
         settings.reports = try ScriptOptions.reports(parsed)
@@ -208,6 +218,7 @@ func sessionConfiguration(_ options: RunOptions) -> SessionConfiguration {
     if let connect = options.connectTimeout { configuration.connectTimeout = connect }
     if let idle = options.idleTimeout { configuration.idleTimeout = idle > 0 ? idle : nil }
     configuration.compression = options.compressed
+    if let version = options.httpVersion { configuration.httpVersion = SessionConfiguration.HTTPVersion(version) }
     configuration.maxConcurrentTasks = max(configuration.maxConcurrentTasks, options.concurrency)
     configuration.maxConcurrentTasksPerHost = max(configuration.maxConcurrentTasksPerHost, options.concurrency)
     return configuration
