@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "ReqtopInspector", dependencies: ["ReqtopTasks", "ReqtopNetworking", "ReqtopRequestLists", "ReqtopTerminalUI",
                                                         "ReqtopSync"]),
         // A forward proxy whose upstream side is the networking core: every proxied request is a task.
-        .target(name: "ReqtopProxy", dependencies: ["CTLS", "ReqtopNetworking", "ReqtopHTTPModel", "ReqtopSync"]),
+        .target(name: "ReqtopProxy", dependencies: ["CTLS", "CZlib", "ReqtopNetworking", "ReqtopHTTPModel", "ReqtopSync"]),
         // Embedded loopback HTTP/1.1 server: httpbin-like endpoints and fault injection.
         .target(name: "ReqtopTestServer", dependencies: ["ReqtopSync", "ReqtopHTTPModel", "CZlib"]),
 

@@ -31,10 +31,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 if [ "$mode" = test ]; then
-  if ! .venv/bin/python -c 'import httpbin, gunicorn, locust, httpx' 2>/dev/null; then
-    echo "setup: creating .venv with httpbin, gunicorn, locust and httpx" >&2
+  if ! .venv/bin/python -c 'import httpbin, gunicorn, locust, httpx, websockets' 2>/dev/null; then
+    echo "setup: creating .venv with httpbin, gunicorn, locust, httpx and websockets" >&2
     python3 -m venv .venv
-    .venv/bin/pip install -q --disable-pip-version-check httpbin gunicorn locust httpx
+    .venv/bin/pip install -q --disable-pip-version-check httpbin gunicorn locust httpx websockets
   fi
 fi
 

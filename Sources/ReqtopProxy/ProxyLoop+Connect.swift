@@ -25,6 +25,11 @@ extension ProxyLoop {
             }
             return
         }
+        open(host: host, port: port, for: connection, report: report)
+    }
+
+    /// Connects to `host:port` off the proxy thread; `tunnelConnected` takes it from there.
+    func open(host: String, port: Int, for connection: ClientConnection, report: any TunnelEvents) {
         connection.mode = .connecting
         let serial = connection.serial
         let timeout = configuration.connectTimeout
@@ -57,8 +62,9 @@ extension ProxyLoop {
         switch result {
         case .success(let fd):
             report.connected()
-            connection.pendingOut.append("HTTP/1.1 200 Connection established\r\n\r\n")
+            if let reply = report.replyOnConnect { connection.pendingOut.append(reply) }
             let tunnel = Tunnel(upstream: fd, report: report)
+            if let webSocket = report as? WebSocketReport { webSocket.upgradeRequest.withUnsafeBytes { tunnel.toUpstream.append($0) } }
             connection.mode = .tunnel(tunnel)
             // Bytes the client sent after the CONNECT head (it may not wait for the reply) go first.
             if !connection.inbound.isEmpty {

@@ -25,6 +25,7 @@ extension ProxyLoop {
         } else {
             return connection.refuse(400, "the request target is not an http or https URL: \(head.target.prefix(200))")
         }
+        if WebSocketReport.isUpgrade(head) { return relayWebSocket(head, url: url, on: connection) }
         let framing: BodyFraming
         switch RequestHeadParser.framing(of: head) {
         case .success(let value): framing = value
@@ -63,6 +64,21 @@ extension ProxyLoop {
         } else {
             resume(task, exchange)
         }
+    }
+
+    /// `GET http://host/path` with `Upgrade: websocket`: the request goes to the host as it came (in
+    /// origin-form) over a connection of its own, and from then on bytes are relayed both ways and
+    /// recorded (`WebSocketReport`). Inside an intercepted tunnel (`wss://`) it is refused, saying why.
+    func relayWebSocket(_ head: ClientRequestHead, url: HTTPURL, on connection: ClientConnection) {
+        guard connection.origin == nil, url.scheme == "http" else {
+            let reason = "a WebSocket inside an intercepted HTTPS tunnel is not relayed yet: without --intercept the tunnel passes it untouched"
+            return refuseFraming(ProxyError(reason, status: 501), request: HTTPRequest(method: head.method, url: url, headers: head.headers),
+                                 on: connection)
+        }
+        let authority = (url.host.contains(":") ? "[\(url.host)]" : url.host) + ":\(url.effectivePort)"
+        let target = HTTPURL(string: "ws://\(authority)\(url.requestTarget)") ?? url
+        let report = WebSocketReport(manager: manager, request: head, url: target, tunnelled: false)
+        open(host: url.host, port: url.effectivePort, for: connection, report: report)
     }
 
     func resume(_ task: HTTPTask, _ exchange: ProxyExchange) {

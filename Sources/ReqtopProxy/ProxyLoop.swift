@@ -15,7 +15,7 @@ final class ProxyLoop {
     let interception: Interception?
     var connections: [Int: ClientConnection] = [:]
     var nextSerial = 0
-    var pendingTunnels: [Int: TunnelReport] = [:]
+    var pendingTunnels: [Int: any TunnelEvents] = [:]
 
     init(listener: Int32, manager: SessionManager, configuration: ProxyConfiguration, control: ProxyControl) {
         self.listener = listener

@@ -5,13 +5,33 @@ import Glibc
 import ReqtopHTTPModel
 import ReqtopNetworking
 
-/// A CONNECT tunnel: bytes relayed both ways between the client and its host, untouched, each
-/// way through a bounded buffer (a side that does not read stops the other from being read).
+/// What a relay tells about itself as it goes: a CONNECT tunnel (`TunnelReport`) or a WebSocket
+/// (`WebSocketReport`) — the bytes each way, the host answering, the end.
+protocol TunnelEvents: AnyObject {
+    /// What the client is told once the host accepted the connection (nil: nothing, the host answers).
+    var replyOnConnect: String? { get }
+    /// The host accepted the connection.
+    func connected()
+    /// Bytes from the client, on their way to the host.
+    func sent(_ bytes: UnsafeRawBufferPointer)
+    /// Bytes from the host, on their way to the client.
+    func received(_ bytes: UnsafeRawBufferPointer)
+    /// The relay ended (`failure` says why when it was not a clean close of both sides).
+    func end(failure: String?, code: TransferError.Code?)
+}
+
+extension TunnelEvents {
+    func end(failure: String?) { end(failure: failure, code: nil) }
+}
+
+/// A relay: bytes passed both ways between the client and its host, untouched, each way through a
+/// bounded buffer (a side that does not read stops the other from being read). A CONNECT tunnel,
+/// or a WebSocket once its upgrade request is on its way.
 final class Tunnel {
     static let bufferLimit = 1 << 20
 
     let upstream: Int32
-    let report: TunnelReport
+    let report: any TunnelEvents
     var toUpstream = ByteQueue()
     var toClient = ByteQueue()
     var upstreamEOF = false
@@ -23,7 +43,7 @@ final class Tunnel {
     var failure: String?
     private(set) var closed = false
 
-    init(upstream: Int32, report: TunnelReport) {
+    init(upstream: Int32, report: any TunnelEvents) {
         self.upstream = upstream
         self.report = report
     }
@@ -37,7 +57,7 @@ final class Tunnel {
 
     func fromClient(_ bytes: UnsafeRawBufferPointer) {
         toUpstream.append(bytes)
-        report.sent(bytes.count)
+        report.sent(bytes)
     }
 
     /// Reads what the host sent, while there is room.
@@ -46,8 +66,11 @@ final class Tunnel {
         while !upstreamEOF, toClient.count < Self.bufferLimit {
             let n = buffer.withUnsafeMutableBytes { recv(upstream, $0.baseAddress, $0.count, 0) }
             if n > 0 {
-                buffer.withUnsafeBytes { toClient.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-                report.received(n)
+                buffer.withUnsafeBytes { bytes in
+                    let read = UnsafeRawBufferPointer(rebasing: bytes[..<n])
+                    toClient.append(read)
+                    report.received(read)
+                }
             } else if n == 0 {
                 upstreamEOF = true
             } else if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
@@ -116,7 +139,9 @@ final class Tunnel {
 /// Posts a tunnel's lifecycle on the manager's bus as a task of its own: created with the CONNECT
 /// request, the client's head as `request`, the proxy's `200 Connection established` as
 /// `response`, bytes each way as upload and download progress, `completed` (or `failed`) at the end.
-final class TunnelReport {
+/// A plain-text WebSocket inside the tunnel (a `ws://` client that tunnels, as most do) is recorded
+/// as a task of its own too (`WebSocketReport`), from the bytes as they pass.
+final class TunnelReport: TunnelEvents {
     /// Reserved when the task is announced: an intercepted CONNECT that never becomes a task takes no number.
     private(set) var id = TaskID(rawValue: 0)
     private let manager: SessionManager
@@ -157,6 +182,12 @@ final class TunnelReport {
                   TaskEvent(task: id, kind: .requestSent(sent))])
     }
 
+    var replyOnConnect: String? { "HTTP/1.1 200 Connection established\r\n\r\n" }
+    /// A WebSocket seen inside the tunnel; `inside` becomes false once the first bytes say it is none.
+    private var webSocket: WebSocketReport?
+    private var sniffing = true
+    private var firstBytes: [UInt8] = []
+
     /// The host accepted: the client gets `200 Connection established`.
     func connected() {
         connectedAt = Date().timeIntervalSince1970
@@ -166,14 +197,37 @@ final class TunnelReport {
         bus.post(TaskEvent(task: id, kind: .response(reply)))
     }
 
-    func sent(_ n: Int) {
-        up += Int64(n)
+    func sent(_ bytes: UnsafeRawBufferPointer) {
+        up += Int64(bytes.count)
         progress()
+        if sniffing { sniff(bytes) } else { webSocket?.sent(bytes) }
     }
 
-    func received(_ n: Int) {
-        down += Int64(n)
+    func received(_ bytes: UnsafeRawBufferPointer) {
+        down += Int64(bytes.count)
         progress()
+        webSocket?.received(bytes)
+    }
+
+    /// Whether the tunnel's first bytes are a cleartext WebSocket upgrade request; if so, a task for it.
+    private func sniff(_ bytes: UnsafeRawBufferPointer) {
+        firstBytes += bytes.prefix(WebSocketReport.maxHeadBytes - firstBytes.count)
+        switch firstBytes.withUnsafeBytes({ RequestHeadParser.parse($0) }) {
+        case .incomplete where firstBytes.count < WebSocketReport.maxHeadBytes && firstBytes.first != 0x16: // (0x16: a TLS handshake)
+            return
+        case .head(let head, _) where WebSocketReport.isUpgrade(head):
+            // Cleartext inside the tunnel: `ws://` to the tunnel's host and port.
+            let authority = (url.host.contains(":") ? "[\(url.host)]" : url.host) + ":\(url.effectivePort)"
+            if let target = HTTPURL(string: "ws://\(authority)\(head.target.hasPrefix("/") ? head.target : "/")") {
+                webSocket = WebSocketReport(manager: manager, request: head, url: target, tunnelled: true)
+                webSocket?.connected()
+                firstBytes.withUnsafeBytes { webSocket?.sent($0) }
+            }
+        default:
+            break
+        }
+        sniffing = false
+        firstBytes = []
     }
 
     private func progress(force: Bool = false) {
@@ -186,6 +240,7 @@ final class TunnelReport {
 
     /// The tunnel closed (`failure` says why, when it was not a clean close of both sides).
     func end(failure: String?, code: TransferError.Code? = nil) {
+        webSocket?.end(failure: failure, code: code)
         guard announced, !ended else { return }
         ended = true
         if up + down > 0 { progress(force: true) }

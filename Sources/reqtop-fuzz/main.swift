@@ -15,6 +15,7 @@ func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMuta
 enum FuzzTarget: String, CaseIterable {
     case http, har, curl, hurl, bruno, postman, insomnia, json, jsonpath, proxyHead = "proxy-head", proxyChunked = "proxy-chunked"
     case serverHead = "server-head", insomniaYAML = "insomnia-yaml", streamMessages = "stream-messages"
+    case websocketFrames = "websocket-frames"
 
     func run(_ data: Data) {
         let text = String(decoding: data, as: UTF8.self)
@@ -59,6 +60,8 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? RequestReader.parseHead(Array(data))
         case .streamMessages:
             streamMessages(data)
+        case .websocketFrames:
+            websocketFrames(data)
         }
     }
 
@@ -83,6 +86,32 @@ enum FuzzTarget: String, CaseIterable {
         let whole = parse(max(1, body.count)), cut = parse(Int(first) / 3 % 7 + 1)
         precondition(whole == cut, "the messages depend on how the body was cut")
         precondition(whole.allSatisfy { $0.size >= 0 && ($0.isWhole ? true : $0.size > 64) }, "kept more than asked")
+    }
+
+    /// The first byte picks the direction and the size of the reads: the same messages and the same
+    /// error however the bytes are cut, and at most `keptBytes` of each payload kept.
+    private func websocketFrames(_ data: Data) {
+        guard let first = data.first else { return }
+        let direction: WebSocketMessage.Direction = first & 1 == 0 ? .send : .receive
+        let body = Array(data.dropFirst())
+        func parse(_ piece: Int) -> ([WebSocketMessage], String?) {
+            var parser = WebSocketFrameParser(direction: direction, keptBytes: 64)
+            var found: [WebSocketMessage] = []
+            var start = 0
+            do {
+                while start < body.count {
+                    let end = min(body.count, start + piece)
+                    try body[start..<end].withUnsafeBytes { try parser.feed($0) { found.append($0) } }
+                    start = end
+                }
+            } catch {
+                return (found, error.description)
+            }
+            return (found, nil)
+        }
+        let whole = parse(max(1, body.count)), cut = parse(Int(first >> 1) % 9 + 1)
+        precondition(whole.0 == cut.0 && whole.1 == cut.1, "the frames depend on how the bytes were cut")
+        precondition(whole.0.allSatisfy { $0.payload.count <= max(64, 125) }, "kept more than asked")
     }
 
     private func list(_ text: String, _ path: String, _ format: RequestListFormat) {

@@ -9,6 +9,8 @@ public struct StreamMessage: Sendable, Hashable {
         case ndjson
         /// `application/json` without a `Content-Length`, whose body is an array: one message per element.
         case jsonArray = "json-array"
+        /// A WebSocket message or control frame, either way (`direction`, `opcode`).
+        case websocket
     }
 
     public var format: Format
@@ -27,6 +29,13 @@ public struct StreamMessage: Sendable, Hashable {
     public var size: Int
     /// False when `data` holds only the first of `size` bytes.
     public var isWhole: Bool
+    /// WebSocket: which way it went.
+    public var direction: WebSocketMessage.Direction?
+    /// WebSocket: 1 text, 2 binary, 8 close, 9 ping, 10 pong. `data` is the text for 1 and 8 (a close
+    /// frame's reason), base64 for the others, as Chrome's `_webSocketMessages` writes them.
+    public var opcode: Int?
+    /// WebSocket: a close frame's status code.
+    public var closeCode: Int?
     /// False when the body ended inside the message (an SSE event without its blank line, an
     /// array element without its `,` or `]`): the message is shown, and said to be cut.
     public var isComplete: Bool
@@ -42,6 +51,19 @@ public struct StreamMessage: Sendable, Hashable {
         self.size = size
         self.isWhole = isWhole
         self.isComplete = isComplete
+    }
+
+    /// A WebSocket message as a stream message: text as text, a close frame's reason as text, other
+    /// payloads (binary, ping, pong) in base64.
+    public init(_ message: WebSocketMessage, index: Int) {
+        var payload = message.payload
+        if message.opcode == 8, payload.count >= 2 { payload = payload.dropFirst(2) }
+        let isText = message.opcode == 1 || message.opcode == 8
+        self.init(format: .websocket, index: index, data: isText ? String(decoding: payload, as: UTF8.self) : payload.base64EncodedString(),
+                  size: message.size, isWhole: message.isWhole)
+        direction = message.direction
+        opcode = Int(message.opcode)
+        closeCode = message.closeCode
     }
 
     /// The format of a response with this `Content-Type`, or nil for a body that is not a stream of

@@ -51,6 +51,8 @@ public struct StreamMessageParser: Sendable {
         var index = 0
         while index < bytes.count {
             switch format {
+            case .websocket:
+                return // frames, not a body: `WebSocketFrameParser` reads them
             case .sse:
                 if inValue, !skipsSpace, !afterCarriageReturn, byteOrderMarkMatched == 3, isDataField {
                     let end = Self.next(Self.lineFeed, or: Self.carriageReturn, in: bytes, from: index)
@@ -96,6 +98,8 @@ public struct StreamMessageParser: Sendable {
     /// without its line feed is complete).
     public mutating func finish(_ emit: (StreamMessage) -> Void) {
         switch format {
+        case .websocket:
+            break
         case .sse:
             if lineHasBytes { endLine() }
             if hasData { dispatch(emit, complete: false) }

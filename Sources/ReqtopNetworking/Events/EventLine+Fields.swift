@@ -24,6 +24,7 @@ extension EventLine {
         .string("bodyFile", { $0.bodyFile }, { $0.bodyFile = $1 }),
         .string("bodyOmitted", { $0.bodyOmitted }, { $0.bodyOmitted = $1 }),
         .integer("bytes", { $0.bytes }, { $0.bytes = $1 }),
+        .integer("closeCode", { $0.closeCode.map(Int64.init) }, { $0.closeCode = Int($1) }),
         .integer("completed", { $0.completed }, { $0.completed = $1 }),
         EventLineField("connection", write: { line, json in
             guard let connection = line.connection else { return }
@@ -70,6 +71,7 @@ extension EventLine {
         .string("message", { $0.message }, { $0.message = $1 }),
         .string("method", { $0.method }, { $0.method = $1 }),
         .string("name", { $0.name }, { $0.name = $1 }),
+        .integer("opcode", { $0.opcode.map(Int64.init) }, { $0.opcode = Int($1) }),
         EventLineField("options", write: { line, json in line.options.map { json.options("options", $0) } },
                        read: { value, line in line.options = JSONReading.options(value) }),
         .flag("partial", { $0.partial }, { $0.partial = $1 }),

@@ -20,6 +20,8 @@ package struct EventLine: Sendable, Equatable {
     package var bodyFile: String?
     package var bodyOmitted: String?
     package var bytes: Int64?
+    /// A WebSocket close frame's status code.
+    package var closeCode: Int?
     package var completed: Int64?
     /// The connection of a task's last exchange (full lines of its end).
     package var connection: TransferConnection?
@@ -46,6 +48,8 @@ package struct EventLine: Sendable, Equatable {
     package var message: String?
     package var method: String?
     package var name: String?
+    /// A WebSocket message's opcode (1 text, 2 binary, 8 close, 9 ping, 10 pong).
+    package var opcode: Int?
     package var options: HTTPRequest.Options?
     /// True on a `message` whose data holds only the first of `size` bytes.
     package var partial: Bool?
@@ -186,6 +190,9 @@ extension EventLine {
             size = streamed.size
             if !streamed.isWhole { partial = true }
             if !streamed.isComplete { incomplete = true }
+            direction = streamed.direction?.rawValue
+            opcode = streamed.opcode
+            closeCode = streamed.closeCode
         case .cancelled(let partial):
             if let partial, partial.bytes > 0 { bytes = partial.bytes } // received before the cancel
             guard let full, let partial else { break }

@@ -71,8 +71,12 @@ package struct EventLineReader {
             kind = .scriptLog(ScriptLog(level: line.level.flatMap(ScriptLog.Level.init(rawValue:)) ?? .log, text: line.message ?? ""))
         case .message:
             guard let format = line.format.flatMap(StreamMessage.Format.init(rawValue:)), let data = line.data else { return nil }
-            kind = .message(StreamMessage(format: format, index: line.index ?? 0, event: line.name, id: line.id, retry: line.retry, data: data,
-                                          size: line.size ?? data.utf8.count, isWhole: line.partial != true, isComplete: line.incomplete != true))
+            var message = StreamMessage(format: format, index: line.index ?? 0, event: line.name, id: line.id, retry: line.retry, data: data,
+                                        size: line.size ?? data.utf8.count, isWhole: line.partial != true, isComplete: line.incomplete != true)
+            message.direction = line.direction.flatMap(WebSocketMessage.Direction.init(rawValue:))
+            message.opcode = line.opcode
+            message.closeCode = line.closeCode
+            kind = .message(message)
         case .cancelled:
             let bytes = line.bytes ?? 0
             let happened = bytes > 0 || responses[task] != nil || line.timings != nil

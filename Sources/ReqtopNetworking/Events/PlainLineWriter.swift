@@ -88,13 +88,16 @@ enum PlainLineWriter {
             json.string("message", message(log.text))
             taskAndTime()
         case .message(let streamed):
+            if let code = streamed.closeCode { json.number("closeCode", code) }
             json.string("data", message(streamed.data))
+            if let direction = streamed.direction { json.string("direction", direction.rawValue) }
             common()
             json.string("format", streamed.format.rawValue)
             if let id = streamed.id { json.string("id", id) }
             if !streamed.isComplete { json.bool("incomplete", true) }
             json.number("index", streamed.index)
             if let name = streamed.event { json.string("name", name) }
+            if let opcode = streamed.opcode { json.number("opcode", opcode) }
             if !streamed.isWhole { json.bool("partial", true) }
             if let retry = streamed.retry { json.number("retry", retry) }
             json.number("size", streamed.size)
