@@ -1,5 +1,6 @@
 import Foundation
 @testable import ReqtopInspector
+import ReqtopHTTPModel
 import ReqtopNetworking
 import ReqtopNetworkingTesting
 import ReqtopTerminalUI
@@ -634,6 +635,34 @@ final class ScreenTests: XCTestCase {
         XCTAssertTrue(lines.contains("also used by 1 other task: #2"), lines.joined(separator: "\n"))
         XCTAssertTrue(lines.contains { $0.hasPrefix("1 of them ran at the same time as this one: streams multiplexed on one connection (#2)") },
                       lines.joined(separator: "\n"))
+    }
+
+    /// A WebSocket through the proxy: the Messages tab (9) lists its frames both ways; at 80 columns
+    /// the tab bar drops its padding so every tab stays on it.
+    func testMessagesTabListsAWebSocketsFramesBothWays() {
+        let (app, store, _, terminal) = makeApp(width: 80, height: 16)
+        let url = "ws://127.0.0.1:9000/chat"
+        var head = CannedEvents.head(101, url)
+        head.reason = "Switching Protocols"
+        let frames = [WebSocketMessage(direction: .send, opcode: 1, payload: Data(#"{"a":1}"#.utf8), size: 7),
+                      WebSocketMessage(direction: .receive, opcode: 2, payload: Data([0x00, 0x41]), size: 2),
+                      WebSocketMessage(direction: .receive, opcode: 8, payload: Data([0x03, 0xE8]), size: 2, closeCode: 1000)]
+        store.apply([CannedEvents.created(1, "GET", url, name: "websocket"), CannedEvents.simple(1, .resumed, at: 100),
+                     CannedEvents.simple(1, .response(head), at: 100.1)]
+                    + frames.enumerated().map { CannedEvents.simple(1, .message(StreamMessage($0.element, index: $0.offset + 1)), at: 100.5 + Double($0.offset)) })
+        var lines = draw(app, terminal)
+        XCTAssertTrue(lines[3].contains("3"), "the row counts the messages: \(lines[3])")
+        _ = app.handle(.enter)
+        _ = app.handle(.char("9"))
+        lines = draw(app, terminal)
+        XCTAssertTrue(lines[1].hasPrefix("Request│Response│Body│Timing│Events│Cookies│Tests│Stream│Messages"), lines[1])
+        lines = lines.map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(Array(lines[2...9]), ["── 3 messages (websocket), 11 B of data, arriving ──",
+                                             "+0.500 s  #1  ↑ send  text  7 B", "{", "\"a\": 1", "}",
+                                             "+1.500 s  #2  ↓ receive  binary  2 B", "00000000  00 41                                             |.A|",
+                                             "+2.500 s  #3  ↓ receive  close 1000  2 B"])
+        _ = app.handle(.char("8"))
+        XCTAssertTrue(draw(app, terminal).contains { $0.contains("A WebSocket: its messages, both ways, are in the Messages tab (9).") })
     }
 
     func testPromptHistoryIsKeptBetweenSessions() throws {

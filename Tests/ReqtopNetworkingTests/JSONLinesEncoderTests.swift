@@ -59,6 +59,9 @@ final class JSONLinesEncoderTests: XCTestCase {
             if let retry = m.retry { object["retry"] = retry }
             if !m.isWhole { object["partial"] = true }
             if !m.isComplete { object["incomplete"] = true }
+            if let direction = m.direction { object["direction"] = direction.rawValue }
+            if let opcode = m.opcode { object["opcode"] = opcode }
+            if let code = m.closeCode { object["closeCode"] = code }
         }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
@@ -96,6 +99,9 @@ final class JSONLinesEncoderTests: XCTestCase {
                 TaskEvent(task: id, time: time, kind: .message(StreamMessage(
                     format: StreamMessage.Format.allCases[i % 3], index: i + 1, event: i % 2 == 0 ? odd : nil, id: i % 3 == 0 ? odd : nil,
                     retry: i % 4 == 0 ? 3000 : nil, data: odd, size: 10_000 * i, isWhole: i % 2 == 0, isComplete: i % 5 != 0))),
+                TaskEvent(task: id, time: time, kind: .message(StreamMessage(WebSocketMessage(
+                    direction: i % 2 == 0 ? .send : .receive, opcode: [1, 2, 8, 9, 10][i % 5], payload: Data(odd.utf8), size: odd.utf8.count + i,
+                    closeCode: i % 5 == 2 ? 1000 + i : nil), index: i))),
             ]
         }
         for event in events {

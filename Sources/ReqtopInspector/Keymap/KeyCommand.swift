@@ -2,7 +2,7 @@
 package enum KeyCommand: String, Sendable, CaseIterable {
     case moveUp, moveDown, pageUp, pageDown, top, bottom
     case openDetail, back, nextTab, previousTab
-    case tab1, tab2, tab3, tab4, tab5, tab6, tab7, tab8
+    case tab1, tab2, tab3, tab4, tab5, tab6, tab7, tab8, tab9
     case search, nextMatch, previousMatch, toggleWrap, scrollLeft, scrollRight, cycleBodyView
     case copyMenu, saveBody, diff, toggleFold
     case suspendResume, cancel, replay, replayFailed

@@ -43,6 +43,7 @@ package enum Keymap {
         KeyBinding(key: .char("6"), command: .tab6, context: .detail, help: "Cookies tab"),
         KeyBinding(key: .char("7"), command: .tab7, context: .detail, help: "Tests tab (what the list's scripts checked and logged)"),
         KeyBinding(key: .char("8"), command: .tab8, context: .detail, help: "Stream tab (a streamed response's events, live)"),
+        KeyBinding(key: .char("9"), command: .tab9, context: .detail, help: "Messages tab (a WebSocket's frames both ways)"),
         KeyBinding(key: .char("/"), command: .search, context: .detail, help: "search this tab (case-insensitive unless the pattern has a capital)",
                    hints: [.detail: "search"]),
         KeyBinding(key: .char("n"), command: .nextMatch, context: .detail, help: "next match"),

@@ -66,8 +66,8 @@ final class DetailScreen: ScrollingScreen {
             let tabs = DetailTab.allCases
             let step = command == .nextTab ? 1 : tabs.count - 1
             show((tabs.firstIndex(of: tab).map { tabs[($0 + step) % tabs.count] }) ?? .request)
-        case .tab1, .tab2, .tab3, .tab4, .tab5, .tab6, .tab7, .tab8:
-            let number = [KeyCommand.tab1, .tab2, .tab3, .tab4, .tab5, .tab6, .tab7, .tab8].firstIndex(of: command) ?? 0
+        case .tab1, .tab2, .tab3, .tab4, .tab5, .tab6, .tab7, .tab8, .tab9:
+            let number = [KeyCommand.tab1, .tab2, .tab3, .tab4, .tab5, .tab6, .tab7, .tab8, .tab9].firstIndex(of: command) ?? 0
             guard number < DetailTab.allCases.count else { return .ignore }
             show(DetailTab.allCases[number])
         case .search: app.open(.search, text: "") // the last pattern is one ↑ away
@@ -141,7 +141,7 @@ final class DetailScreen: ScrollingScreen {
     func click(_ event: MouseEvent, app: InspectorApp) -> LoopAction {
         guard tabBar.contains(x: event.x, y: event.y) else { return .ignore }
         let tabs = DetailTab.allCases
-        guard let index = Tabs(tabs.map(\.title), selected: 0).tab(atColumn: event.x, from: tabBar.x) else { return .ignore }
+        guard let index = Tabs(tabs.map(\.title), selected: 0).tab(atColumn: event.x, from: tabBar.x, width: tabBar.width) else { return .ignore }
         show(tabs[index])
         return .redraw
     }

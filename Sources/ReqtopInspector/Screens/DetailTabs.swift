@@ -39,7 +39,7 @@ package struct DetailTab: Hashable, Sendable {
 
     /// Every tab, in the bar's order.
     static let all: [any DetailTabContent] = [RequestTab(), ResponseTab(), BodyTab(), TimingTab(), EventsTab(), CookiesTab(), TestsTab(),
-                                                StreamTab()]
+                                                StreamTab(), MessagesTab()]
 
     package static var allCases: [DetailTab] { all.map { DetailTab(title: $0.title) } }
     package static let request = DetailTab(title: RequestTab().title)
@@ -47,6 +47,7 @@ package struct DetailTab: Hashable, Sendable {
     package static let timing = DetailTab(title: TimingTab().title)
     package static let tests = DetailTab(title: TestsTab().title)
     package static let stream = DetailTab(title: StreamTab().title)
+    package static let messages = DetailTab(title: MessagesTab().title)
 
     /// What the tab shows.
     var content: any DetailTabContent { Self.all.first { $0.title == title } ?? RequestTab() }

@@ -111,7 +111,8 @@ struct TaskColumn: Sendable {
         // A streamed response counts its messages (server-sent events, NDJSON lines) instead.
         if let count = record.messages?.count, count > 0, !record.state.isTerminal || record.state == .completed {
             let number = count < 10_000 ? String(count) : "\(count / 1000)k"
-            return bar ? (record.state.isTerminal ? "" : "⇣ ") + "\(number) event\(count == 1 ? "" : "s")" : number
+            let noun = record.isWebSocket ? "message" : "event"
+            return bar ? (record.state.isTerminal ? "" : record.isWebSocket ? "⇅ " : "⇣ ") + "\(number) \(noun)\(count == 1 ? "" : "s")" : number
         }
         switch record.state {
         case .failed: return bar ? "✗ " + (record.error?.code.rawValue ?? "failed") : "✗"

@@ -106,6 +106,9 @@ enum HAR {
         /// array elements), each as Chrome writes a WebSocket message in `_webSocketMessages`
         /// (`type`, `time`, `opcode`, `data`) plus what the stream said of it.
         var _streamMessages: [StreamMessage]?
+        /// A WebSocket's messages both ways, as Chrome writes them (`_resourceType` `websocket`).
+        var _webSocketMessages: [StreamMessage]?
+        var _resourceType: String?
     }
 
     struct StreamMessage: Encodable {
@@ -121,6 +124,8 @@ enum HAR {
         var event: String?
         var id: String?
         var retry: Int?
+        /// A WebSocket close frame's status code.
+        var closeCode: Int?
         /// True when `data` is only the first of `size` bytes.
         var partial: Bool?
         /// True when the response ended inside the message.

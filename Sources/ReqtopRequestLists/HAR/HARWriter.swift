@@ -75,16 +75,19 @@ public enum HARWriter {
         let t = entry.timings
         let timings = HAR.Timings(blocked: t.blocked, dns: t.dns, connect: t.connect, ssl: t.ssl,
                                       send: t.send, wait: t.wait, receive: t.receive)
+        let isWebSocket = entry.streamMessages.first?.message.format == .websocket
+        let messages = entry.streamMessages.map { timed in
+            let m = timed.message
+            return HAR.StreamMessage(type: m.direction == .send ? "send" : "receive", time: timed.time, opcode: m.opcode ?? 1, data: m.data,
+                                     format: m.format.rawValue, index: m.index, size: m.size, event: m.event, id: m.id, retry: m.retry,
+                                     closeCode: m.closeCode, partial: m.isWhole ? nil : true, incomplete: m.isComplete ? nil : true)
+        }
         return HAR.Entry(startedDateTime: isoDate(entry.startedDateTime), time: entry.time, request: request, response: response,
                         cache: HAR.Cache(), timings: timings, serverIPAddress: entry.serverIPAddress, connection: entry.connection,
                         comment: entry.comment,
                         _error: entry.error,
                         _tests: entry.tests.isEmpty ? nil : entry.tests.map { HAR.Test(name: $0.name, passed: $0.passed, message: $0.message) },
-                        _streamMessages: entry.streamMessages.isEmpty ? nil : entry.streamMessages.map { timed in
-                            let m = timed.message
-                            return HAR.StreamMessage(time: timed.time, data: m.data, format: m.format.rawValue, index: m.index, size: m.size,
-                                                     event: m.event, id: m.id, retry: m.retry, partial: m.isWhole ? nil : true,
-                                                     incomplete: m.isComplete ? nil : true)
-                        })
+                        _streamMessages: isWebSocket || entry.streamMessages.isEmpty ? nil : messages,
+                        _webSocketMessages: isWebSocket ? messages : nil, _resourceType: isWebSocket ? "websocket" : nil)
     }
 }

@@ -54,7 +54,9 @@ enum EntrySpillCodec {
             writer.int(m.retry ?? -1)
             writer.string(m.data)
             writer.int(m.size)
-            writer.int((m.isWhole ? 1 : 0) | (m.isComplete ? 2 : 0))
+            writer.int((m.isWhole ? 1 : 0) | (m.isComplete ? 2 : 0) | (m.direction == .send ? 4 : 0) | (m.direction == .receive ? 8 : 0))
+            writer.int(m.opcode ?? -1)
+            writer.int(m.closeCode ?? -1)
         }
         withUnsafeBytes(of: UInt64(writer.bytes.count).littleEndian) { out.append(contentsOf: $0) }
         out.append(contentsOf: writer.bytes)
@@ -162,10 +164,13 @@ enum EntrySpillCodec {
                 let time = try double()
                 guard let format = StreamMessage.Format(rawValue: try string()) else { throw Malformed() }
                 let index = try int(), event = try optionalString(), id = try optionalString(), retry = try int()
-                let data = try string(), size = try int(), flags = try int()
-                entry.streamMessages.append(.init(time: time, message: StreamMessage(
-                    format: format, index: index, event: event, id: id, retry: retry < 0 ? nil : retry, data: data, size: size,
-                    isWhole: flags & 1 != 0, isComplete: flags & 2 != 0)))
+                let data = try string(), size = try int(), flags = try int(), opcode = try int(), closeCode = try int()
+                var message = StreamMessage(format: format, index: index, event: event, id: id, retry: retry < 0 ? nil : retry, data: data,
+                                            size: size, isWhole: flags & 1 != 0, isComplete: flags & 2 != 0)
+                message.direction = flags & 4 != 0 ? .send : flags & 8 != 0 ? .receive : nil
+                message.opcode = opcode < 0 ? nil : opcode
+                message.closeCode = closeCode < 0 ? nil : closeCode
+                entry.streamMessages.append(.init(time: time, message: message))
             }
             return entry
         }

@@ -60,6 +60,9 @@ package struct TaskRecord: Sendable {
     /// A CONNECT: the proxy's tunnel to `host:port`.
     package var isTunnel: Bool { request.method == "CONNECT" }
 
+    /// A WebSocket the proxy relayed (`ws://`): its messages are in `messages`, in both directions.
+    package var isWebSocket: Bool { url.scheme == "ws" || url.scheme == "wss" }
+
     /// The exchanges of the task, one per hop: the request head as sent (the last one, if libcurl
     /// sent it again on a fresh connection) with the response it got — a redirect's, then the
     /// final one; nil while it is awaited or when none came.
@@ -83,6 +86,9 @@ package struct TaskRecord: Sendable {
     /// in it; a body that streamed through (a proxied client's) was cut, or not kept at all.
     package var resendRefusal: String? {
         if isTunnel, name == "tunnel" { return "task \(id) is a CONNECT tunnel: there is no request in it reqtop could send again" }
+        if isWebSocket {
+            return "task \(id) is a WebSocket: its messages went both ways over a connection reqtop relayed, and it does not open WebSockets itself"
+        }
         if let sent = streamedBodyBytes, case .data(let kept) = request.body, Int64(kept.count) < sent {
             return "\(id)'s body streamed through the proxy and only its first \(kept.count) of \(sent) bytes were kept: "
                 + "cannot resend it as it was"

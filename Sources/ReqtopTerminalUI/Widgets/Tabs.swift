@@ -14,12 +14,19 @@ public struct Tabs: Widget {
         self.divider = divider
     }
 
-    /// The tab at column `x` of a row drawn from `left`, or nil (a divider, past the end).
-    public func tab(atColumn x: Int, from left: Int) -> Int? {
+    /// Each title has a space either side when the row fits `width` so, none when it does not.
+    private func padding(within width: Int) -> Int {
+        let padded = titles.reduce(0) { $0 + TextWidth.of($1) + 2 } + max(0, titles.count - 1) * TextWidth.of(divider)
+        return padded <= width ? 1 : 0
+    }
+
+    /// The tab at column `x` of a row `width` wide drawn from `left`, or nil (a divider, past the end).
+    public func tab(atColumn x: Int, from left: Int, width: Int = .max) -> Int? {
+        let pad = padding(within: width)
         var start = left
         for (i, title) in titles.enumerated() {
             if i > 0 { start += TextWidth.of(divider) }
-            let end = start + TextWidth.of(title) + 2
+            let end = start + TextWidth.of(title) + 2 * pad
             if x >= start && x < end { return i }
             start = end
         }
@@ -29,12 +36,13 @@ public struct Tabs: Widget {
     public func render(area: Rect, buffer: inout Buffer) {
         guard !area.isEmpty else { return }
         buffer.setStyle(area.row(0), style)
+        let space = String(repeating: " ", count: padding(within: area.width))
         var x = area.x
         for (i, title) in titles.enumerated() {
             if i > 0 { x += buffer.setString(x: x, y: area.y, divider, style: style, maxWidth: area.right - x) }
             guard x < area.right else { break }
             let tabStyle = i == selected ? style.patched(with: highlightStyle) : style
-            x += buffer.setString(x: x, y: area.y, " \(title) ", style: tabStyle, maxWidth: area.right - x)
+            x += buffer.setString(x: x, y: area.y, space + title + space, style: tabStyle, maxWidth: area.right - x)
         }
     }
 }
