@@ -42,6 +42,8 @@ final class DetailScreen: ScrollingScreen {
     private var folding = JSONFolding()
     /// Where the tab bar was drawn, for clicks.
     private var tabBar = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// The Stream and Messages tabs' lines, made once per message.
+    private let streamLines = StreamTabLines()
     /// A tail-following tab (Stream): the offset its last page had at the last frame. Scrolled above
     /// it, the view stays where it was put; at the bottom again, it follows new lines.
     private var followedTo: Int?
@@ -172,7 +174,7 @@ final class DetailScreen: ScrollingScreen {
             let live = tab.content.showsTheLiveBody && !record.state.isTerminal ? app.actions.bodySoFar(id) : nil
             let peers = tab == .timing ? record.connection.map { app.store.tasks(on: $0) } ?? [] : []
             lines.content = tab.content.content(of: record, in: DetailTabContext(width: body.width, view: view, now: now, liveBody: live,
-                                                                                  connectionPeers: peers))
+                                                                                  connectionPeers: peers, streamLines: streamLines))
         }
         switch lines.content {
         case .lines, .json, .markup:

@@ -31,6 +31,8 @@ struct DetailTabContext {
     var liveBody: Data?
     /// The tasks that used the same connection as this one (itself included), for the Timing tab.
     var connectionPeers: [TaskRecord] = []
+    /// The lines of the task's messages made so far (the detail screen's, kept between frames).
+    var streamLines = StreamTabLines()
 }
 
 /// A tab of the detail view, named by its title.

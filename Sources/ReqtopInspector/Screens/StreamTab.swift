@@ -13,7 +13,7 @@ struct StreamTab: DetailTabContent {
     var followsTheTail: Bool { true }
     func content(of record: TaskRecord, in context: DetailTabContext) -> DetailContent {
         guard !record.isWebSocket else { return .lines(["A WebSocket: its messages, both ways, are in the Messages tab (9)."]) }
-        return .lines(StreamTabLines.shared.lines(for: record))
+        return .lines(context.streamLines.lines(for: record))
     }
 }
 
@@ -28,16 +28,14 @@ struct MessagesTab: DetailTabContent {
             return .lines(["No WebSocket: the Messages tab lists the frames of a WebSocket through reqtop proxy.",
                            "A streamed response's events are in the Stream tab (8)."])
         }
-        return .lines(StreamTabLines.shared.lines(for: record))
+        return .lines(context.streamLines.lines(for: record))
     }
 }
 
-/// The Stream tab's lines, made once per message: a frame after a new message renders only it, so
-/// a stream of ten thousand events costs each frame the new ones, not all of them. Holds the lines
-/// of the one task last shown.
+/// The Stream and Messages tabs' lines, made once per message: a frame after a new message renders
+/// only it, so a stream of ten thousand events costs each frame the new ones, not all of them. One
+/// per detail screen; holds the lines of the task it last showed.
 final class StreamTabLines: Sendable {
-    static let shared = StreamTabLines()
-
     private struct Cache {
         var task: TaskID?
         /// The lines of each message held, oldest first, from message `first`.
