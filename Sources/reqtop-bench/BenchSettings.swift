@@ -18,6 +18,8 @@ struct BenchSettings: Codable {
     var tuiTasks: Int
     var tuiEventsPerSecond: Int
     var tuiSeconds: Double
+    /// Server-sent events the Stream tab case posts, over `streamEvents / 1000` seconds (`BENCH_STREAM_EVENTS`).
+    var streamEvents: Int
     var busEvents: Int
     var busRuns: Int
     /// Which cases to run (`BENCH_CASES=replay,parse,run,single,download,proxy,attach,tui,bus,scripts`; all by default).
@@ -40,6 +42,7 @@ struct BenchSettings: Codable {
             tuiTasks: int("BENCH_TUI_TASKS", 100_000, 2000),
             tuiEventsPerSecond: int("BENCH_TUI_EVENTS_PER_SECOND", 10_000, 2000),
             tuiSeconds: quick ? 0.5 : 4,
+            streamEvents: int("BENCH_STREAM_EVENTS", 10_000, 200),
             busEvents: int("BENCH_BUS_EVENTS", 600_000, 6000),
             busRuns: int("BENCH_BUS_RUNS", 3, 1),
             cases: (env["BENCH_CASES"] ?? "replay,parse,run,single,download,proxy,attach,tui,bus,scripts").split(separator: ",").map(String.init))

@@ -28,7 +28,7 @@ struct TUIBench {
         log("tui: RSS per finished task \(Figure.bytes(perTask)) (\(memory.output.trimmingCharacters(in: .whitespacesAndNewlines)))")
 
         var rows = try tableRows(tasks: tasks)
-        rows += StreamTabBench(events: settings.quick ? 200 : 10_000, seconds: settings.quick ? 0.2 : 10).run()
+        rows += StreamTabBench(events: settings.streamEvents, seconds: Double(settings.streamEvents) / 1000).run()
         let store = TaskStore()
         applyFinished(count: tasks, to: store)
         let follow = renderLoop(store: store, followNewest: true, firstID: tasks + 1)
