@@ -243,20 +243,7 @@ final class TunnelReport: TunnelEvents {
         webSocket?.end(failure: failure, code: code)
         guard announced, !ended else { return }
         ended = true
-        if up + down > 0 { progress(force: true) }
-        let now = Date().timeIntervalSince1970
-        let connect = connectedAt.map { ($0 - started) * 1000 } ?? -1
-        let timings = PhaseTimings(dns: -1, connect: connect, tls: -1, send: -1, wait: -1,
-                                   receive: connectedAt.map { (now - $0) * 1000 } ?? -1, total: (now - started) * 1000)
-        if let head, failure == nil {
-            bus.post(TaskEvent(task: id, time: now, kind: .completed(TaskCompletion(
-                response: head, body: nil, bytes: down, timings: timings, redirects: [], serializer: "tunnel",
-                serializedValue: nil, serializationError: nil))))
-        } else {
-            let code: TransferError.Code = code ?? (head == nil ? .cannotConnect : .connectionReset)
-            bus.post(TaskEvent(task: id, time: now, kind: .failed(TaskFailure(
-                error: TransferError(code: code, message: failure ?? "the tunnel closed"), response: head, bytes: down,
-                timings: timings, redirects: []))))
-        }
+        RelayEnd(task: id, started: started, connectedAt: connectedAt, head: head, sent: up, received: down, kind: "tunnel")
+            .post(on: bus, failure: failure, code: code, closedBeforeAnswer: "the tunnel closed")
     }
 }

@@ -124,22 +124,8 @@ final class WebSocketReport: TunnelEvents {
     func end(failure: String?, code: TransferError.Code?) {
         guard !ended else { return }
         ended = true
-        let now = Date().timeIntervalSince1970
-        bus.post([TaskEvent(task: id, time: now, kind: .progress(TransferProgress(direction: .upload, completed: up, total: -1))),
-                  TaskEvent(task: id, time: now, kind: .progress(TransferProgress(direction: .download, completed: down, total: -1)))])
-        let connect = connectedAt.map { ($0 - started) * 1000 } ?? -1
-        let timings = PhaseTimings(dns: -1, connect: connect, tls: -1, send: -1, wait: -1,
-                                   receive: connectedAt.map { (now - $0) * 1000 } ?? -1, total: (now - started) * 1000)
-        if let head, failure == nil {
-            bus.post(TaskEvent(task: id, time: now, kind: .completed(TaskCompletion(
-                response: head, body: nil, bytes: down, timings: timings, redirects: [], serializer: "websocket",
-                serializedValue: nil, serializationError: nil))))
-        } else {
-            let code: TransferError.Code = code ?? (head == nil ? .cannotConnect : .connectionReset)
-            bus.post(TaskEvent(task: id, time: now, kind: .failed(TaskFailure(
-                error: TransferError(code: code, message: failure ?? "the connection closed before the host answered"), response: head,
-                bytes: down, timings: timings, redirects: []))))
-        }
+        RelayEnd(task: id, started: started, connectedAt: connectedAt, head: head, sent: up, received: down, kind: "websocket")
+            .post(on: bus, failure: failure, code: code, closedBeforeAnswer: "the connection closed before the host answered")
     }
 
     /// `HTTP/1.1 101 Switching Protocols` and its fields (CRLF or LF line ends).
