@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what reqtop needs, idempotently and quietly when it is already there.
 #   scripts/setup.sh build   C libraries for building (libcurl, ncursesw, zlib, OpenSSL, JavaScriptCore)
-#   scripts/setup.sh test    also tmux, nginx, openssl, curl, xmllint, man and a Python venv (.venv) with httpbin, gunicorn, locust, httpx
-#   scripts/setup.sh bench   mitmproxy in a venv of its own (.venv-bench): the proxy benchmark's peer
+#   scripts/setup.sh test    also tmux, nginx, openssl, curl, xmllint, man and a Python venv (.venv) with httpbin, gunicorn, locust, httpx, websockets
+#   scripts/setup.sh bench   hey (Debian), and mitmproxy in a venv of its own (.venv-bench): the benchmarks' peers
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +10,9 @@ mode=${1:-build}
 packages=(libcurl4-openssl-dev libncursesw5-dev zlib1g-dev libssl-dev libjavascriptcoregtk-4.1-0 pkg-config)
 if [ "$mode" = test ]; then
   packages+=(tmux nginx openssl curl python3-venv libxml2-utils man-db groff-base)
+fi
+if [ "$mode" = bench ]; then
+  packages+=(hey) # a load generator, reported beside curl
 fi
 
 missing=()

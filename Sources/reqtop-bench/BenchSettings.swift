@@ -63,5 +63,9 @@ enum Binaries {
         return (exe as NSString).deletingLastPathComponent
     }
     static var reqtop: String { directory + "/reqtop" }
+    /// `hey` (Debian's package: a load generator, a peer reported beside curl with no target), nil when not installed.
+    static var hey: String? {
+        ["/usr/bin/hey", "/usr/local/bin/hey"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
     static var bench: String { directory + "/reqtop-bench" }
 }

@@ -105,7 +105,7 @@ enum FuzzTarget: String, CaseIterable {
                     start = end
                 }
             } catch {
-                return (found, error.description)
+                return (found, "\(error)")
             }
             return (found, nil)
         }

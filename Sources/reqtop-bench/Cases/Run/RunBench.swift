@@ -75,6 +75,18 @@ struct RunBench {
                                  values: values))
             rows.append(BenchRow("\(n) requests c=\(concurrency) CPU/request: reqtop run --events jsonl vs curl --parallel", reqtop: Figure.micros(cpu),
                                  peers: "curl " + Figure.micros(curlCPU), ratio: cpu / curlCPU, target: "≤ 1.2×", met: cpu / curlCPU <= 1.2))
+            if let hey = Binaries.hey {
+                // The same URL n times from c workers (hey spreads n over them), keep-alive as curl.
+                let load = try BenchProcess.runMeasuringMemory([hey, "-n", "\(n)", "-c", "\(concurrency)", url])
+                let heyRate = Double(n) / load.wall, heyCPU = load.cpu / Double(n)
+                log("long run \(n) c=\(concurrency): hey \(Figure.rate(heyRate)) \(Figure.micros(heyCPU)) (exit \(load.status))")
+                rows.append(BenchRow("\(n) requests c=\(concurrency) req/s and CPU/request: reqtop run vs hey (a load generator; no target)",
+                                     reqtop: "\(Figure.rate(rate)), \(Figure.micros(cpu))",
+                                     peers: "hey \(Figure.rate(heyRate)), \(Figure.micros(heyCPU))", ratio: rate / heyRate,
+                                     values: ["hey_wall_s": load.wall, "hey_cpu_s": load.cpu, "hey_exit": Double(load.status)]))
+            } else if concurrency == settings.replayConcurrencies.first {
+                log("long run: hey is not installed (make bench installs Debian's hey unless BENCH_QUICK): no hey figures")
+            }
             rows.append(BenchRow("\(n) requests c=\(concurrency) headless (JSON Lines, no HAR): peak RSS", reqtop: Figure.megabytes(mine.peakRSS),
                                  peers: "curl " + Figure.megabytes(theirs.peakRSS), ratio: mine.peakRSS / theirs.peakRSS, target: "≤ 40 MB",
                                  met: mine.peakRSS <= 40 * 1_048_576))
