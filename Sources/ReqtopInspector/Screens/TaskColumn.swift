@@ -110,9 +110,10 @@ struct TaskColumn: Sendable {
     private static func progress(_ record: TaskRecord, bar: Bool) -> String {
         // A streamed response counts its messages (server-sent events, NDJSON lines) instead.
         if let count = record.messages?.count, count > 0, !record.state.isTerminal || record.state == .completed {
-            let number = count < 10_000 ? String(count) : "\(count / 1000)k"
             let noun = record.isWebSocket ? "message" : "event"
-            return bar ? (record.state.isTerminal ? "" : record.isWebSocket ? "⇅ " : "⇣ ") + "\(number) \(noun)\(count == 1 ? "" : "s")" : number
+            guard bar else { return count < 100 ? "\(count)ev" : count < 10_000 ? String(count) : "\(count / 1000)k" } // 4 columns
+            let number = count < 10_000 ? String(count) : "\(count / 1000)k"
+            return (record.state.isTerminal ? "" : record.isWebSocket ? "⇅ " : "⇣ ") + "\(number) \(noun)\(count == 1 ? "" : "s")"
         }
         switch record.state {
         case .failed: return bar ? "✗ " + (record.error?.code.rawValue ?? "failed") : "✗"
