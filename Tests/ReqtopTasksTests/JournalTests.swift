@@ -157,6 +157,46 @@ final class JournalTests: EmbeddedServerTestCase {
         XCTAssertEqual(records.first?.timings?.total ?? -1, live.allRecords.first?.timings?.total ?? -2, accuracy: 0.01)
     }
 
+    /// WebSocket messages in a HAR from a browser (Chrome's `_webSocketMessages`: the documented shape,
+    /// and the looser one other tools write — no time, no opcode, an https URL) and a streamed
+    /// response's `_streamMessages` from reqtop's own export open in the Messages and Stream tabs.
+    func testMessagesKeptInAHAROpenAgain() throws {
+        let har = #"""
+        {"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"}, "entries": [
+          {"startedDateTime": "2019-05-24T20:41:22.400Z", "time": 0.5,
+           "request": {"method": "GET", "url": "wss://echo.websocket.org/", "httpVersion": "HTTP/1.1", "headers": [{"name": "Upgrade", "value": "websocket"}]},
+           "response": {"status": 101, "statusText": "Switching Protocols", "httpVersion": "HTTP/1.1", "headers": [], "content": {"size": 0, "mimeType": "x-unknown"}},
+           "timings": {"send": 0.1, "wait": 0.3, "receive": 0.1}, "_resourceType": "websocket",
+           "_webSocketMessages": [
+             {"type": "send", "time": 1558730482.5071473, "opcode": 1, "data": "Hello, WebSockets!"},
+             {"type": "receive", "time": 1558730482.5883863, "opcode": 1, "data": "Hello, WebSockets!"},
+             {"type": "receive", "time": 1558730482.6, "opcode": 2, "data": "AAEC"}]},
+          {"request": {"method": "GET", "url": "https://example.com/socket", "headers": []}, "response": {"status": 101},
+           "_webSocketMessages": [{"type": "send", "data": "{\"hi\":1}"}, {"type": "receive", "data": "pong"}]},
+          {"startedDateTime": "2026-12-03T10:00:00.000Z", "request": {"method": "GET", "url": "http://127.0.0.1:9/sse", "headers": []},
+           "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "text/event-stream"}], "content": {"size": 10, "mimeType": "text/event-stream"}},
+           "timings": {"send": 0, "wait": 1, "receive": 2000},
+           "_streamMessages": [{"type": "receive", "time": 1796292001.5, "opcode": 1, "data": "{\"n\":1}", "format": "sse", "index": 1, "size": 7,
+                                "event": "tick", "id": "1"}]}]}}
+        """#
+        let saved = try Recording.load(try write(Data(har.utf8), named: "chrome.har"))
+        let store = TaskStore()
+        store.apply(saved.events)
+        let records = store.allRecords
+        XCTAssertEqual(records.map(\.isWebSocket), [true, true, false])
+        let chrome = try XCTUnwrap(records[0].messages?.entries)
+        XCTAssertEqual(chrome.map(\.message.direction), [.send, .receive, .receive])
+        XCTAssertEqual(chrome.map(\.message.opcode), [1, 1, 2])
+        for (time, expected) in zip(chrome.map(\.time), [1558730482.5071473, 1558730482.5883863, 1558730482.6]) {
+            XCTAssertEqual(time, expected, accuracy: 1e-6, "each message at its own time")
+        }
+        XCTAssertEqual(chrome[2].message.size, 3, "binary: the size of the decoded base64")
+        XCTAssertEqual(records[1].messages?.entries.map(\.message.data), [#"{"hi":1}"#, "pong"])
+        let stream = try XCTUnwrap(records[2].messages?.entries.first?.message)
+        XCTAssertEqual(stream, StreamMessage(format: .sse, index: 1, event: "tick", id: "1", data: #"{"n":1}"#, size: 7))
+        XCTAssertEqual(records.map(\.state), [.completed, .completed, .completed])
+    }
+
     /// A journal of format 1 (written by reqtop before the event lines were one schema, a demo run
     /// kept as it was) still opens: every event it recorded, with its heads, redirects and failure.
     func testAJournalOfTheFirstFormatStillOpens() throws {

@@ -87,13 +87,42 @@ package struct Recording: Sendable {
                 bodyData = (content?["encoding"] as? String) == "base64" ? Data(base64Encoded: text) : Data(text.utf8)
             }
             let bytes = Int64(bodyData?.count ?? max(0, content?["size"] as? Int ?? 0))
-            events.append(TaskEvent(task: id, time: end, kind: .completed(TaskCompletion(
+            let messages = Self.messages(of: entry, at: end)
+            events += messages.map { TaskEvent(task: id, time: $0.time, kind: .message($0.message)) }
+            let finished = max(end, messages.last?.time ?? end)
+            events.append(TaskEvent(task: id, time: finished, kind: .completed(TaskCompletion(
                 response: head, body: bodyData.map { .data($0) }, bytes: bytes, timings: t, redirects: [], serializer: "har",
                 serializedValue: nil, serializationError: nil))))
         }
         var notes: [String] = []
         if skipped > 0 { notes.append("\(skipped) entr\(skipped == 1 ? "y" : "ies") without a usable request URL skipped") }
         return Recording(events: events, title: "\(name) (HAR, read-only)", notes: notes)
+    }
+
+    /// The messages an entry kept: Chrome's `_webSocketMessages` (`type`, `time`, `opcode`, `data`) or
+    /// reqtop's `_streamMessages` (the same, plus the stream's `format`, `event`, `id`…), in order.
+    private static func messages(of entry: [String: Any], at end: Double) -> [(time: Double, message: StreamMessage)] {
+        let isWebSocket = entry["_webSocketMessages"] != nil
+        let list = (entry["_webSocketMessages"] ?? entry["_streamMessages"]) as? [[String: Any]] ?? []
+        return list.enumerated().map { offset, item in
+            let data = item["data"] as? String ?? ""
+            let index = item["index"] as? Int ?? offset + 1
+            let format = isWebSocket ? .websocket : StreamMessage.Format(rawValue: item["format"] as? String ?? "") ?? .sse
+            var message: StreamMessage
+            if format == .websocket {
+                let opcode = item["opcode"] as? Int ?? 1
+                let size = item["size"] as? Int ?? (opcode == 1 || opcode == 8 ? data.utf8.count : Data(base64Encoded: data)?.count ?? 0)
+                message = StreamMessage(format: .websocket, index: index, data: data, size: size, isWhole: item["partial"] as? Bool != true)
+                message.direction = (item["type"] as? String) == "send" ? .send : .receive
+                message.opcode = opcode
+                message.closeCode = item["closeCode"] as? Int
+            } else {
+                message = StreamMessage(format: format, index: index, event: item["event"] as? String, id: item["id"] as? String,
+                                        retry: item["retry"] as? Int, data: data, size: item["size"] as? Int ?? data.utf8.count,
+                                        isWhole: item["partial"] as? Bool != true, isComplete: item["incomplete"] as? Bool != true)
+            }
+            return ((item["time"] as? Double) ?? end, message)
+        }
     }
 
     private static func headers(_ value: Any?) -> [HTTPHeader] {

@@ -61,7 +61,7 @@ package struct TaskRecord: Sendable {
     package var isTunnel: Bool { request.method == "CONNECT" }
 
     /// A WebSocket the proxy relayed (`ws://`): its messages are in `messages`, in both directions.
-    package var isWebSocket: Bool { url.scheme == "ws" || url.scheme == "wss" }
+    package var isWebSocket: Bool { url.scheme == "ws" || url.scheme == "wss" || messages?.format == .websocket }
 
     /// The exchanges of the task, one per hop: the request head as sent (the last one, if libcurl
     /// sent it again on a fresh connection) with the response it got — a redirect's, then the
