@@ -84,15 +84,17 @@ final class WebSocketReport: TunnelEvents {
         down += Int64(bytes.count)
         var rest = bytes
         if head == nil {
-            let room = Self.maxHeadBytes - responseBytes.count
-            responseBytes += bytes.prefix(room)
+            let alreadyHad = responseBytes.count
+            responseBytes += bytes.prefix(Self.maxHeadBytes - alreadyHad)
             guard let end = responseBytes.firstRange(of: [13, 10, 13, 10]) else {
-                if responseBytes.count >= Self.maxHeadBytes { log("the host's answer has no HTTP response head in its first 64 KB") ; head = HTTPResponseHead(url: url, httpVersion: "", status: 0, reason: "", headers: []) }
+                if responseBytes.count >= Self.maxHeadBytes {
+                    log("the host's answer has no HTTP response head in its first 64 KB: nothing more is recorded")
+                    head = HTTPResponseHead(url: url, httpVersion: "", status: 0, reason: "", headers: [])
+                }
                 return
             }
             let headLength = end.upperBound
-            let alreadyHad = responseBytes.count - bytes.count
-            rest = UnsafeRawBufferPointer(rebasing: bytes[max(0, headLength - alreadyHad)...])
+            rest = UnsafeRawBufferPointer(rebasing: bytes[(headLength - alreadyHad)...]) // what came after the head
             let parsed = Self.parseResponseHead(Array(responseBytes[..<headLength]), url: url)
             head = parsed
             responseBytes = []
