@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "CMemory"),
         // OpenSSL (Debian: libssl-dev) for the proxy's --intercept: a local CA, per-host certificates, TLS server sessions.
         .target(name: "CTLS", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+        // nghttp2 (Debian: libnghttp2-dev) for the proxy's server side of HTTP/2: frames, HPACK, flow control.
+        .target(name: "CHTTP2", linkerSettings: [.linkedLibrary("nghttp2")]),
 
         // JavaScriptCore's C API (Debian: libjavascriptcoregtk-4.1), for the scripts of request lists:
         // loaded when a script first needs it, not linked (a run without scripts never maps it).
@@ -55,7 +57,7 @@ let package = Package(
         .target(name: "ReqtopInspector", dependencies: ["ReqtopTasks", "ReqtopNetworking", "ReqtopRequestLists", "ReqtopTerminalUI",
                                                         "ReqtopSync"]),
         // A forward proxy whose upstream side is the networking core: every proxied request is a task.
-        .target(name: "ReqtopProxy", dependencies: ["CTLS", "CZlib", "ReqtopNetworking", "ReqtopHTTPModel", "ReqtopSync"]),
+        .target(name: "ReqtopProxy", dependencies: ["CTLS", "CHTTP2", "CZlib", "ReqtopNetworking", "ReqtopHTTPModel", "ReqtopSync"]),
         // Embedded loopback HTTP/1.1 server: httpbin-like endpoints and fault injection.
         .target(name: "ReqtopTestServer", dependencies: ["ReqtopSync", "ReqtopHTTPModel", "CZlib"]),
 

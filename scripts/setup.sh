@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs what reqtop needs, idempotently and quietly when it is already there.
-#   scripts/setup.sh build   C libraries for building (libcurl, ncursesw, zlib, OpenSSL, JavaScriptCore)
-#   scripts/setup.sh test    also tmux, nginx, openssl, curl, xmllint, man and a Python venv (.venv) with httpbin, gunicorn, locust, httpx, websockets
+#   scripts/setup.sh build   C libraries for building (libcurl, ncursesw, zlib, OpenSSL, nghttp2, JavaScriptCore)
+#   scripts/setup.sh test    also tmux, nginx, openssl, curl, xmllint, man and a Python venv (.venv) with httpbin, gunicorn, locust, httpx (with h2), websockets
 #   scripts/setup.sh bench   hey (Debian), and mitmproxy in a venv of its own (.venv-bench): the benchmarks' peers
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=${1:-build}
-packages=(libcurl4-openssl-dev libncursesw5-dev zlib1g-dev libssl-dev libjavascriptcoregtk-4.1-0 pkg-config)
+packages=(libcurl4-openssl-dev libncursesw5-dev zlib1g-dev libssl-dev libnghttp2-dev libjavascriptcoregtk-4.1-0 pkg-config)
 if [ "$mode" = test ]; then
   packages+=(tmux nginx openssl curl python3-venv libxml2-utils man-db groff-base)
 fi
@@ -34,10 +34,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 if [ "$mode" = test ]; then
-  if ! .venv/bin/python -c 'import httpbin, gunicorn, locust, httpx, websockets' 2>/dev/null; then
-    echo "setup: creating .venv with httpbin, gunicorn, locust, httpx and websockets" >&2
+  if ! .venv/bin/python -c 'import httpbin, gunicorn, locust, httpx, h2, websockets' 2>/dev/null; then
+    echo "setup: creating .venv with httpbin, gunicorn, locust, httpx (with h2) and websockets" >&2
     python3 -m venv .venv
-    .venv/bin/pip install -q --disable-pip-version-check httpbin gunicorn locust httpx websockets
+    .venv/bin/pip install -q --disable-pip-version-check httpbin gunicorn locust 'httpx[http2]' websockets
   fi
 fi
 

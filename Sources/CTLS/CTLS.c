@@ -393,21 +393,31 @@ fail:
 }
 
 static const unsigned char http11_protocol[] = "http/1.1";
+static const unsigned char h2_protocol[] = "h2";
 
-// ALPN: selects "http/1.1" when the client offers it, else nothing (never h2: the proxy speaks HTTP/1.1 only).
+// Finds `protocol` in a client's ALPN list (length-prefixed names); 1 and where, else 0.
+static int offered(const unsigned char *in, unsigned int in_len, const unsigned char *protocol, size_t wanted,
+                   const unsigned char **out, unsigned char *out_len) {
+    for (unsigned int at = 0; at < in_len;) {
+        unsigned int length = in[at];
+        if (length == 0 || length > in_len - at - 1) return 0; // malformed list
+        if (length == wanted && memcmp(in + at + 1, protocol, wanted) == 0) {
+            *out = in + at + 1;
+            *out_len = (unsigned char)length;
+            return 1;
+        }
+        at += 1 + length;
+    }
+    return 0;
+}
+
+// ALPN: "h2" when the client offers it, else "http/1.1" when it offers that, else nothing (HTTP/1.x).
 static int select_alpn(SSL *ssl, const unsigned char **out, unsigned char *out_len, const unsigned char *in,
                        unsigned int in_len, void *arg) {
     (void)ssl; (void)arg;
-    const size_t wanted = sizeof http11_protocol - 1;
-    for (unsigned int at = 0; at < in_len;) {
-        unsigned int length = in[at];
-        if (length == 0 || length > in_len - at - 1) break; // malformed list
-        if (length == wanted && memcmp(in + at + 1, http11_protocol, wanted) == 0) {
-            *out = in + at + 1;
-            *out_len = (unsigned char)length;
-            return SSL_TLSEXT_ERR_OK;
-        }
-        at += 1 + length;
+    if (offered(in, in_len, h2_protocol, sizeof h2_protocol - 1, out, out_len) ||
+        offered(in, in_len, http11_protocol, sizeof http11_protocol - 1, out, out_len)) {
+        return SSL_TLSEXT_ERR_OK;
     }
     return SSL_TLSEXT_ERR_NOACK;
 }
@@ -601,12 +611,12 @@ int ctls_pending(ctls_session *session) {
     return session == NULL ? 0 : SSL_pending(session->ssl);
 }
 
-int ctls_session_alpn_http11(ctls_session *session) {
+int ctls_session_alpn_h2(ctls_session *session) {
     if (session == NULL) return 0;
     const unsigned char *protocol = NULL;
     unsigned int length = 0;
     SSL_get0_alpn_selected(session->ssl, &protocol, &length);
-    return length == sizeof http11_protocol - 1 && memcmp(protocol, http11_protocol, length) == 0;
+    return length == sizeof h2_protocol - 1 && memcmp(protocol, h2_protocol, length) == 0;
 }
 
 void ctls_session_error(ctls_session *session, char *out, size_t out_len) {

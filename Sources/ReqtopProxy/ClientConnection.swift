@@ -12,6 +12,8 @@ final class ClientConnection {
     enum Mode {
         /// Requests and responses (also inside a decrypted tunnel).
         case http
+        /// HTTP/2 (ALPN `h2` in a decrypted tunnel, or prior knowledge): streams, each an exchange.
+        case http2(HTTP2Session)
         /// A CONNECT waiting for its host to accept.
         case connecting
         case tunnel(Tunnel)
@@ -37,6 +39,8 @@ final class ClientConnection {
     var mode = Mode.http
     /// Requests inside an intercepted tunnel are in origin-form: they go to this origin.
     var origin: String?
+    /// The client chose HTTP/2 by ALPN in the intercepted tunnel's handshake.
+    var negotiatedHTTP2 = false
     /// Bytes from the client not yet parsed.
     var inbound = ByteQueue()
     /// The proxy's own bytes for the client (errors, the CONNECT reply), written before anything else.
@@ -83,6 +87,7 @@ final class ClientConnection {
             if inbound.count >= 256 << 10 { return false }
             if body != nil, let exchange { return exchange.bufferedBody < ProxyExchange.highWater }
             return true
+        case .http2(let session): return session.isOpen && session.bufferedRequestBodies < ProxyExchange.highWater
         case .connecting: return false
         case .tunnel(let tunnel): return tunnel.toUpstream.count < Tunnel.bufferLimit
         case .handshake, .lingering: return true
@@ -108,7 +113,11 @@ final class ClientConnection {
                 if discardsInbound { continue }
                 buffer.withUnsafeBytes { all in
                     let bytes = UnsafeRawBufferPointer(rebasing: all[..<n])
-                    if case .tunnel(let tunnel) = mode { tunnel.fromClient(bytes) } else { inbound.append(bytes) }
+                    switch mode {
+                    case .tunnel(let tunnel): tunnel.fromClient(bytes)
+                    case .http2(let session): session.feed(bytes)
+                    default: inbound.append(bytes)
+                    }
                 }
             case .wouldBlock(let wantsWrite):
                 readNeedsWritable = wantsWrite
@@ -146,6 +155,7 @@ final class ClientConnection {
         }
         if pendingOut.isEmpty, !blockedOnWrite, let exchange { exchange.flush(write) }
         if case .tunnel(let tunnel) = mode, pendingOut.isEmpty, !blockedOnWrite { tunnel.flushToClient(write) }
+        if case .http2(let session) = mode, pendingOut.isEmpty, !blockedOnWrite, !failed { session.flush(write) }
         return !failed
     }
 
@@ -167,6 +177,7 @@ final class ClientConnection {
         closed = true
         exchange?.clientWentAway()
         if case .tunnel(let tunnel) = mode { tunnel.close() }
+        if case .http2(let session) = mode { session.close() }
         transport.close()
     }
 }

@@ -21,6 +21,15 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
         /// A request body comes (counted or chunked).
         var hasBody: Bool
         var via: String?
+        /// The client speaks HTTP/2: the response head is kept for its stream (`takeHTTP2Head`) and
+        /// the body bytes go as they are; the stream's frames carry the framing.
+        var http2 = false
+    }
+
+    /// A response head for an HTTP/2 stream: the status and the fields, names in lower case.
+    struct HTTP2Head {
+        var status: Int
+        var headers: [HTTPHeader]
     }
 
     /// How the response body goes to the client.
@@ -44,6 +53,11 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
         /// them again on a fresh connection (a kept-alive one the server had just closed).
         var sent: [UInt8] = []
         var sentCount: Int64 = 0
+        /// HTTP/2: the head not yet taken by the stream, whether an interim 100 is wanted, and whether
+        /// the transfer failed after the head (the stream is then reset, not ended).
+        var http2Head: HTTP2Head?
+        var http2Continue = false
+        var failedAfterHead = false
     }
 
     /// Up to this many first body bytes are kept for a resend.
@@ -80,6 +94,16 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
             if framing == .chunked { headers.append(HTTPHeader(name: "Transfer-Encoding", value: "chunked")) }
         }
         if let via = plan.via { headers.append(HTTPHeader(name: "Via", value: "\(head.httpVersion) \(via)")) }
+        if plan.http2 {
+            // RFC 9113 §8.2.2: no connection-specific fields; names in lower case.
+            headers.removeAll { HTTPHeader.namesMatch($0.name, "Transfer-Encoding") }
+            let head2 = HTTP2Head(status: head.status, headers: headers.map { HTTPHeader(name: $0.name.lowercased(), value: $0.value) })
+            state.withLock { s in
+                s.http2Head = head2
+                s.framing = framing == .none ? .none : .length
+            }
+            return wake()
+        }
         let wasEmpty = state.withLock { s -> Bool in
             // A response before the whole request body arrived (a 413, a 401) ends the connection: the
             // rest of that body cannot be told from a next request. The client is told so.
@@ -124,7 +148,16 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
     func didFinish(_ error: TransferError?) {
         state.withLock { s in
             s.finished = true
-            if let error {
+            if let error, plan.http2 {
+                if s.framing == .pending {
+                    let status = s.malformed != nil ? 400 : error.code == .timedOut ? 504 : 502
+                    s.http2Head = HTTP2Head(status: status, headers: [HTTPHeader(name: "content-type", value: "text/plain; charset=utf-8")])
+                    s.framing = .length
+                    s.output.append("reqtop proxy: " + (s.malformed ?? "\(error.code.rawValue): \(error.message)") + "\n")
+                } else {
+                    s.failedAfterHead = true
+                }
+            } else if let error {
                 if s.framing == .pending, let malformed = s.malformed {
                     let body = "reqtop proxy: \(malformed)\n"
                     s.output.append("HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
@@ -155,7 +188,7 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
         let result: RequestBodyRead = state.withLock { s in
             if plan.expectsContinue, !s.continueSent, s.framing == .pending {
                 // The upstream is ready for the body: now the client may send it.
-                s.output.append("HTTP/1.1 100 Continue\r\n\r\n")
+                if plan.http2 { s.http2Continue = true } else { s.output.append("HTTP/1.1 100 Continue\r\n\r\n") }
                 s.continueSent = true
                 wakeProxy = true
             }
@@ -265,6 +298,18 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
     }
 
     var hasOutput: Bool { state.withLock { !$0.output.isEmpty } }
+
+    /// HTTP/2: the response head once it arrived (once), and whether the upstream asked for the
+    /// body with `100 Continue` since last asked (once).
+    func takeHTTP2Head() -> (head: HTTP2Head?, wantsContinue: Bool) {
+        state.withLock { s in
+            defer { s.http2Head = nil; s.http2Continue = false }
+            return (s.http2Head, s.http2Continue)
+        }
+    }
+
+    /// HTTP/2: the transfer failed after the head was passed on: the stream is reset.
+    var failedAfterHead: Bool { state.withLock { $0.failedAfterHead } }
 
     /// The response is complete and written; `close` says whether the connection must close now.
     var completion: (done: Bool, close: Bool) {

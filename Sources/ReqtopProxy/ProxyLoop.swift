@@ -86,6 +86,7 @@ final class ProxyLoop {
                         connection.exchange?.clientWentAway()
                         connection.closeWhenFlushed = true
                     }
+                    if case .http2(let session) = connection.mode { session.close() }
                 } else if events & Int16(POLLIN) != 0 || (events & Int16(POLLOUT) != 0 && connection.readNeedsWritable) {
                     if !connection.readAvailable() { connection.closeWhenFlushed = true }
                 }
@@ -144,6 +145,8 @@ final class ProxyLoop {
         case .http:
             if connection.exchange == nil, now - connection.lastActivity > Self.idleTimeout { return finish(connection) }
             process(connection)
+        case .http2(let session):
+            return serviceHTTP2(connection, session, now: now)
         case .connecting:
             break
         case .tunnel(let tunnel):
@@ -154,7 +157,14 @@ final class ProxyLoop {
                 TunnelReport(manager: manager, request: handshake.connect, host: handshake.host, port: handshake.port)?
                     .end(failure: why, code: .tlsFailure)
             }
-            if case .http = connection.mode { process(connection) }
+            if case .http = connection.mode {
+                if connection.negotiatedHTTP2 {
+                    beginHTTP2(connection)
+                    if case .http2(let session) = connection.mode { serviceHTTP2(connection, session, now: now) }
+                    return
+                }
+                process(connection)
+            }
         case .lingering(let until):
             if connection.readEOF || connection.hungUp || now > until || connection.discarded > 1 << 20 { close(connection) }
             return
@@ -221,11 +231,26 @@ final class ProxyLoop {
         process(connection) // a pipelined request may be waiting
     }
 
+    /// Whether the client began with HTTP/2's preface (prior knowledge, cleartext): the connection is
+    /// switched to HTTP/2. True also while what came so far could still be the preface.
+    func startsHTTP2(_ connection: ClientConnection) -> Bool {
+        let preface = Self.clientPreface
+        let matched = connection.inbound.withBytes { bytes in zip(bytes, preface).allSatisfy { $0 == $1 } }
+        guard matched else { return false }
+        if connection.inbound.count >= preface.count {
+            beginHTTP2(connection)
+        } else if connection.readEOF {
+            connection.closeWhenFlushed = true
+        }
+        return true
+    }
+
     /// Parses and starts requests, and feeds the current one's body.
     func process(_ connection: ClientConnection) {
         while !connection.closeWhenFlushed {
             if connection.exchange == nil {
                 guard !connection.inbound.isEmpty else { return }
+                if connection.origin == nil, startsHTTP2(connection) { return }
                 let outcome = connection.inbound.withBytes { RequestHeadParser.parse($0) }
                 switch outcome {
                 case .incomplete:

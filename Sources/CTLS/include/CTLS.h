@@ -28,7 +28,7 @@ void ctls_ca_free(ctls_ca *ca);
 // SHA-256 fingerprint of the CA certificate as "AB:CD:..." (95 characters + NUL: out_len >= 96, else truncated).
 void ctls_ca_fingerprint(const ctls_ca *ca, char *out, size_t out_len);
 
-// A server context (TLS 1.2+, ALPN http/1.1 only) presenting a new leaf for `host` (DNS name, IPv4 or [IPv6] literal) + the CA; NULL on failure.
+// A server context (TLS 1.2+, ALPN h2 preferred, then http/1.1) presenting a new leaf for `host` (DNS name, IPv4 or [IPv6] literal) + the CA; NULL on failure.
 ctls_context *ctls_context_for_host(ctls_ca *ca, const char *host, char *error, size_t error_len);
 // Frees a context (sessions made from it stay valid).
 void ctls_context_free(ctls_context *context);
@@ -43,8 +43,8 @@ long ctls_read(ctls_session *session, void *buffer, size_t length);
 long ctls_write(ctls_session *session, const void *buffer, size_t length);
 // Bytes already decrypted and buffered in the session: read them without waiting for the fd to become readable.
 int ctls_pending(ctls_session *session);
-// 1 when the client negotiated ALPN "http/1.1", else 0 (no ALPN: the client speaks HTTP/1.x by default).
-int ctls_session_alpn_http11(ctls_session *session);
+// 1 when the client negotiated ALPN "h2" (it speaks HTTP/2 next), else 0 (HTTP/1.x).
+int ctls_session_alpn_h2(ctls_session *session);
 // The last error of this session (for NULL: of this thread's last failed ctls_session_new) as text, e.g. "tlsv1 alert unknown ca".
 void ctls_session_error(ctls_session *session, char *out, size_t out_len);
 // Sends close_notify (best effort, non-blocking, skipped after a fatal error) and frees; call before closing fd.

@@ -40,6 +40,7 @@ final class Interception {
         switch handshake.tls.handshake() {
         case .success(true):
             connection.mode = .http
+            connection.negotiatedHTTP2 = handshake.tls.negotiatedHTTP2
             connection.inbound.removeAll() // nothing sent in clear after the CONNECT is part of the TLS stream
             let host = handshake.host
             connection.origin = "https://" + (host.contains(":") ? "[\(host)]" : host) + (handshake.port == 443 ? "" : ":\(handshake.port)")

@@ -25,6 +25,9 @@ final class TLSTransport: ClientTransport {
         }
     }
 
+    /// The client chose `h2` by ALPN.
+    var negotiatedHTTP2: Bool { ctls_session_alpn_h2(session) == 1 }
+
     var errorText: String {
         var text = [CChar](repeating: 0, count: 256)
         ctls_session_error(session, &text, text.count)
