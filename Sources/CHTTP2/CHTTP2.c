@@ -254,9 +254,6 @@ ch2_server *ch2_server_new(uint32_t max_concurrent_streams) {
     nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, on_data_chunk);
     nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, on_stream_close);
     nghttp2_option_set_max_settings(option, 32); // entries in one SETTINGS frame
-    // Rapid reset (CVE-2023-44487): each request is a transfer upstream, so resets are allowed in a
-    // burst of 200, then 33 a second; past that the connection ends with GOAWAY.
-    nghttp2_option_set_stream_reset_rate_limit(option, 200, 33);
     int status = nghttp2_session_server_new2(&server->session, callbacks, server, option);
     nghttp2_session_callbacks_del(callbacks);
     nghttp2_option_del(option);

@@ -30,6 +30,8 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
     struct HTTP2Head {
         var status: Int
         var headers: [HTTPHeader]
+        /// The body's length when known (0 for HEAD, 204 and 304): the stream ends with its last bytes.
+        var bodyLength: Int64?
     }
 
     /// How the response body goes to the client.
@@ -97,7 +99,9 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
         if plan.http2 {
             // RFC 9113 §8.2.2: no connection-specific fields; names in lower case.
             headers.removeAll { HTTPHeader.namesMatch($0.name, "Transfer-Encoding") }
-            let head2 = HTTP2Head(status: head.status, headers: headers.map { HTTPHeader(name: $0.name.lowercased(), value: $0.value) })
+            let length: Int64? = framing == .none ? 0 : framing == .length ? headers.value(for: "Content-Length").flatMap { Int64($0) } : nil
+            let head2 = HTTP2Head(status: head.status, headers: headers.map { HTTPHeader(name: $0.name.lowercased(), value: $0.value) },
+                                  bodyLength: length)
             state.withLock { s in
                 s.http2Head = head2
                 s.framing = framing == .none ? .none : .length
@@ -151,7 +155,8 @@ final class ProxyExchange: ResponseStreamConsumer, RequestBodySource {
             if let error, plan.http2 {
                 if s.framing == .pending {
                     let status = s.malformed != nil ? 400 : error.code == .timedOut ? 504 : 502
-                    s.http2Head = HTTP2Head(status: status, headers: [HTTPHeader(name: "content-type", value: "text/plain; charset=utf-8")])
+                    s.http2Head = HTTP2Head(status: status, headers: [HTTPHeader(name: "content-type", value: "text/plain; charset=utf-8")],
+                                            bodyLength: nil)
                     s.framing = .length
                     s.output.append("reqtop proxy: " + (s.malformed ?? "\(error.code.rawValue): \(error.message)") + "\n")
                 } else {

@@ -32,6 +32,7 @@ enum BenchRun {
         section("single") { try SingleRequestBench(settings: settings, reqtopRunAvailable: runAvailable).run() }
         section("download") { try DownloadBench(settings: settings).run() }
         section("proxy") { try ProxyBench(settings: settings).run() }
+        section("proxy-h2") { try HTTP2ProxyBench(settings: settings).run() }
         section("attach") { try AttachBench(settings: settings).run() }
         section("tui") { try TUIBench(settings: settings).run() }
         section("bus") { BusBench(settings: settings).run() }

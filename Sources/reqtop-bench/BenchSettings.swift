@@ -4,6 +4,9 @@ import Foundation
 struct BenchSettings: Codable {
     /// nginx on loopback (`scripts/with-test-servers.sh` exports it).
     var nginxURL: String
+    /// nginx's TLS port (HTTP/2 by ALPN) and the CA of its certificate.
+    var nginxTLSURL: String
+    var nginxCAFile: String
     var quick: Bool
     /// Requests per replay run.
     var replayRequests: Int
@@ -22,7 +25,7 @@ struct BenchSettings: Codable {
     var streamEvents: Int
     var busEvents: Int
     var busRuns: Int
-    /// Which cases to run (`BENCH_CASES=replay,parse,run,single,download,proxy,attach,tui,bus,scripts`; all by default).
+    /// Which cases to run (`BENCH_CASES=replay,parse,run,single,download,proxy,proxy-h2,attach,tui,bus,scripts`; all by default).
     var cases: [String]
 
     static func fromEnvironment() -> BenchSettings {
@@ -31,6 +34,8 @@ struct BenchSettings: Codable {
         func int(_ key: String, _ full: Int, _ small: Int) -> Int { env[key].flatMap { Int($0) } ?? (quick ? small : full) }
         return BenchSettings(
             nginxURL: env["REQTOP_NGINX_URL"] ?? "",
+            nginxTLSURL: env["REQTOP_NGINX_TLS_URL"] ?? "",
+            nginxCAFile: env["REQTOP_NGINX_CA_FILE"] ?? "",
             quick: quick,
             replayRequests: int("BENCH_REQUESTS", 5000, 200),
             replayConcurrencies: (env["BENCH_CONCURRENCY"] ?? "1,8,64").split(separator: ",").compactMap { Int($0) },
@@ -45,7 +50,7 @@ struct BenchSettings: Codable {
             streamEvents: int("BENCH_STREAM_EVENTS", 10_000, 200),
             busEvents: int("BENCH_BUS_EVENTS", 600_000, 6000),
             busRuns: int("BENCH_BUS_RUNS", 3, 1),
-            cases: (env["BENCH_CASES"] ?? "replay,parse,run,single,download,proxy,attach,tui,bus,scripts").split(separator: ",").map(String.init))
+            cases: (env["BENCH_CASES"] ?? "replay,parse,run,single,download,proxy,proxy-h2,attach,tui,bus,scripts").split(separator: ",").map(String.init))
     }
 
     var summary: String {

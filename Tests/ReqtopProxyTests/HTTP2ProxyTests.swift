@@ -80,6 +80,22 @@ final class HTTP2ProxyTests: ProxyTestCase {
         XCTAssertEqual(Set(seen), Set(urls))
     }
 
+    /// curl 7.88 resets (STREAM_CLOSED) every stream whose body is complete but not ended: with many
+    /// of them the proxy's rapid-reset limit would end the connection. Streams end with their last byte.
+    func testManyParallelCurlTransfersAllEndCleanly() throws {
+        let (tls, authority) = try intercepting()
+        let url = tls.appendingPathComponent("files/100b.bin").absoluteString
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("h2-\(UUID().uuidString).curl")
+        try String(repeating: "url = \"\(url)\"\noutput = \"/dev/null\"\n", count: 1500).write(to: config, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(at: config) }
+        let result = try curl(["--http2", "--no-progress-meter", "--parallel", "--parallel-max", "8", "--cacert", authority.certificatePath,
+                               "-K", config.path])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        try recorder.wait(timeout: 60) { events in events.filter(\.isTerminal).count >= 1500 }
+        let ends = recorder.events.filter(\.isTerminal)
+        XCTAssertEqual(ends.filter { $0.name == .completed }.count, 1500, "every transfer completed; none cancelled by a reset")
+    }
+
     func testHTTPXWithHTTP2ThroughTheInterceptingProxy() throws {
         let (tls, authority) = try intercepting()
         let script = #"""
@@ -129,6 +145,8 @@ final class HTTP2ProxyTests: ProxyTestCase {
         let download = stream(json, 3)
         XCTAssertEqual(download["status"] as? Int, 200)
         XCTAssertEqual(download["length"] as? Int, 200_000)
+        XCTAssertEqual(download["ended_with_data"] as? Bool, true,
+                       "END_STREAM rides on the last DATA frame of a body of known length (curl resets a stream whose body is complete but not ended)")
         XCTAssertEqual(download["sha256"] as? String, sha256(try curl([server.url("/bytes/200000?seed=3").absoluteString], through: false).stdout))
 
         let withTrailers = stream(json, 5)
@@ -236,6 +254,7 @@ final class HTTP2ProxyTests: ProxyTestCase {
                     s["fields"] = fields
                 elif isinstance(event, h2.events.DataReceived):
                     s["body"] += event.data
+                    s["ended_with_data"] = event.stream_ended is not None
                     conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
                 elif isinstance(event, h2.events.StreamEnded):
                     s["ended"] = True
@@ -254,7 +273,8 @@ final class HTTP2ProxyTests: ProxyTestCase {
             body = bytes(s["body"])
             out[str(sid)] = {"status": s.get("status"), "length": len(body), "sha256": hashlib.sha256(body).hexdigest(),
                              "text": body.decode("utf-8", "replace") if len(body) < 1000000 else "",
-                             "proxy-authenticate": s.get("fields", {}).get("proxy-authenticate")}
+                             "proxy-authenticate": s.get("fields", {}).get("proxy-authenticate"),
+                             "ended_with_data": s.get("ended_with_data", False)}
         print(json.dumps(out))
 
     def ended(*ids):

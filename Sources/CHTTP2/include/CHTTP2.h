@@ -14,7 +14,7 @@
 // written are filled to about 256 KB at a time, so a client that does not read gets no more
 // (and nghttp2 ends the connection when it floods it with frames to acknowledge).
 // Protections (nghttp2's): at most `max_concurrent_streams` open streams, a RST_STREAM rate limit
-// (rapid reset: a burst of 200, then 33 a second), at most 8 CONTINUATION frames per header block, header lists of at most 64 KB,
+// (rapid reset: a burst of 1000, then 33 a second), at most 8 CONTINUATION frames per header block, header lists of at most 64 KB,
 // and a bound on unacknowledged SETTINGS and PING.
 
 typedef struct ch2_server ch2_server;

@@ -26,6 +26,10 @@ final class HTTP2Session {
         var task: HTTPTask
         var responded = false
         var finished = false
+        /// Body bytes the response announced (`content-length`) and passed so far: the stream ends with
+        /// the last of them, as clients expect (curl resets a stream whose body is complete but not ended).
+        var announced: Int64?
+        var passed: Int64 = 0
     }
 
     /// Open streams the client may have at once (SETTINGS_MAX_CONCURRENT_STREAMS).

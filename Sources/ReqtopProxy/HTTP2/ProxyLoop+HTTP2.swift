@@ -155,6 +155,7 @@ extension ProxyLoop {
         if wantsContinue, !stream.responded { session.respond(id, status: 100, headers: [], interim: true) }
         if let head, !stream.responded {
             stream.responded = session.respond(id, status: head.status, headers: head.headers)
+            stream.announced = head.bodyLength
             if !stream.responded { exchange.clientWentAway() }
         }
         if stream.responded, !stream.finished {
@@ -163,8 +164,12 @@ extension ProxyLoop {
                 moved += n
                 return n
             }
+            stream.passed += Int64(moved)
             if exchange.completion.done {
                 if exchange.failedAfterHead { session.reset(id) } else { session.finish(id) }
+                stream.finished = true
+            } else if let announced = stream.announced, stream.passed >= announced {
+                session.finish(id) // (the task's end follows; a failure after the whole body changes nothing the client can see)
                 stream.finished = true
             }
         }

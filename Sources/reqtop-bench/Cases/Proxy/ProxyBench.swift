@@ -100,9 +100,9 @@ final class BackgroundProcess {
 
     private let pid: pid_t
 
-    /// Starts `arguments` and waits (up to 30 s) until it accepts connections on `port`.
-    init(_ arguments: [String], port: Int) throws {
-        pid = try BenchProcess.spawn(arguments)
+    /// Starts `arguments` (its output to `stdout`) and waits (up to 30 s) until it accepts connections on `port`.
+    init(_ arguments: [String], port: Int, stdout: String = "/dev/null") throws {
+        pid = try BenchProcess.spawn(arguments, stdout: stdout)
         let deadline = Clock.now() + 30
         while Clock.now() < deadline {
             if LoopbackPort.accepts(port) { return }

@@ -1,0 +1,117 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import ReqtopTestServer
+
+/// HTTP/2 through an intercepting proxy: `curl --http2` speaks HTTP/2 to `reqtop proxy --intercept`
+/// and to `mitmdump` (each with its own CA) in front of nginx's TLS port, beside curl to nginx
+/// directly. Requests per second for many small GETs multiplexed at c=8 on one connection, the
+/// latency a sequential GET adds, and the flows each proxy counted against the requests sent.
+struct HTTP2ProxyBench {
+    let settings: BenchSettings
+
+    private struct Measured {
+        var rate: Double
+        var latency: Double
+        var failures: Int
+    }
+
+    func run() throws -> [BenchRow] {
+        guard !settings.nginxTLSURL.isEmpty, !settings.nginxCAFile.isEmpty else {
+            return [.skipped("proxy-h2", reason: "REQTOP_NGINX_TLS_URL and REQTOP_NGINX_CA_FILE are not set (scripts/with-test-servers.sh sets them)")]
+        }
+        let url = settings.nginxTLSURL + "/files/100b.bin"
+        let count = settings.quick ? 200 : 4000
+        let sequential = settings.quick ? 50 : 1000
+        let runs = max(1, settings.replayRuns)
+        let parallel = try RequestFiles(url: url, count: count)
+        defer { parallel.remove() }
+        let serial = try RequestFiles(url: url, count: sequential)
+        defer { serial.remove() }
+        let work = NSTemporaryDirectory() + "reqtop-bench-h2-\(getpid())"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+
+        func measure(proxy: String?, ca: String) throws -> Measured {
+            let via = proxy.map { ["-x", $0] } ?? ["--noproxy", "*"]
+            var rates: [Double] = [], latencies: [Double] = []
+            var failures = 0
+            for _ in 0..<runs {
+                let many = try BenchProcess.run(["curl", "-s", "--http2", "--cacert", ca, "--parallel", "--parallel-max", "8",
+                                                 "-K", parallel.curlConfig] + via)
+                let one = try BenchProcess.run(["curl", "-s", "--http2", "--cacert", ca, "-K", serial.curlConfig] + via)
+                if many.status != 0 || one.status != 0 { failures += 1 }
+                rates.append(Double(count) / many.wall)
+                latencies.append(one.wall / Double(sequential))
+            }
+            return Measured(rate: Stats.median(rates), latency: Stats.median(latencies), failures: failures)
+        }
+        let sent = runs * (count + sequential)
+
+        let direct = try measure(proxy: nil, ca: settings.nginxCAFile)
+
+        // reqtop: its CA made in a folder of this run (XDG_DATA_HOME), its events counted from its output.
+        let reqtopOutput = work + "/reqtop.jsonl"
+        let previous = getenv("XDG_DATA_HOME").map { String(cString: $0) }
+        setenv("XDG_DATA_HOME", work, 1)
+        let reqtopPort = LoopbackPort.unused()
+        let reqtop = try BackgroundProcess([Binaries.reqtop, "proxy", "--intercept", "--headless", "--events", "jsonl", "--cacert",
+                                            settings.nginxCAFile, "--port", String(reqtopPort)], port: reqtopPort, stdout: reqtopOutput)
+        if let previous { setenv("XDG_DATA_HOME", previous, 1) } else { unsetenv("XDG_DATA_HOME") }
+        let mine = try measure(proxy: "http://127.0.0.1:\(reqtopPort)", ca: work + "/reqtop/reqtop-ca.pem")
+        let mineUsage = reqtop.stop()
+        let mineCount = Self.lines(in: reqtopOutput) { $0.contains("\"event\":\"completed\"") }
+
+        var theirs: Measured?
+        var theirUsage: BackgroundProcess.Usage?
+        var theirCount: Int?
+        let mitmdump = FileManager.default.currentDirectoryPath + "/.venv-bench/bin/mitmdump"
+        if FileManager.default.isExecutableFile(atPath: mitmdump) {
+            let port = LoopbackPort.unused()
+            let output = work + "/mitmdump.txt"
+            let peer = try BackgroundProcess([mitmdump, "--listen-host", "127.0.0.1", "-p", String(port), "--set", "confdir=\(work)/mitmproxy",
+                                              "--set", "ssl_verify_upstream_trusted_ca=\(settings.nginxCAFile)"], port: port, stdout: output)
+            theirs = try measure(proxy: "http://127.0.0.1:\(port)", ca: work + "/mitmproxy/mitmproxy-ca-cert.pem")
+            theirUsage = peer.stop()
+            // One "<< HTTP/2.0 200 OK" line per flow it answered.
+            theirCount = Self.lines(in: output) { $0.trimmingCharacters(in: .whitespaces).hasPrefix("<< HTTP/2.0 ") }
+        } else {
+            log("proxy-h2: \(mitmdump) is missing (make bench installs mitmproxy there unless BENCH_QUICK): no mitmdump figures")
+        }
+
+        let added = mine.latency - direct.latency
+        let theirAdded = theirs.map { $0.latency - direct.latency }
+        log("proxy-h2: direct \(Figure.rate(direct.rate)), reqtop \(Figure.rate(mine.rate)), mitmdump \(theirs.map { Figure.rate($0.rate) } ?? "–"); "
+            + "flows reqtop \(mineCount), mitmdump \(theirCount.map(String.init) ?? "–") of \(sent) sent")
+        let peerRate = theirs.map { "mitmdump " + Figure.rate($0.rate) + " · direct " + Figure.rate(direct.rate) } ?? "direct " + Figure.rate(direct.rate)
+        var values: [String: Double] = ["direct_req_per_s": direct.rate, "reqtop_req_per_s": mine.rate, "reqtop_added_latency_s": added,
+                                        "reqtop_cpu_per_request_s": mineUsage.cpu / Double(sent),
+                                        "reqtop_peak_rss_bytes": Double(mineUsage.peakRSS), "requests_sent": Double(sent),
+                                        "reqtop_flows": Double(mineCount),
+                                        "failed_runs": Double(direct.failures + mine.failures + (theirs?.failures ?? 0))]
+        if let theirs, let theirUsage, let theirAdded, let theirCount {
+            values["mitmdump_req_per_s"] = theirs.rate
+            values["mitmdump_added_latency_s"] = theirAdded
+            values["mitmdump_cpu_per_request_s"] = theirUsage.cpu / Double(sent)
+            values["mitmdump_peak_rss_bytes"] = Double(theirUsage.peakRSS)
+            values["mitmdump_flows"] = Double(theirCount)
+        }
+        return [
+            BenchRow("proxy HTTP/2 c=8 req/s (intercepted, 100 B GETs): reqtop vs mitmdump", reqtop: Figure.rate(mine.rate), peers: peerRate,
+                     ratio: theirs.map { mine.rate / $0.rate }, target: theirs == nil ? "—" : "≥ 5× mitmdump",
+                     met: theirs.map { mine.rate >= 5 * $0.rate }, values: values),
+            BenchRow("proxy HTTP/2 added latency per sequential GET (one connection)", reqtop: Figure.millis(added),
+                     peers: theirAdded.map { "mitmdump " + Figure.millis($0) } ?? "—", ratio: theirAdded.map { added / $0 },
+                     target: theirAdded == nil ? "—" : "≤ 1.0× mitmdump", met: theirAdded.map { added <= $0 }),
+            BenchRow("proxy HTTP/2 flows shown of \(sent) sent", reqtop: String(mineCount), peers: theirCount.map { "mitmdump \($0)" } ?? "—",
+                     ratio: nil, target: "all, as mitmdump", met: mineCount == sent && (theirCount ?? sent) == sent),
+        ]
+    }
+
+    /// How many lines of the file at `path` satisfy `matches`.
+    private static func lines(in path: String, where matches: (Substring) -> Bool) -> Int {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return 0 }
+        return text.split(separator: "\n").count(where: matches)
+    }
+}
