@@ -10,7 +10,7 @@ seconds=${FUZZ_SECONDS:-60}
 jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 binary=.build/fuzz/debug/reqtop-fuzz
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(http har curl hurl bruno postman insomnia insomnia-yaml json jsonpath proxy-head proxy-chunked server-head stream-messages websocket-frames)
+[ ${#targets[@]} -gt 0 ] || targets=(http har curl hurl bruno postman insomnia insomnia-yaml json jsonpath proxy-head proxy-chunked server-head stream-messages websocket-frames http2-server)
 mkdir -p .build/fuzz/artifacts
 
 # One target: its result line goes to .build/fuzz/<target>.result ("ok …" or "FAILED …").

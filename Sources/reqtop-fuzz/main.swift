@@ -15,7 +15,7 @@ func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMuta
 enum FuzzTarget: String, CaseIterable {
     case http, har, curl, hurl, bruno, postman, insomnia, json, jsonpath, proxyHead = "proxy-head", proxyChunked = "proxy-chunked"
     case serverHead = "server-head", insomniaYAML = "insomnia-yaml", streamMessages = "stream-messages"
-    case websocketFrames = "websocket-frames"
+    case websocketFrames = "websocket-frames", http2Server = "http2-server"
 
     func run(_ data: Data) {
         let text = String(decoding: data, as: UTF8.self)
@@ -62,6 +62,38 @@ enum FuzzTarget: String, CaseIterable {
             streamMessages(data)
         case .websocketFrames:
             websocketFrames(data)
+        case .http2Server:
+            http2Server(data)
+        }
+    }
+
+    /// A client's bytes after the preface, to the proxy's HTTP/2 server side, in reads the first byte
+    /// sizes; every request is answered (a head, a body, its end) and the frames written out.
+    private func http2Server(_ data: Data) {
+        guard let first = data.first, let session = HTTP2Session() else { return }
+        let bytes = ProxyLoop.clientPreface + Array(data.dropFirst())
+        let piece = Int(first) % 61 + 1
+        var open: Set<Int32> = []
+        var start = 0
+        while start < bytes.count, session.isOpen {
+            let end = min(bytes.count, start + piece)
+            _ = bytes[start..<end].withUnsafeBytes { session.feed($0) }
+            start = end
+            session.drainEvents { event in
+                switch event {
+                case .request(let id, _, _, _):
+                    open.insert(id)
+                    session.respond(id, status: 200, headers: [HTTPHeader(name: "content-type", value: "text/plain")])
+                    let body = [UInt8](repeating: 0x61, count: 100)
+                    _ = body.withUnsafeBytes { session.append(id, $0) }
+                    session.finish(id)
+                case .data(let id, _), .end(let id, _):
+                    precondition(open.contains(id), "body bytes for a stream whose head was not told")
+                case .closed(let id, _):
+                    open.remove(id)
+                }
+            }
+            session.flush { $0.count }
         }
     }
 

@@ -194,6 +194,11 @@ final class HTTP2ProxyTests: ProxyTestCase {
         let json = try h2client("settings-flood")
         XCTAssertEqual(json["closed"] as? Bool, true, "the proxy ended the connection: \(json)")
         if let code = json["goaway"] as? Int { XCTAssertEqual(code, 0xb, "ENHANCE_YOUR_CALM") }
+        let task = try XCTUnwrap(try waitForTasks(1).first)
+        guard case .created(let description)? = recorder.events(of: task).first?.kind,
+              case .failed(let failure)? = recorder.terminalEvent(of: task)?.kind else { return XCTFail("a failed task says why") }
+        XCTAssertEqual(description.request.method, "PRI", "the connection's own task: HTTP/2's preface")
+        XCTAssertTrue(failure.error.message.contains("Flooding was detected"), failure.error.message)
         XCTAssertEqual(try curl(["-o", "/dev/null", "-w", "%{http_code}", server.url("/get").absoluteString]).stdoutText, "200",
                        "other clients are still served")
     }

@@ -41,6 +41,8 @@ final class HTTP2Session {
     var streams: [Int32: Stream] = [:]
     /// Why the connection ended, when it failed (a flood, a protocol error).
     private(set) var failure: String?
+    /// The failure was shown (on the tasks it cut short, or a task of its own).
+    var failureReported = false
 
     init?() {
         guard let server = ch2_server_new(Self.maxConcurrentStreams) else { return nil }

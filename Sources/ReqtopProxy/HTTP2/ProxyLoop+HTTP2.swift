@@ -21,7 +21,7 @@ extension ProxyLoop {
         }
         connection.mode = .http2(session)
         let sent = connection.inbound.take(connection.inbound.count)
-        sent.withUnsafeBytes { session.feed($0) }
+        _ = sent.withUnsafeBytes { session.feed($0) }
     }
 
     /// Moves every stream along: new requests, body bytes, response heads and bodies, ends and resets.
@@ -35,11 +35,20 @@ extension ProxyLoop {
             if !connection.flush() { return close(connection) }
             if moved == 0 || connection.blockedOnWrite { break }
         }
-        if let failure = session.failure, !session.streams.isEmpty {
-            // A flood or a protocol error ended the connection: what was running on it cannot be answered.
+        if let failure = session.failure, !session.failureReported {
+            // A flood or a protocol error ended the connection: what was running on it cannot be answered,
+            // and each of its tasks says why; with none running, a failed task of its own does.
+            session.failureReported = true
             for stream in session.streams.values {
                 stream.exchange.clientWentAway()
                 manager.bus.post(TaskEvent(task: stream.task.id, kind: .scriptLog(ScriptLog(level: .error, text: "http2: " + failure))))
+            }
+            if session.streams.isEmpty {
+                let url = HTTPURL(string: (connection.origin ?? "http://\(configuration.host):\(Socket.boundPort(listener))") + "/")
+                    ?? HTTPURL(string: "http://proxy.invalid/")!
+                let task = manager.streamTask(with: HTTPRequest(method: "PRI", url: url, headers: []), body: nil, consumer: RefusedExchange(),
+                                              streamOptions: StreamOptions(keptBodyBytes: 0, verbatimHead: true))
+                try? task.failBeforeSending(TransferError(code: .protocolError, message: failure))
             }
             session.streams.removeAll()
         }

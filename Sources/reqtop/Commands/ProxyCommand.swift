@@ -15,9 +15,10 @@ enum ProxyCommand: Command {
     static let briefArguments = "[--port 8888] [--intercept] [options]"
     static let abstract = "an HTTP forward proxy: watch any program's requests"
     static let discussion = """
-        Listens as an HTTP/1.1 forward proxy; every request through it is a task in the table
-        (the same detail, timeline, filters, diff and HAR save), its response streamed back to
-        the program as it arrives. Point a program at it with
+        Listens as an HTTP forward proxy (HTTP/1.1; HTTP/2 from programs that choose h2 inside
+        --intercept, or speak it in clear by prior knowledge); every request or stream through it
+        is a task in the table (the same detail, timeline, filters, diff and HAR save), its
+        response streamed back to the program as it arrives. Point a program at it with
           HTTP_PROXY=http://127.0.0.1:8888 HTTPS_PROXY=http://127.0.0.1:8888 program
         HTTPS goes through CONNECT tunnels, shown as tunnel tasks (host, bytes each way). With
         --intercept, reqtop decrypts them with certificates from its own local CA (made once,
