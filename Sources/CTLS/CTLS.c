@@ -531,6 +531,81 @@ ctls_session *ctls_session_new(ctls_context *context, int fd) {
     return session;
 }
 
+struct ctls_client {
+    SSL_CTX *ctx;
+    int insecure;
+};
+
+ctls_client *ctls_client_new(const char *ca_file, int insecure, char *error, size_t error_len) {
+    ERR_clear_error();
+    ctls_client *client = calloc(1, sizeof *client);
+    SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+    if (client == NULL || ctx == NULL) { fail(error, error_len, 0, "cannot allocate a TLS client context"); goto fail; }
+    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+    SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_COMPRESSION);
+    if (!insecure) {
+        int loaded = ca_file != NULL ? SSL_CTX_load_verify_locations(ctx, ca_file, NULL) : SSL_CTX_set_default_verify_paths(ctx);
+        if (loaded != 1) {
+            fail(error, error_len, 0, "cannot load the trusted CA certificates%s%s", ca_file ? " from " : "", ca_file ? ca_file : "");
+            goto fail;
+        }
+        SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
+    }
+    static const unsigned char alpn[] = "\x08http/1.1";
+    SSL_CTX_set_alpn_protos(ctx, alpn, sizeof alpn - 1);
+    client->ctx = ctx;
+    client->insecure = insecure;
+    ERR_clear_error();
+    return client;
+fail:
+    SSL_CTX_free(ctx);
+    free(client);
+    ERR_clear_error();
+    return NULL;
+}
+
+void ctls_client_free(ctls_client *client) {
+    if (client == NULL) return;
+    SSL_CTX_free(client->ctx);
+    free(client);
+}
+
+ctls_session *ctls_session_connect(ctls_client *client, int fd, const char *host) {
+    if (client == NULL || fd < 0 || host == NULL) {
+        snprintf(thread_error, sizeof thread_error, "ctls_session_connect: %s", strerror(EINVAL));
+        return NULL;
+    }
+    ERR_clear_error();
+    ctls_session *session = calloc(1, sizeof *session);
+    SSL *ssl = SSL_new(client->ctx);
+    BIO *bio = new_socket_bio(fd);
+    if (session == NULL || ssl == NULL || bio == NULL) {
+        fail(thread_error, sizeof thread_error, session == NULL ? ENOMEM : 0, "cannot create a TLS session");
+        BIO_free(bio);
+        SSL_free(ssl);
+        free(session);
+        return NULL;
+    }
+    SSL_set_bio(ssl, bio, bio);
+    SSL_set_connect_state(ssl);
+    SSL_set_mode(ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS);
+    unsigned char address[16];
+    int literal = inet_pton(AF_INET, host, address) == 1 || inet_pton(AF_INET6, host, address) == 1;
+    int named = literal ? 1 : SSL_set_tlsext_host_name(ssl, host); // SNI is for names only (RFC 6066 §3)
+    int checked = client->insecure ? 1
+                : literal ? X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host)
+                          : SSL_set1_host(ssl, host);
+    if (named != 1 || checked != 1) {
+        fail(thread_error, sizeof thread_error, 0, "cannot set the host name %.200s", host);
+        SSL_free(ssl);
+        free(session);
+        return NULL;
+    }
+    session->ssl = ssl;
+    thread_error[0] = '\0';
+    return session;
+}
+
 // 1 when the queued error says the peer closed the connection without close_notify.
 static int is_unexpected_eof(void) {
     unsigned long code = ERR_peek_last_error();
@@ -563,6 +638,10 @@ static int map_failure(ctls_session *session, int ret, int eof_result, const cha
             snprintf(session->error, sizeof session->error, "%s", eof_text);
         } else {
             describe_openssl_error(session->error, sizeof session->error);
+            long verified = SSL_get_verify_result(session->ssl);
+            if (verified != X509_V_OK) {
+                snprintf(session->error, sizeof session->error, "certificate verify failed: %s", X509_verify_cert_error_string(verified));
+            }
         }
         break;
     default:

@@ -35,7 +35,7 @@ final class ClientConnection {
 
     let serial: Int
     let fd: Int32
-    var transport: ClientTransport
+    var transport: ConnectionTransport
     var mode = Mode.http
     /// Requests inside an intercepted tunnel are in origin-form: they go to this origin.
     var origin: String?

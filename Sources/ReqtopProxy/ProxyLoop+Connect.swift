@@ -61,9 +61,21 @@ extension ProxyLoop {
         }
         switch result {
         case .success(let fd):
+            var host: ConnectionTransport?
+            if let webSocket = report as? WebSocketReport, webSocket.url.scheme == "wss" {
+                do throws(ProxyError) {
+                    host = try TLSTransport(client: try hostTLS(), fd: fd, host: webSocket.url.host)
+                } catch {
+                    Glibc.close(fd)
+                    report.end(failure: error.description, code: .tlsFailure)
+                    connection.refuse(502, error.description)
+                    connection.mode = .http
+                    return
+                }
+            }
             report.connected()
             if let reply = report.replyOnConnect { connection.pendingOut.append(reply) }
-            let tunnel = Tunnel(upstream: fd, report: report)
+            let tunnel = Tunnel(upstream: fd, host: host, report: report)
             if let webSocket = report as? WebSocketReport { webSocket.upgradeRequest.withUnsafeBytes { tunnel.toUpstream.append($0) } }
             connection.mode = .tunnel(tunnel)
             // Bytes the client sent after the CONNECT head (it may not wait for the reply) go first.

@@ -1,3 +1,4 @@
+import CTLS
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -68,17 +69,26 @@ extension ProxyLoop {
 
     /// `GET http://host/path` with `Upgrade: websocket`: the request goes to the host as it came (in
     /// origin-form) over a connection of its own, and from then on bytes are relayed both ways and
-    /// recorded (`WebSocketReport`). Inside an intercepted tunnel (`wss://`) it is refused, saying why.
+    /// recorded (`WebSocketReport`). Inside an intercepted tunnel it is `wss://`: the connection to
+    /// the host is TLS, verified as the proxy's other requests are (`--cacert`, `--insecure`).
     func relayWebSocket(_ head: ClientRequestHead, url: HTTPURL, on connection: ClientConnection) {
-        guard connection.origin == nil, url.scheme == "http" else {
-            let reason = "a WebSocket inside an intercepted HTTPS tunnel is not relayed yet: without --intercept the tunnel passes it untouched"
-            return refuseFraming(ProxyError(reason, status: 501), request: HTTPRequest(method: head.method, url: url, headers: head.headers),
-                                 on: connection)
-        }
-        let authority = (url.host.contains(":") ? "[\(url.host)]" : url.host) + ":\(url.effectivePort)"
-        let target = HTTPURL(string: "ws://\(authority)\(url.requestTarget)") ?? url
+        let secure = url.scheme == "https"
+        let host = url.host.contains(":") ? "[\(url.host)]" : url.host
+        let authority = secure && url.effectivePort == 443 ? host : host + ":\(url.effectivePort)"
+        let target = HTTPURL(string: "\(secure ? "wss" : "ws")://\(authority)\(url.requestTarget)") ?? url
         let report = WebSocketReport(manager: manager, request: head, url: target, tunnelled: false)
         open(host: url.host, port: url.effectivePort, for: connection, report: report)
+    }
+
+    /// The TLS client settings for hosts the proxy itself speaks TLS to (a `wss://` WebSocket), made once.
+    func hostTLS() throws(ProxyError) -> OpaquePointer {
+        if let upstreamTLS { return upstreamTLS }
+        var error = [CChar](repeating: 0, count: 256)
+        guard let client = ctls_client_new(manager.configuration.caFile, manager.configuration.insecure ? 1 : 0, &error, error.count) else {
+            throw ProxyError(String(cBuffer: error))
+        }
+        upstreamTLS = client
+        return client
     }
 
     func resume(_ task: HTTPTask, _ exchange: ProxyExchange) {

@@ -1,3 +1,4 @@
+import CTLS
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -16,6 +17,8 @@ final class ProxyLoop {
     var connections: [Int: ClientConnection] = [:]
     var nextSerial = 0
     var pendingTunnels: [Int: any TunnelEvents] = [:]
+    /// TLS client settings for `wss://` hosts (`hostTLS()`), freed with the loop.
+    var upstreamTLS: OpaquePointer?
 
     init(listener: Int32, manager: SessionManager, configuration: ProxyConfiguration, control: ProxyControl) {
         self.listener = listener
@@ -31,6 +34,7 @@ final class ProxyLoop {
             connections.removeAll()
             for report in pendingTunnels.values { report.end(failure: "the proxy stopped while the tunnel was connecting") }
             pendingTunnels.removeAll()
+            ctls_client_free(upstreamTLS)
             Glibc.close(listener)
             control.close() // a connect that ends later closes its descriptor itself (the inbox says stopped)
         }
@@ -51,6 +55,7 @@ final class ProxyLoop {
                 fds.append(pollfd(fd: connection.hungUp || events == 0 ? -1 : connection.fd, events: events, revents: 0))
                 owners.append((connection, false))
                 if case .tunnel(let tunnel) = connection.mode {
+                    if tunnel.hostHasBufferedInput { immediate = true }
                     let upstream = tunnel.upstreamPollEvents
                     fds.append(pollfd(fd: tunnel.upstreamEOF || upstream == 0 ? -1 : tunnel.upstream, events: upstream, revents: 0))
                     owners.append((connection, true))
@@ -150,6 +155,7 @@ final class ProxyLoop {
         case .connecting:
             break
         case .tunnel(let tunnel):
+            if tunnel.hostHasBufferedInput { tunnel.readUpstream() }
             tunnel.flushUpstream(clientEOF: connection.readEOF)
         case .handshake(let handshake):
             if now - connection.lastActivity > Self.idleTimeout { return finish(connection) }
@@ -172,6 +178,13 @@ final class ProxyLoop {
         if !connection.flush() { return finish(connection) }
         if case .http = connection.mode, connection.exchange != nil { advance(connection) }
         if case .tunnel(let tunnel) = connection.mode {
+            if let failure = tunnel.failure, tunnel.report.replyOnConnect == nil, !tunnel.receivedAny {
+                // A WebSocket whose host never answered (refused TLS, reset): the client is told why.
+                tunnel.close()
+                connection.mode = .http
+                connection.refuse(502, failure)
+                return
+            }
             if tunnel.upstreamEOF, tunnel.toClient.isEmpty, !connection.blockedOnWrite, !tunnel.clientWriteShut {
                 tunnel.clientWriteShut = true
                 shutdown(connection.fd, Int32(SHUT_WR)) // the host is done: so is the client's read side

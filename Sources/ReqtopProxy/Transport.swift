@@ -12,8 +12,9 @@ enum IOResult {
     case failed(String)
 }
 
-/// The byte stream to a client: the socket itself, or TLS over it (`--intercept`).
-protocol ClientTransport: AnyObject {
+/// The byte stream of a connection: the socket itself, or TLS over it (a client's with `--intercept`,
+/// the host's for a `wss://` WebSocket inside an intercepted tunnel).
+protocol ConnectionTransport: AnyObject {
     func read(into buffer: UnsafeMutableRawBufferPointer) -> IOResult
     func write(_ bytes: UnsafeRawBufferPointer) -> IOResult
     /// Bytes already read from the socket and waiting inside the transport (TLS records):
@@ -22,18 +23,23 @@ protocol ClientTransport: AnyObject {
     func close()
 }
 
-/// A plain TCP connection.
-final class SocketTransport: ClientTransport {
+/// A plain TCP connection (closing it closes the socket).
+final class SocketTransport: ConnectionTransport {
     let fd: Int32
+    /// A reset is a failure (the host's side of a relay), not a close (a client that went away).
+    let resetIsFailure: Bool
 
-    init(fd: Int32) { self.fd = fd }
+    init(fd: Int32, resetIsFailure: Bool = false) {
+        self.fd = fd
+        self.resetIsFailure = resetIsFailure
+    }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
         let n = recv(fd, buffer.baseAddress, buffer.count, 0)
         if n > 0 { return .bytes(n) }
         if n == 0 { return .closed }
         if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .wouldBlock(wantsWrite: false) }
-        return errno == ECONNRESET ? .closed : .failed(Socket.errnoText())
+        return errno == ECONNRESET && !resetIsFailure ? .closed : .failed(Socket.errnoText())
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) -> IOResult {

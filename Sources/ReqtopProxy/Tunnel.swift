@@ -31,29 +31,41 @@ final class Tunnel {
     static let bufferLimit = 1 << 20
 
     let upstream: Int32
+    /// The byte stream to the host: the socket, or TLS over it (`wss://` inside an intercepted tunnel).
+    let host: ConnectionTransport
     let report: any TunnelEvents
     var toUpstream = ByteQueue()
     var toClient = ByteQueue()
     var upstreamEOF = false
     var upstreamBlockedOnWrite = false
+    /// The host's TLS needs the socket writable to go on reading.
+    var upstreamReadNeedsWritable = false
     /// The client's end was passed on (`shutdown` of the upstream's write side).
     var clientEOFForwarded = false
     /// The host's end was passed on (`shutdown` of the client's write side).
     var clientWriteShut = false
     var failure: String?
+    /// What kind of failure: a TLS handshake with the host that failed is `tlsFailure`.
+    private var failureCode: TransferError.Code?
+    /// Some bytes came from the host.
+    private(set) var receivedAny = false
     private(set) var closed = false
 
-    init(upstream: Int32, report: any TunnelEvents) {
+    init(upstream: Int32, host: ConnectionTransport? = nil, report: any TunnelEvents) {
         self.upstream = upstream
+        self.host = host ?? SocketTransport(fd: upstream, resetIsFailure: true)
         self.report = report
     }
 
     var upstreamPollEvents: Int16 {
         var events: Int16 = 0
         if !upstreamEOF, toClient.count < Self.bufferLimit { events |= Int16(POLLIN) }
-        if upstreamBlockedOnWrite { events |= Int16(POLLOUT) }
+        if upstreamBlockedOnWrite || upstreamReadNeedsWritable { events |= Int16(POLLOUT) }
         return events
     }
+
+    /// The host's TLS holds bytes already read from the socket: they are read without waiting for it.
+    var hostHasBufferedInput: Bool { !upstreamEOF && toClient.count < Self.bufferLimit && host.hasBufferedInput }
 
     func fromClient(_ bytes: UnsafeRawBufferPointer) {
         toUpstream.append(bytes)
@@ -62,21 +74,24 @@ final class Tunnel {
 
     /// Reads what the host sent, while there is room.
     func readUpstream() {
+        upstreamReadNeedsWritable = false
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while !upstreamEOF, toClient.count < Self.bufferLimit {
-            let n = buffer.withUnsafeMutableBytes { recv(upstream, $0.baseAddress, $0.count, 0) }
-            if n > 0 {
+            switch buffer.withUnsafeMutableBytes({ host.read(into: $0) }) {
+            case .bytes(let n):
+                receivedAny = true
                 buffer.withUnsafeBytes { bytes in
                     let read = UnsafeRawBufferPointer(rebasing: bytes[..<n])
                     toClient.append(read)
                     report.received(read)
                 }
-            } else if n == 0 {
+            case .closed:
                 upstreamEOF = true
-            } else if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+            case .wouldBlock(let wantsWrite):
+                upstreamReadNeedsWritable = wantsWrite
                 return
-            } else {
-                failure = "the host's connection failed: \(Socket.errnoText())"
+            case .failed(let reason):
+                fail(reason)
                 upstreamEOF = true
             }
         }
@@ -87,22 +102,30 @@ final class Tunnel {
         var error: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(upstream, SOL_SOCKET, SO_ERROR, &error, &length)
-        failure = "the host's connection failed: \(error == 0 ? "reset" : String(cString: strerror(error)))"
+        fail(error == 0 ? "reset" : String(cString: strerror(error)))
         upstreamEOF = true
+    }
+
+    /// The first failure is the one said (a later write fails for the same reason, or none at all).
+    private func fail(_ reason: String) {
+        guard failure == nil else { return }
+        failure = "the host's connection failed: \(reason)"
+        if host is TLSTransport, !receivedAny { failureCode = .tlsFailure }
     }
 
     /// Writes the client's bytes to the host; passes the client's end on once all went.
     func flushUpstream(clientEOF: Bool) {
         upstreamBlockedOnWrite = false
-        while !toUpstream.isEmpty {
-            let n = toUpstream.withBytes { send(upstream, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n > 0 {
+        while !toUpstream.isEmpty, failure == nil {
+            let result = toUpstream.withBytes { host.write($0) }
+            switch result {
+            case .bytes(let n):
                 toUpstream.drop(n)
-            } else if n < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+            case .wouldBlock:
                 upstreamBlockedOnWrite = true
                 return
-            } else {
-                failure = "the host's connection failed: \(Socket.errnoText())"
+            case .closed, .failed:
+                if case .failed(let reason) = result { fail(reason) } else { fail("closed") }
                 toUpstream.removeAll()
                 upstreamEOF = true
                 return
@@ -110,7 +133,8 @@ final class Tunnel {
         }
         if clientEOF, !clientEOFForwarded {
             clientEOFForwarded = true
-            shutdown(upstream, Int32(SHUT_WR))
+            // Over TLS the host learns of the end from the WebSocket's close frames; the socket closes with the tunnel.
+            if host is SocketTransport { shutdown(upstream, Int32(SHUT_WR)) }
         }
     }
 
@@ -131,8 +155,8 @@ final class Tunnel {
     func close() {
         guard !closed else { return }
         closed = true
-        Glibc.close(upstream)
-        report.end(failure: failure)
+        host.close()
+        report.end(failure: failure, code: failureCode)
     }
 }
 

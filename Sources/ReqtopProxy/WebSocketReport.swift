@@ -18,7 +18,8 @@ final class WebSocketReport: TunnelEvents {
     let upgradeRequest: [UInt8]
     private let manager: SessionManager
     private let bus: EventBus
-    private let url: HTTPURL
+    /// Where it goes: `ws://` or `wss://` (inside an intercepted tunnel: TLS to the host).
+    let url: HTTPURL
     private let id: TaskID
     private let started = Date().timeIntervalSince1970
     private var connectedAt: Double?

@@ -109,6 +109,76 @@ final class WebSocketTests: ProxyTestCase {
         XCTAssertEqual(end.response.status, 101)
     }
 
+    /// `wss://` inside an `--intercept`ed tunnel: the client speaks TLS to the proxy (its CA), the proxy
+    /// speaks TLS to the host (verified with `--cacert`); every frame is recorded in clear. A host whose
+    /// certificate the proxy does not trust gets no request: the client gets `502` saying why.
+    func testSecureWebSocketsInsideAnInterceptedTunnelAreRecorded() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("proxy-wss-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let key = directory.appendingPathComponent("host-key.pem").path, certificate = directory.appendingPathComponent("host.pem").path
+        let openssl = try XCTUnwrap(findExecutable(named: "openssl"), "openssl is needed (make test installs it)")
+        let made = try Subprocess.run(openssl, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                                                "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
+                                                "-addext", "subjectAltName=IP:127.0.0.1"], timeout: 30)
+        XCTAssertEqual(made.status, 0, made.stderrText)
+        let authority = try CertificateAuthority.loadOrCreate(in: directory).authority
+        try startProxy({ $0.interception = authority }, session: { $0.caFile = certificate })
+        let script = #"""
+        import asyncio, ssl, sys
+        from websockets.asyncio.server import serve
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import InvalidStatus, InvalidMessage, InvalidProxyStatus
+
+        async def echo(ws):
+            async for message in ws:
+                await ws.send(message)
+
+        async def main():
+            proxy, certificate, key, ca = sys.argv[1:5]
+            served = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            served.load_cert_chain(certificate, key)
+            trusting = ssl.create_default_context(cafile=ca)
+            async with serve(echo, "127.0.0.1", 0, ssl=served) as server:
+                port = server.sockets[0].getsockname()[1]
+                async with connect(f"wss://127.0.0.1:{port}/secure?room=1", proxy=f"http://127.0.0.1:{proxy}", ssl=trusting) as ws:
+                    await ws.send('{"secret": "in clear for the inspector"}')
+                    print(await ws.recv())
+                    await ws.send(b"\x00\x01\x02")
+                    print(len(await ws.recv()))
+            # A host with a certificate the proxy does not trust.
+            untrusted = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            untrusted.load_cert_chain(ca, sys.argv[5])
+            async with serve(echo, "127.0.0.1", 0, ssl=untrusted) as server:
+                port = server.sockets[0].getsockname()[1]
+                try:
+                    async with connect(f"wss://127.0.0.1:{port}/", proxy=f"http://127.0.0.1:{proxy}", ssl=trusting):
+                        print("connected")
+                except InvalidStatus as refused:
+                    print(refused.response.status_code)
+
+        asyncio.run(main())
+        """#
+        let result = try Subprocess.run(try python(), ["-c", script, String(proxy.port), certificate, key, authority.certificatePath,
+                                                       authority.keyPath], timeout: 60)
+        XCTAssertEqual(result.stdoutText, "{\"secret\": \"in clear for the inspector\"}\n3\n502\n", result.stderrText)
+        _ = try waitForTasks(2)
+        let sockets = webSocketTasks()
+        XCTAssertEqual(sockets.count, 2)
+        guard case .created(let secure)? = recorder.events(of: sockets[0]).first?.kind,
+              case .completed(let end)? = recorder.terminalEvent(of: sockets[0])?.kind else { return XCTFail("the wss task completed") }
+        XCTAssertTrue(secure.url.absoluteString.hasPrefix("wss://127.0.0.1:") && secure.url.absoluteString.hasSuffix("/secure?room=1"),
+                      secure.url.absoluteString)
+        XCTAssertEqual(end.response.status, 101)
+        let frames = messages(of: sockets[0])
+        XCTAssertEqual(frames.prefix(4).map(\.direction), [.send, .receive, .send, .receive])
+        XCTAssertEqual(frames.first?.data, #"{"secret": "in clear for the inspector"}"#, "decrypted, and inflated")
+        XCTAssertEqual(frames[2].size, 3)
+        guard case .failed(let failure)? = recorder.terminalEvent(of: sockets[1])?.kind else { return XCTFail("the untrusted host's task fails") }
+        XCTAssertEqual(failure.error.code, .tlsFailure)
+        XCTAssertTrue(failure.error.message.contains("certificate verify failed: self-signed certificate"), failure.error.message)
+    }
+
     /// A server answers the upgrade, then sends a frame with a reserved opcode: the client gets every
     /// byte as the server sent it, and the task says why nothing more was recorded.
     func testFramesThatBreakRFC6455AreRelayedUntouchedAndSaidToBeBroken() throws {

@@ -14,7 +14,8 @@
 
 typedef struct ctls_ca ctls_ca;           // a loaded CA: key + certificate (+ the shared leaf key)
 typedef struct ctls_context ctls_context; // a server TLS context presenting a leaf certificate for one host
-typedef struct ctls_session ctls_session; // one TLS server connection on a socket fd
+typedef struct ctls_session ctls_session; // one TLS connection on a socket fd (the server's or the client's side)
+typedef struct ctls_client ctls_client;   // client settings: whom to trust, whether to verify
 
 // Result codes shared by ctls_handshake, ctls_read and ctls_write.
 enum { CTLS_WANT_READ = -2, CTLS_WANT_WRITE = -3, CTLS_ERROR = -1, CTLS_CLOSED = 0 };
@@ -35,6 +36,15 @@ void ctls_context_free(ctls_context *context);
 
 // Server side of one connection on a non-blocking socket fd; the session does not own or close fd. NULL on failure.
 ctls_session *ctls_session_new(ctls_context *context, int fd);
+// Client settings: trust the CA certificates in `ca_file` (NULL: the system's), or verify nothing when
+// `insecure`; TLS 1.2+, ALPN http/1.1. NULL on failure.
+ctls_client *ctls_client_new(const char *ca_file, int insecure, char *error, size_t error_len);
+void ctls_client_free(ctls_client *client);
+// Client side of one connection on a non-blocking socket fd to `host` (a name gets SNI; the certificate
+// must name `host`, a name or an IP literal, unless insecure); the handshake runs in the first
+// ctls_handshake / ctls_read / ctls_write. The session does not own fd. NULL on failure.
+ctls_session *ctls_session_connect(ctls_client *client, int fd, const char *host);
+
 // 1 when the handshake is done; CTLS_WANT_READ / CTLS_WANT_WRITE to retry when the fd is ready; CTLS_ERROR.
 int ctls_handshake(ctls_session *session);
 // > 0 bytes read; CTLS_CLOSED on close_notify or EOF; CTLS_WANT_READ / CTLS_WANT_WRITE; CTLS_ERROR.

@@ -4,13 +4,26 @@ import Foundation
 import Glibc
 #endif
 
-/// TLS over a client's socket, reqtop on the server side (`--intercept`).
-final class TLSTransport: ClientTransport {
+/// TLS over a socket: reqtop on the server side of a client's connection (`--intercept`), or on the
+/// client side of a host's (a `wss://` WebSocket inside an intercepted tunnel). Closing it closes the socket.
+final class TLSTransport: ConnectionTransport {
     private let session: OpaquePointer
     private let fd: Int32
 
     init?(context: OpaquePointer, fd: Int32) {
         guard let session = ctls_session_new(context, fd) else { return nil }
+        self.session = session
+        self.fd = fd
+    }
+
+    /// The client side, to `host` (verified with `client`'s trust unless it is insecure); the
+    /// handshake runs in the first reads and writes. Fails with the reason.
+    init(client: OpaquePointer, fd: Int32, host: String) throws(ProxyError) {
+        guard let session = ctls_session_connect(client, fd, host) else {
+            var text = [CChar](repeating: 0, count: 256)
+            ctls_session_error(nil, &text, text.count)
+            throw ProxyError("cannot start TLS to \(host): \(String(cBuffer: text))")
+        }
         self.session = session
         self.fd = fd
     }
