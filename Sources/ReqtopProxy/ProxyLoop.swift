@@ -263,7 +263,7 @@ final class ProxyLoop {
         while !connection.closeWhenFlushed {
             if connection.exchange == nil {
                 guard !connection.inbound.isEmpty else { return }
-                if connection.origin == nil, startsHTTP2(connection) { return }
+                if connection.origin?.hasPrefix("https:") != true, startsHTTP2(connection) { return }
                 let outcome = connection.inbound.withBytes { RequestHeadParser.parse($0) }
                 switch outcome {
                 case .incomplete:

@@ -146,6 +146,12 @@ final class WebSocketTests: ProxyTestCase {
                     print(await ws.recv())
                     await ws.send(b"\x00\x01\x02")
                     print(len(await ws.recv()))
+            # ws:// tunnels too: with --intercept, a tunnel that does not start TLS is read as plain HTTP.
+            async with serve(echo, "127.0.0.1", 0) as server:
+                port = server.sockets[0].getsockname()[1]
+                async with connect(f"ws://127.0.0.1:{port}/plain", proxy=f"http://127.0.0.1:{proxy}") as ws:
+                    await ws.send("plain")
+                    print(await ws.recv())
             # A host with a certificate the proxy does not trust.
             untrusted = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             untrusted.load_cert_chain(ca, sys.argv[5])
@@ -161,10 +167,13 @@ final class WebSocketTests: ProxyTestCase {
         """#
         let result = try Subprocess.run(try python(), ["-c", script, String(proxy.port), certificate, key, authority.certificatePath,
                                                        authority.keyPath], timeout: 60)
-        XCTAssertEqual(result.stdoutText, "{\"secret\": \"in clear for the inspector\"}\n3\n502\n", result.stderrText)
-        _ = try waitForTasks(2)
+        XCTAssertEqual(result.stdoutText, "{\"secret\": \"in clear for the inspector\"}\n3\nplain\n502\n", result.stderrText)
+        _ = try waitForTasks(3)
         let sockets = webSocketTasks()
-        XCTAssertEqual(sockets.count, 2)
+        XCTAssertEqual(sockets.count, 3)
+        guard case .created(let plain)? = recorder.events(of: sockets[1]).first?.kind else { return XCTFail("the ws task") }
+        XCTAssertTrue(plain.url.absoluteString.hasPrefix("ws://127.0.0.1:") && plain.url.absoluteString.hasSuffix("/plain"), plain.url.absoluteString)
+        XCTAssertEqual(messages(of: sockets[1]).first?.data, "plain")
         guard case .created(let secure)? = recorder.events(of: sockets[0]).first?.kind,
               case .completed(let end)? = recorder.terminalEvent(of: sockets[0])?.kind else { return XCTFail("the wss task completed") }
         XCTAssertTrue(secure.url.absoluteString.hasPrefix("wss://127.0.0.1:") && secure.url.absoluteString.hasSuffix("/secure?room=1"),
@@ -174,7 +183,7 @@ final class WebSocketTests: ProxyTestCase {
         XCTAssertEqual(frames.prefix(4).map(\.direction), [.send, .receive, .send, .receive])
         XCTAssertEqual(frames.first?.data, #"{"secret": "in clear for the inspector"}"#, "decrypted, and inflated")
         XCTAssertEqual(frames[2].size, 3)
-        guard case .failed(let failure)? = recorder.terminalEvent(of: sockets[1])?.kind else { return XCTFail("the untrusted host's task fails") }
+        guard case .failed(let failure)? = recorder.terminalEvent(of: sockets[2])?.kind else { return XCTFail("the untrusted host's task fails") }
         XCTAssertEqual(failure.error.code, .tlsFailure)
         XCTAssertTrue(failure.error.message.contains("certificate verify failed: self-signed certificate"), failure.error.message)
     }

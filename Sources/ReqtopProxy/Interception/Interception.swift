@@ -36,14 +36,34 @@ final class Interception {
     /// connection and is reported with `failed`, with the hint to trust the CA.
     func continueHandshake(_ connection: ClientConnection, handshake: ClientConnection.Handshake, failed: (String) -> Void) {
         guard connection.pendingOut.isEmpty else { return }
+        let host = handshake.host.contains(":") ? "[\(handshake.host)]" : handshake.host
+        if connection.transport is SocketTransport {
+            // What the client sends first says whether the tunnel is TLS (a handshake record, 0x16) or
+            // plain HTTP (a `ws://` client tunnels that way too): plain requests are read as they are.
+            var first: UInt8 = 0
+            let n = recv(connection.fd, &first, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+            if n == 1, first != 0x16 {
+                handshake.tls.abandon()
+                connection.mode = .http
+                connection.origin = "http://" + host + ":\(handshake.port)"
+                return
+            }
+            if n <= 0 {
+                handshake.tls.abandon()
+                connection.readEOF = true
+                connection.closeWhenFlushed = true
+                connection.mode = .http
+                return
+            }
+        }
         connection.transport = handshake.tls
         switch handshake.tls.handshake() {
         case .success(true):
             connection.mode = .http
             connection.negotiatedHTTP2 = handshake.tls.negotiatedHTTP2
             connection.inbound.removeAll() // nothing sent in clear after the CONNECT is part of the TLS stream
-            let host = handshake.host
-            connection.origin = "https://" + (host.contains(":") ? "[\(host)]" : host) + (handshake.port == 443 ? "" : ":\(handshake.port)")
+            connection.origin = "https://" + host + (handshake.port == 443 ? "" : ":\(handshake.port)")
         case .success(false):
             break // poll says when to go on
         case .failure(let error):

@@ -71,4 +71,7 @@ final class TLSTransport: ConnectionTransport {
         ctls_session_free(session)
         Glibc.close(fd)
     }
+
+    /// Frees the session of a connection that turned out not to speak TLS, leaving the socket open.
+    func abandon() { ctls_session_free(session) }
 }

@@ -63,9 +63,23 @@ struct HTTP2ProxyBench {
         let mineUsage = reqtop.stop()
         let mineCount = Self.lines(in: reqtopOutput) { $0.contains("\"event\":\"completed\"") }
 
+        // Real clients side by side (httpx with http2=True, a websockets client): a fresh instance each.
+        let clientsOutput = work + "/reqtop-clients.jsonl"
+        setenv("XDG_DATA_HOME", work, 1)
+        let clientsPort = LoopbackPort.unused()
+        let forClients = try BackgroundProcess([Binaries.reqtop, "proxy", "--intercept", "--headless", "--events", "jsonl", "--cacert",
+                                                settings.nginxCAFile, "--port", String(clientsPort)], port: clientsPort, stdout: clientsOutput)
+        if let previous { setenv("XDG_DATA_HOME", previous, 1) } else { unsetenv("XDG_DATA_HOME") }
+        let mineClients = try realClients(proxy: "http://127.0.0.1:\(clientsPort)", ca: work + "/reqtop/reqtop-ca.pem")
+        _ = forClients.stop()
+        let mineSeen = (requests: Self.lines(in: clientsOutput) { $0.contains("\"event\":\"completed\"") && !$0.contains("\"status\":101") },
+                        messages: Self.lines(in: clientsOutput) { $0.contains("\"event\":\"message\"") && ($0.contains("\"opcode\":1,") || $0.contains("\"opcode\":2,")) })
+
         var theirs: Measured?
         var theirUsage: BackgroundProcess.Usage?
         var theirCount: Int?
+        var theirClients: String?
+        var theirSeen: (requests: Int, messages: Int)?
         let mitmdump = FileManager.default.currentDirectoryPath + "/.venv-bench/bin/mitmdump"
         if FileManager.default.isExecutableFile(atPath: mitmdump) {
             let port = LoopbackPort.unused()
@@ -76,6 +90,15 @@ struct HTTP2ProxyBench {
             theirUsage = peer.stop()
             // One "<< HTTP/2.0 200 OK" line per flow it answered.
             theirCount = Self.lines(in: output) { $0.trimmingCharacters(in: .whitespaces).hasPrefix("<< HTTP/2.0 ") }
+            let clientsPort = LoopbackPort.unused()
+            let clientsOutput = work + "/mitmdump-clients.txt"
+            let forClients = try BackgroundProcess([mitmdump, "--listen-host", "127.0.0.1", "-p", String(clientsPort), "--set",
+                                                    "confdir=\(work)/mitmproxy", "--set", "ssl_verify_upstream_trusted_ca=\(settings.nginxCAFile)"],
+                                                   port: clientsPort, stdout: clientsOutput)
+            theirClients = try realClients(proxy: "http://127.0.0.1:\(clientsPort)", ca: work + "/mitmproxy/mitmproxy-ca-cert.pem")
+            _ = forClients.stop()
+            theirSeen = (requests: Self.lines(in: clientsOutput) { $0.trimmingCharacters(in: .whitespaces).hasPrefix("<< HTTP/2.0 ") },
+                         messages: Self.lines(in: clientsOutput) { $0.contains("-> WebSocket ") || $0.contains("<- WebSocket ") })
         } else {
             log("proxy-h2: \(mitmdump) is missing (make bench installs mitmproxy there unless BENCH_QUICK): no mitmdump figures")
         }
@@ -97,7 +120,18 @@ struct HTTP2ProxyBench {
             values["mitmdump_peak_rss_bytes"] = Double(theirUsage.peakRSS)
             values["mitmdump_flows"] = Double(theirCount)
         }
+        values["reqtop_clients_requests"] = Double(mineSeen.requests)
+        values["reqtop_clients_messages"] = Double(mineSeen.messages)
+        if let theirSeen {
+            values["mitmdump_clients_requests"] = Double(theirSeen.requests)
+            values["mitmdump_clients_messages"] = Double(theirSeen.messages)
+        }
+        log("proxy-h2: httpx + websockets: the clients said \(mineClients) through reqtop, \(theirClients ?? "–") through mitmdump")
+        let sameCounts = theirSeen.map { $0 == mineSeen } ?? true
         return [
+            BenchRow("proxy real clients (httpx http2=True: 20 GETs; websockets: 20 messages): requests, messages shown",
+                     reqtop: "\(mineSeen.requests), \(mineSeen.messages)", peers: theirSeen.map { "mitmdump \($0.requests), \($0.messages)" } ?? "—",
+                     ratio: nil, target: "20, 20, as mitmdump", met: mineSeen.requests == 20 && mineSeen.messages == 20 && sameCounts),
             BenchRow("proxy HTTP/2 c=8 req/s (intercepted, 100 B GETs): reqtop vs mitmdump", reqtop: Figure.rate(mine.rate), peers: peerRate,
                      ratio: theirs.map { mine.rate / $0.rate }, target: theirs == nil ? "—" : "≥ 5× mitmdump",
                      met: theirs.map { mine.rate >= 5 * $0.rate }, values: values),
@@ -108,6 +142,35 @@ struct HTTP2ProxyBench {
                      ratio: nil, target: "all, as mitmdump", met: mineCount == sent && (theirCount ?? sent) == sent),
         ]
     }
+
+    /// httpx (`http2=True`) gets 20 files from nginx's TLS port, and a websockets client exchanges 10
+    /// messages each way with an echo server on loopback, both through `proxy`; what the clients saw.
+    private func realClients(proxy: String, ca: String) throws -> String {
+        let python = FileManager.default.currentDirectoryPath + "/.venv/bin/python"
+        let outcome = try BenchProcess.run([python, "-c", Self.clientsScript, proxy, ca, settings.nginxTLSURL], captureOutput: true, timeout: 120)
+        return outcome.output.trimmingCharacters(in: .whitespacesAndNewlines) + (outcome.status == 0 ? "" : " (exit \(outcome.status))")
+    }
+
+    private static let clientsScript = #"""
+    import asyncio, ssl, sys, httpx
+    from websockets.asyncio.server import serve
+    from websockets.asyncio.client import connect
+    async def echo(ws):
+        async for message in ws:
+            await ws.send(message)
+    async def main():
+        proxy, ca, tls = sys.argv[1:4]
+        async with httpx.AsyncClient(http2=True, proxy=proxy, verify=ssl.create_default_context(cafile=ca)) as client:
+            responses = await asyncio.gather(*[client.get(tls + f"/files/100b.bin?i={i}") for i in range(20)])
+        async with serve(echo, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            async with connect(f"ws://127.0.0.1:{port}/bench", proxy=proxy) as ws:
+                for i in range(10):
+                    await ws.send(f"message {i}")
+                    await ws.recv()
+        print(f"{sum(r.http_version == 'HTTP/2' and r.status_code == 200 for r in responses)} HTTP/2 200s, 10 echoes")
+    asyncio.run(main())
+    """#
 
     /// How many lines of the file at `path` satisfy `matches`.
     private static func lines(in path: String, where matches: (Substring) -> Bool) -> Int {
