@@ -70,6 +70,7 @@ func runInteractive(manager: SessionManager, title: String, options: Interactive
         options.saved.map { saved in SavedTasks(lastSavedID: saved.events.map(\.task.rawValue).max() ?? 0) }
     }
     let model = InspectorModel(manager: manager, store: store, secrets: options.secrets, owner: owner)
+    model.journal = journal
     model.runInTerminal = { arguments in loop.runProgram(arguments) }
     model.sendToTerminal = { sequence in loop.sendToTerminal(sequence) }
     model.onActivity = { [dirty = loop.dirtyFlag] in dirty.markDirty() }

@@ -11,6 +11,12 @@ import ReqtopTasks
 final class RecordingActions: InspectorActions {
     let secrets = SecretPolicy()
     var calls: [String] = []
+    /// What `earlierMessages` reads back (a journal's messages), nil: no journal.
+    var journaled: [StreamMessageLog.Entry]?
+    func earlierMessages(of id: TaskID, from first: Int, through last: Int) -> [StreamMessageLog.Entry]? {
+        calls.append("earlierMessages \(id) \(first)…\(last)")
+        return journaled?.filter { (first...last).contains($0.message.index) }
+    }
     var unfinishedCount = 0
     var queuedCount = 0
     var notSentCount = 0
@@ -607,6 +613,50 @@ final class ScreenTests: XCTestCase {
         // The Events tab shows the run of messages as one entry.
         _ = app.handle(.char("5"))
         XCTAssertTrue(draw(app, terminal).contains { $0.contains("messages #1–#7 (7)") })
+    }
+
+    /// A stream past the messages a task holds: at the top of the Stream tab the earlier ones are read
+    /// back from the journal a page at a time, the view staying on what it showed; without a journal
+    /// the tab says where they are.
+    func testMessagesLetGoAreReadBackFromTheJournalAtTheTop() {
+        let (app, store, actions, terminal) = makeApp(width: 100, height: 12)
+        let url = "http://api.test/events"
+        store.apply([CannedEvents.created(1, "GET", url), CannedEvents.simple(1, .resumed, at: 100),
+                     CannedEvents.simple(1, .response(CannedEvents.head(200, url)), at: 100.1)])
+        let count = StreamMessageLog.maxKept + 1500
+        let all = (1...count).map { n in
+            StreamMessageLog.Entry(time: 100.2 + Double(n) / 1000, message: StreamMessage(format: .sse, index: n, event: nil, id: nil, data: "m\(n)", size: 2))
+        }
+        store.apply(all.map { CannedEvents.simple(1, .message($0.message), at: $0.time) })
+        actions.journaled = all
+        _ = draw(app, terminal)
+        _ = app.handle(.enter)
+        _ = app.handle(.char("8"))
+        _ = draw(app, terminal)
+        _ = app.handle(.home)
+        var lines = draw(app, terminal).map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertTrue(lines.contains { $0.hasPrefix("+") && $0.contains("#1501 ") }, "the first message held, where the view was:\n" + lines.joined(separator: "\n"))
+        XCTAssertEqual(actions.calls.filter { $0.hasPrefix("earlierMessages") }, ["earlierMessages #1 501…1500"])
+        _ = app.handle(.home)
+        _ = draw(app, terminal)
+        _ = app.handle(.home)
+        lines = draw(app, terminal).map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(actions.calls.filter { $0.hasPrefix("earlierMessages") }, ["earlierMessages #1 501…1500", "earlierMessages #1 1…500"])
+        XCTAssertTrue(lines[2].hasPrefix("── \(count) messages"), lines[2])
+        XCTAssertTrue(lines[3].hasPrefix("+0.201 s  #1 "), "every message is back, the first on top: \(lines[3])")
+
+        // Without a journal, the tab says where they are.
+        let (other, otherStore, _, otherTerminal) = makeApp(width: 160, height: 12)
+        otherStore.apply([CannedEvents.created(1, "GET", url), CannedEvents.simple(1, .resumed, at: 100)]
+                         + all.map { CannedEvents.simple(1, .message($0.message), at: $0.time) })
+        _ = draw(other, otherTerminal)
+        _ = other.handle(.enter)
+        _ = other.handle(.char("8"))
+        _ = draw(other, otherTerminal)
+        _ = other.handle(.home)
+        _ = draw(other, otherTerminal)
+        lines = draw(other, otherTerminal).map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertTrue(lines[3].hasPrefix("(messages 1–1500 are no longer held in memory, to keep it bounded: the session's journal"), lines[3])
     }
 
     /// HTTP/2: the STATUS column says `h2` (widened for it), and the Timing tab names the connection

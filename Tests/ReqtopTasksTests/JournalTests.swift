@@ -87,6 +87,30 @@ final class JournalTests: EmbeddedServerTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: Journals.bodiesFolder(of: url).path))
     }
 
+    /// Messages a task let go of are read back from the journal by index, for that task only,
+    /// however the events of other tasks are interleaved with them.
+    func testStreamMessagesAreReadBackByIndexForOneTask() throws {
+        let bus = EventBus()
+        let writer = try JournalWriter(bus: bus, source: "t", directory: folder)
+        func message(_ task: Int, _ n: Int) -> TaskEvent {
+            TaskEvent(task: TaskID(rawValue: task), time: 1000 + Double(n) / 100,
+                      kind: .message(StreamMessage(format: .sse, index: n, event: "tick", id: String(n), data: "task \(task) message \(n)", size: 9)))
+        }
+        for n in 1...3000 {
+            bus.post([message(1, n), message(2, n)])
+        }
+        writer.close()
+        let read = writer.messages(of: TaskID(rawValue: 1), from: 700, through: 1299)
+        XCTAssertEqual(read.map(\.message.index), Array(700...1299))
+        XCTAssertEqual(read.first?.message.data, "task 1 message 700")
+        XCTAssertEqual(read.first?.message.event, "tick")
+        XCTAssertEqual(read.first?.time ?? 0, 1007, accuracy: 0.001)
+        XCTAssertEqual(writer.messages(of: TaskID(rawValue: 2), from: 1, through: 3).map(\.message.data),
+                       ["task 2 message 1", "task 2 message 2", "task 2 message 3"])
+        XCTAssertEqual(writer.messages(of: TaskID(rawValue: 2), from: 2990, through: 4000).count, 11, "up to what was written")
+        XCTAssertTrue(writer.messages(of: TaskID(rawValue: 3), from: 1, through: 10).isEmpty, "a task with no messages")
+    }
+
     func testATornLastLineIsSkippedAndTasksThatNeverEndedAreMarked() throws {
         let (_, url) = try journaledSession()
         var text = try String(contentsOf: url, encoding: .utf8)

@@ -166,6 +166,13 @@ final class DetailScreen: ScrollingScreen {
         let body = parts[2].inset(horizontal: 1)
         pageSize = max(1, body.height - 1)
         let view = app.bodyView
+        // At the top of a stream's messages, those the task let go of are read back from the journal.
+        var linesBefore: Int?
+        if tab.content.followsTheTail, scroll.offset == 0, followedTo != nil, streamLines.canReadBack(record) {
+            linesBefore = lines.content.textLines?.count
+            _ = streamLines.readBack(record) { [app] first, last in app.actions.earlierMessages(of: id, from: first, through: last) }
+            lines.key = nil
+        }
         if lines.key.map({ $0.id != id || $0.tab != tab || $0.revision != record.revision || $0.width != body.width || $0.view != view })
             ?? true || (tab.content.followsTheClock && !record.state.isTerminal) { // live timings move with the clock
             if lines.key.map({ $0.id != id || $0.tab != tab || $0.view != view }) ?? true { folding = JSONFolding() }
@@ -173,8 +180,12 @@ final class DetailScreen: ScrollingScreen {
             // A running task's body so far (progress events bump the revision, so it refreshes as bytes arrive).
             let live = tab.content.showsTheLiveBody && !record.state.isTerminal ? app.actions.bodySoFar(id) : nil
             let peers = tab == .timing ? record.connection.map { app.store.tasks(on: $0) } ?? [] : []
+            lines.content = .lines([]) // (the last lines let go first: a stream's list then grows in place)
             lines.content = tab.content.content(of: record, in: DetailTabContext(width: body.width, view: view, now: now, liveBody: live,
                                                                                   connectionPeers: peers, streamLines: streamLines))
+        }
+        if let linesBefore, let after = lines.content.textLines?.count, after > linesBefore {
+            scroll.offset += after - linesBefore // the same messages stay in view, the earlier ones above them
         }
         switch lines.content {
         case .lines, .json, .markup:

@@ -25,6 +25,9 @@ package protocol InspectorActions: AnyObject {
     func saveBody(_ record: TaskRecord, to path: String) -> String
     /// The first body bytes a running task has received so far (the Body tab's live view), nil when there are none to show.
     func bodySoFar(_ id: TaskID) -> Data?
+    /// Messages `first` … `last` of a task's stream that it no longer holds, read back from the session's
+    /// journal; nil when there is no journal to read (`--no-journal`, a saved session, an attached app).
+    func earlierMessages(of id: TaskID, from first: Int, through last: Int) -> [StreamMessageLog.Entry]?
     /// Work going on in the background (a HAR being saved), for the bottom line; nil when none.
     var activity: String? { get }
     /// What background work finished with since the last call (said once on the bottom line).
@@ -35,4 +38,8 @@ package protocol InspectorActions: AnyObject {
     var queuedCount: Int { get }
     /// Requests of a replayed list that will not be sent (a dependency failed, a value is missing).
     var notSentCount: Int { get }
+}
+
+extension InspectorActions {
+    package func earlierMessages(of id: TaskID, from first: Int, through last: Int) -> [StreamMessageLog.Entry]? { nil }
 }

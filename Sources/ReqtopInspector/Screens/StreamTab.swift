@@ -32,21 +32,36 @@ struct MessagesTab: DetailTabContent {
     }
 }
 
-/// The Stream and Messages tabs' lines, made once per message: a frame after a new message renders
-/// only it, so a stream of ten thousand events costs each frame the new ones, not all of them. One
-/// per detail screen; holds the lines of the task it last showed.
+/// The Stream and Messages tabs' lines, made once per message and kept in one list that grows at
+/// its end: a frame after a new message renders only it and copies nothing else, so a stream of ten
+/// thousand events costs each frame the new ones, not all of them. Messages the task let go of to
+/// bound its memory are read back from the session's journal a page at a time when the view reaches
+/// the top (`readBack`), at most `readBackLimit` of them. One per detail screen; holds the lines of
+/// the task it last showed.
 final class StreamTabLines: Sendable {
     private struct Cache {
         var task: TaskID?
-        /// The lines of each message held, oldest first, from message `first`.
+        /// Lines per message held in memory, oldest first, from message `first`.
         var perMessage: [[String]] = []
         var first = 1
+        /// Messages read back from the journal: `earlierFirst` ..< `first`, their lines in order.
+        var earlier: [String] = []
+        var earlierFirst = 1
+        var earlierCount = 0
+        /// The journal had nothing more to give (or there is none).
+        var readBackEnded = false
+        /// The lines shown: the header, a note when messages are missing, `earlier`, then `perMessage`'s.
         var flat: [String] = []
+        var noteShown = false
     }
 
     private let cache = Protected(Cache())
     /// Data longer than this is shown as it came, not parsed for pretty-printing.
     static let prettyLimit = 64 << 10
+    /// Messages read back per page, and at most in all (they are let go again when the task's own
+    /// messages move on).
+    static let readBackPage = 1000
+    static let readBackLimit = 20_000
 
     func lines(for record: TaskRecord) -> [String] {
         guard let log = record.messages, log.count > 0 else {
@@ -63,29 +78,79 @@ final class StreamTabLines: Sendable {
                 cache = Cache()
                 cache.task = record.id
                 cache.first = log.released + 1
+                cache.earlierFirst = cache.first
             }
-            // Messages let go from memory since the last frame leave the front.
+            var rebuild = false
+            // Messages let go from memory since the last frame leave the front (and what was read back before them).
             let released = log.released + 1 - cache.first
             if released > 0 {
                 cache.perMessage.removeFirst(min(released, cache.perMessage.count))
                 cache.first = log.released + 1
+                cache.earlier = []
+                cache.earlierFirst = cache.first
+                cache.earlierCount = 0
+                cache.readBackEnded = false
+                rebuild = true
             }
             let rendered = cache.first + cache.perMessage.count // the next message to render
-            for entry in log.entries where entry.message.index >= rendered {
-                cache.perMessage.append(Self.lines(of: entry, since: start))
+            var added: [String] = []
+            for entry in log.entries.dropFirst(max(0, rendered - log.released - 1)) where entry.message.index >= rendered {
+                let lines = Self.lines(of: entry, since: start)
+                cache.perMessage.append(lines)
+                added += lines
             }
             var header = "── \(log.count) message\(log.count == 1 ? "" : "s")" + (log.format.map { " (\($0.rawValue))" } ?? "")
                 + ", \(ByteCount.format(log.totalBytes)) of data"
             if !record.state.isTerminal { header += ", arriving" }
             header += " ──"
-            var flat = [header]
-            if log.released > 0 {
-                flat.append("(messages 1–\(log.released) are no longer held in memory, to keep it bounded: the session's journal "
-                            + "and --events jsonl have them)")
+            let missing = cache.earlierFirst - 1
+            let note: String? = missing == 0 ? nil
+                : cache.readBackEnded && cache.earlierCount == 0
+                    ? "(messages 1–\(missing) are no longer held in memory, to keep it bounded: the session's journal "
+                        + "and --events jsonl have them)"
+                    : cache.earlierCount >= Self.readBackLimit
+                        ? "(messages 1–\(missing) are not shown: \(Self.readBackLimit) were read back from the journal, the most it holds at once)"
+                        : "(messages 1–\(missing) are no longer held in memory: scroll up to read them back from the session's journal)"
+            if rebuild || cache.flat.isEmpty || (note != nil) != cache.noteShown {
+                cache.flat = [header] + (note.map { [$0] } ?? []) + cache.earlier
+                cache.flat.reserveCapacity(cache.flat.count + cache.perMessage.reduce(0) { $0 + $1.count })
+                for lines in cache.perMessage { cache.flat += lines }
+                cache.noteShown = note != nil
+            } else {
+                cache.flat[0] = header
+                if let note { cache.flat[1] = note }
+                cache.flat += added
             }
-            flat.reserveCapacity(flat.count + cache.perMessage.reduce(0) { $0 + $1.count })
-            for lines in cache.perMessage { flat += lines }
-            return flat
+            return cache.flat
+        }
+    }
+
+    /// Whether messages before those shown can be read back (the view is at the top).
+    func canReadBack(_ record: TaskRecord) -> Bool {
+        cache.withLock { $0.task == record.id && $0.earlierFirst > 1 && !$0.readBackEnded && $0.earlierCount < Self.readBackLimit }
+    }
+
+    /// Reads the page of messages before those shown back from the journal (`read`: first, last →
+    /// entries, nil without a journal); how many lines were added at the top (after the header and note).
+    func readBack(_ record: TaskRecord, read: (Int, Int) -> [StreamMessageLog.Entry]?) -> Int {
+        guard canReadBack(record), let last = cache.withLock({ Optional($0.earlierFirst - 1) }) else { return 0 }
+        let first = max(1, last - Self.readBackPage + 1)
+        let entries = read(first, last) ?? []
+        let start = record.startedAt ?? record.createdAt
+        return cache.withLock { cache in
+            // Only a run that ends right before what is shown can go on top of it.
+            guard let firstRead = entries.first?.message.index, entries.last?.message.index == last,
+                  zip(entries, firstRead...).allSatisfy({ $0.message.index == $1 }) else {
+                cache.readBackEnded = true
+                cache.flat = [] // the note changes
+                return 0
+            }
+            let lines = entries.flatMap { Self.lines(of: $0, since: start) }
+            cache.earlier = lines + cache.earlier
+            cache.earlierFirst = firstRead
+            cache.earlierCount += entries.count
+            cache.flat = [] // rebuilt with them on the next frame
+            return lines.count
         }
     }
 

@@ -64,6 +64,14 @@ package final class InspectorModel: InspectorActions {
         DryRun.text(for: request, configuration: manager.configuration)
     }
 
+    /// The session's journal, where messages a task let go of are read back from.
+    package var journal: JournalWriter?
+
+    package func earlierMessages(of id: TaskID, from first: Int, through last: Int) -> [StreamMessageLog.Entry]? {
+        guard let journal, ownedElsewhere(id) == nil else { return nil }
+        return journal.messages(of: id, from: first, through: last)
+    }
+
     package func bodySoFar(_ id: TaskID) -> Data? {
         ownedElsewhere(id) == nil ? manager.task(withID: id)?.bodyReceivedSoFar : nil
     }

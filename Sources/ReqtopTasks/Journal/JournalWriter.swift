@@ -23,6 +23,11 @@ package final class JournalWriter: Sendable {
     private let queue = DispatchQueue(label: "reqtop.journal")
     private let subscription = Protected<EventBus.Subscription?>(nil)
     private let failure = Protected<String?>(nil)
+    /// Bytes written so far, and where every `messageStride`-th message of each task begins: the
+    /// Stream tab reads back messages the task no longer holds (`messages(of:from:through:)`).
+    private let written = Protected<Int64>(0)
+    private let messageOffsets = Protected<[TaskID: [(index: Int, offset: Int64)]]>([:])
+    static let messageStride = 256
 
     /// Opens a new journal in `directory` and starts recording `bus`.
     /// - Parameter bodyLimit: bodies up to this size are kept in the journal; larger ones are named as omitted.
@@ -45,7 +50,12 @@ package final class JournalWriter: Sendable {
         append(Array((try encoder.encode(header)) + [0x0A]))
         subscription.withLock { $0 = bus.subscribeBatches(queue: queue) { [self] events in
             var bytes: [UInt8] = []
+            let start = written.snapshot
             for event in events where event.name != .progress { // the end event has the byte count
+                if case .message(let message) = event.kind, message.index % Self.messageStride == 1 {
+                    let offset = start + Int64(bytes.count)
+                    messageOffsets.withLock { $0[event.task, default: []].append((message.index, offset)) }
+                }
                 EventLine(bodies.keepingLargeBodies(of: event), detail: .full(bodyLimit: bodyLimit, keptBy: "journal"),
                           redaction: nil).write(to: &bytes)
                 bytes.append(0x0A)
@@ -63,11 +73,46 @@ package final class JournalWriter: Sendable {
         Glibc.close(fd)
     }
 
+    /// Messages `first` … `last` of `task`'s streamed response or WebSocket, read back from the journal
+    /// (those written so far), in order; what a task let go of to bound memory. Reads from the last
+    /// indexed message at or before `first`, at most `scanLimit` bytes.
+    package func messages(of task: TaskID, from first: Int, through last: Int, scanLimit: Int = 64 << 20) -> [StreamMessageLog.Entry] {
+        guard first <= last, let start = messageOffsets.withLock({ $0[task]?.last(where: { $0.index <= first })?.offset }) else { return [] }
+        let end = written.snapshot
+        let reader = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard reader >= 0 else { return [] }
+        defer { Glibc.close(reader) }
+        var found: [StreamMessageLog.Entry] = []
+        var lines = EventLineReader()
+        var pending: [UInt8] = []
+        var offset = start
+        let marker = Array("\"task\":\(task.rawValue),".utf8)
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while offset < end, offset - start < Int64(scanLimit) {
+            let n = chunk.withUnsafeMutableBytes { pread(reader, $0.baseAddress, min($0.count, Int(end - offset)), off_t(offset)) }
+            guard n > 0 else { break }
+            offset += Int64(n)
+            pending += chunk[..<n]
+            var lineStart = 0
+            while let newline = pending[lineStart...].firstIndex(of: 0x0A) {
+                let line = pending[lineStart..<newline]
+                lineStart = newline + 1
+                guard line.firstRange(of: marker) != nil, let parsed = EventLine(json: Data(line)),
+                      let event = lines.event(from: parsed), event.task == task, case .message(let message) = event.kind else { continue }
+                if message.index > last { return found }
+                if message.index >= first { found.append(StreamMessageLog.Entry(time: event.time, message: message)) }
+            }
+            pending.removeFirst(lineStart)
+        }
+        return found
+    }
+
     /// Why writing stopped, if it did (a full disk): the session goes on without a journal.
     package var writeError: String? { failure.snapshot }
 
     private func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty, failure.snapshot == nil else { return }
+        defer { written.withLock { $0 += Int64(bytes.count) } }
         let ok = bytes.withUnsafeBytes { raw -> Bool in
             var offset = 0
             while offset < raw.count {

@@ -10,13 +10,21 @@ package struct StreamMessageLog: Sendable {
         /// Seconds since 1970 when it arrived.
         package let time: Double
         package let message: StreamMessage
+
+        package init(time: Double, message: StreamMessage) {
+            self.time = time
+            self.message = message
+        }
     }
 
     package static let maxKeptBytes = 8 << 20
     package static let maxKept = 20_000
 
     /// The messages still held, oldest first: messages `released + 1` … `count`.
-    package private(set) var entries: [Entry] = []
+    package var entries: ArraySlice<Entry> { storage[head...] }
+    /// Held messages from `head` on; those before it were let go and are dropped in bulk now and then.
+    private var storage: [Entry] = []
+    private var head = 0
     /// How many arrived in all.
     package private(set) var count = 0
     /// How many of the first ones were let go to bound memory.
@@ -33,16 +41,16 @@ package struct StreamMessageLog: Sendable {
         format = message.format
         count += 1
         totalBytes += Int64(message.size)
-        entries.append(Entry(time: time, message: message))
+        storage.append(Entry(time: time, message: message))
         keptBytes += message.data.utf8.count
-        var drop = 0
-        while drop < entries.count - 1, keptBytes > Self.maxKeptBytes || entries.count - drop > Self.maxKept {
-            keptBytes -= entries[drop].message.data.utf8.count
-            drop += 1
+        while head < storage.count - 1, keptBytes > Self.maxKeptBytes || storage.count - head > Self.maxKept {
+            keptBytes -= storage[head].message.data.utf8.count
+            head += 1
+            released += 1
         }
-        if drop > 0 {
-            entries.removeFirst(drop)
-            released += drop
+        if head >= 1024 { // let go of them in bulk: an append moves the rest once per 1024, not every time
+            storage.removeFirst(head)
+            head = 0
         }
     }
 }

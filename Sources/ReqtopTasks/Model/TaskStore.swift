@@ -200,6 +200,9 @@ package final class TaskStore: Sendable {
         case .scriptLog(let log):
             record.scriptLogs.append(log)
         case .message(let message):
+            // The stored copy lets go of the log first: held once, it grows in place (shared, each
+            // message would copy every one held before it).
+            state.records[position].messages = nil
             if record.messages == nil { record.messages = StreamMessageLog() }
             record.messages?.append(message, at: event.time)
         }
