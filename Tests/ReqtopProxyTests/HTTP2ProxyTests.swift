@@ -291,6 +291,22 @@ final class HTTP2ProxyTests: ProxyTestCase {
             yield data[3], data[9:9 + length]
             data = data[9 + length:]
 
+    def until_closed():
+        """Reads what the proxy sends until it closes: whether it did, and its GOAWAY's code."""
+        goaway, closed, received = None, False, b""
+        try:
+            while True:
+                data = sock.recv(1 << 20)
+                if not data: closed = True; break
+                received += data
+        except ConnectionResetError:
+            closed = True
+        except socket.timeout:
+            pass
+        for kind, payload in frames(received):
+            if kind == 7: goaway = int.from_bytes(payload[4:8], "big")
+        return closed, goaway
+
     if mode == "exchange":
         body = bytes(i % 251 for i in range(300000))
         conn.send_headers(1, head("POST", "/anything", [("cookie", "a=1"), ("cookie", "b=2"), ("content-length", str(len(body)))]))
@@ -317,25 +333,14 @@ final class HTTP2ProxyTests: ProxyTestCase {
         report()
     elif mode == "settings-flood":
         flood = b"\x00\x00\x00\x04\x00\x00\x00\x00\x00" * 20000   # empty SETTINGS frames, each to be acknowledged
-        sent, received = 0, b""
+        sent = 0
         try:
             for _ in range(100):
                 sock.sendall(flood)
                 sent += 20000
         except (BrokenPipeError, ConnectionResetError, socket.timeout):
             pass
-        goaway, closed = None, False
-        try:
-            while True:
-                data = sock.recv(1 << 20)
-                if not data: closed = True; break
-                received += data
-        except ConnectionResetError:
-            closed = True
-        except socket.timeout:
-            pass
-        for kind, payload in frames(received):
-            if kind == 7: goaway = int.from_bytes(payload[4:8], "big")
+        closed, goaway = until_closed()
         print(json.dumps({"closed": closed, "goaway": goaway, "sent": sent}))
     elif mode == "rst-storm":
         count = 0
@@ -349,18 +354,7 @@ final class HTTP2ProxyTests: ProxyTestCase {
                 sock.sendall(conn.data_to_send())
         except (BrokenPipeError, ConnectionResetError, h2.exceptions.ProtocolError):
             pass
-        goaway, closed, received = None, False, b""
-        try:
-            while True:
-                data = sock.recv(1 << 20)
-                if not data: closed = True; break
-                received += data
-        except ConnectionResetError:
-            closed = True
-        except socket.timeout:
-            pass
-        for kind, payload in frames(received):
-            if kind == 7: goaway = int.from_bytes(payload[4:8], "big")
+        closed, goaway = until_closed()
         print(json.dumps({"closed": closed, "goaway": goaway, "streams": count}))
     """#
 }

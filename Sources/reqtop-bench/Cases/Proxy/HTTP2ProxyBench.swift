@@ -52,24 +52,23 @@ struct HTTP2ProxyBench {
         let direct = try measure(proxy: nil, ca: settings.nginxCAFile)
 
         // reqtop: its CA made in a folder of this run (XDG_DATA_HOME), its events counted from its output.
+        func startReqtop(output: String) throws -> (BackgroundProcess, port: Int) {
+            let previous = getenv("XDG_DATA_HOME").map { String(cString: $0) }
+            setenv("XDG_DATA_HOME", work, 1)
+            defer { if let previous { setenv("XDG_DATA_HOME", previous, 1) } else { unsetenv("XDG_DATA_HOME") } }
+            let port = LoopbackPort.unused()
+            return (try BackgroundProcess([Binaries.reqtop, "proxy", "--intercept", "--headless", "--events", "jsonl", "--cacert",
+                                           settings.nginxCAFile, "--port", String(port)], port: port, stdout: output), port)
+        }
         let reqtopOutput = work + "/reqtop.jsonl"
-        let previous = getenv("XDG_DATA_HOME").map { String(cString: $0) }
-        setenv("XDG_DATA_HOME", work, 1)
-        let reqtopPort = LoopbackPort.unused()
-        let reqtop = try BackgroundProcess([Binaries.reqtop, "proxy", "--intercept", "--headless", "--events", "jsonl", "--cacert",
-                                            settings.nginxCAFile, "--port", String(reqtopPort)], port: reqtopPort, stdout: reqtopOutput)
-        if let previous { setenv("XDG_DATA_HOME", previous, 1) } else { unsetenv("XDG_DATA_HOME") }
+        let (reqtop, reqtopPort) = try startReqtop(output: reqtopOutput)
         let mine = try measure(proxy: "http://127.0.0.1:\(reqtopPort)", ca: work + "/reqtop/reqtop-ca.pem")
         let mineUsage = reqtop.stop()
         let mineCount = Self.lines(in: reqtopOutput) { $0.contains("\"event\":\"completed\"") }
 
         // Real clients side by side (httpx with http2=True, a websockets client): a fresh instance each.
         let clientsOutput = work + "/reqtop-clients.jsonl"
-        setenv("XDG_DATA_HOME", work, 1)
-        let clientsPort = LoopbackPort.unused()
-        let forClients = try BackgroundProcess([Binaries.reqtop, "proxy", "--intercept", "--headless", "--events", "jsonl", "--cacert",
-                                                settings.nginxCAFile, "--port", String(clientsPort)], port: clientsPort, stdout: clientsOutput)
-        if let previous { setenv("XDG_DATA_HOME", previous, 1) } else { unsetenv("XDG_DATA_HOME") }
+        let (forClients, clientsPort) = try startReqtop(output: clientsOutput)
         let mineClients = try realClients(proxy: "http://127.0.0.1:\(clientsPort)", ca: work + "/reqtop/reqtop-ca.pem")
         _ = forClients.stop()
         let mineSeen = (requests: Self.lines(in: clientsOutput) { $0.contains("\"event\":\"completed\"") && !$0.contains("\"status\":101") },
