@@ -25,7 +25,7 @@ public struct HTTPResponseHead: Sendable, Hashable {
     /// The media type of `Content-Type`, lowercased, without parameters.
     public var mimeType: String? {
         guard let value = headers.value(for: "Content-Type"), let type = value.split(separator: ";").first else { return nil }
-        return type.trimmingCharacters(in: .whitespaces).lowercased()
+        return type.trimmingOptionalWhitespace.lowercased()
     }
 
     /// The status line as received, e.g. `HTTP/1.1 200 OK`.

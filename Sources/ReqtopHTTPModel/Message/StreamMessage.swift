@@ -70,7 +70,7 @@ public struct StreamMessage: Sendable, Hashable {
     /// messages. A JSON body counts only without `Content-Length` (sent in pieces, as it was made).
     public static func format(contentType: String?, hasContentLength: Bool) -> Format? {
         guard let contentType else { return nil }
-        let mime = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let mime = contentType.prefix { $0 != ";" }.trimmingOptionalWhitespace.lowercased()
         switch mime {
         case "text/event-stream": return .sse
         case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonl", "application/jsonlines",
