@@ -228,3 +228,31 @@ final class TaskStoreMemoryTests: XCTestCase {
         XCTAssertNil(store.record(TaskID(rawValue: 4))?.resendRefusal, "a POST with no body is sent again")
     }
 }
+
+/// A long table is sorted in two halves at once and merged: the same order as one sort, ties in creation order.
+final class TaskSortTests: XCTestCase {
+    func testALongTableSortsInTheSameOrderAsOneSortWouldTiesInCreationOrder() {
+        let store = TaskStore()
+        let hosts = ["b.test", "a.test", "C.test", "a.test:8080", "b.test"]
+        var events: [TaskEvent] = []
+        for n in 1...250_000 {
+            let host = hosts[(n * 7919) % hosts.count]
+            events.append(CannedEvents.created(n, n % 3 == 0 ? "POST" : "GET", "http://\(host)/item/\((n * 31) % 1000)"))
+        }
+        store.apply(events)
+        for (key, descending) in [(TaskSort.host, false), (.path, true)] {
+            let order = TaskOrder(key, descending: descending)
+            let listing = store.listing(filter: .all, order: order, now: 0)
+            let shown = store.records(listing, rows: 0..<250_000).map(\.id.rawValue)
+            // The expected order, from the same keys with Swift's own comparisons.
+            let keys: [[UInt8]] = [[]] + (1...250_000).map { n in
+                Array((key == .host ? hosts[(n * 7919) % hosts.count].lowercased() : "/item/\((n * 31) % 1000)").utf8)
+            }
+            let expected = (1...250_000).sorted { a, b in
+                if keys[a] == keys[b] { return a < b }
+                return keys[a].lexicographicallyPrecedes(keys[b]) != descending
+            }
+            XCTAssertEqual(shown, expected, "\(order)")
+        }
+    }
+}

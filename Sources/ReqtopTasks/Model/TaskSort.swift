@@ -143,18 +143,68 @@ package struct TaskOrder: Hashable, Sendable, CustomStringConvertible {
             starts.withUnsafeBufferPointer { starts in
                 lengths.withUnsafeBufferPointer { lengths in
                     present.withUnsafeBufferPointer { present in
-                        order.sort { a, b in
-                            if present[a] != present[b] { return present[a] }
-                            let common = min(lengths[a], lengths[b])
-                            var result = memcmp(base.baseAddress! + starts[a], base.baseAddress! + starts[b], common)
-                            if result == 0 { result = lengths[a] == lengths[b] ? 0 : (lengths[a] < lengths[b] ? -1 : 1) }
-                            if result == 0 { return a < b }
-                            return descending ? result > 0 : result < 0
-                        }
+                        let before = TextOrder(base: base.baseAddress!, starts: starts, lengths: lengths, present: present,
+                                               descending: descending)
+                        TextOrder.sort(&order, by: before)
                     }
                 }
             }
         }
         return order.map { indices[$0] }
+    }
+}
+
+/// Text keys compared with memcmp in one byte buffer; ties keep creation order. A long table is
+/// sorted in two halves at once (one per core) and merged.
+private struct TextOrder: @unchecked Sendable { // read-only buffers that outlive the sort
+    let base: UnsafePointer<UInt8>
+    let starts: UnsafeBufferPointer<Int>
+    let lengths: UnsafeBufferPointer<Int>
+    let present: UnsafeBufferPointer<Bool>
+    let descending: Bool
+
+    /// Whether the key of `a` goes before the key of `b`.
+    @inline(__always) func callAsFunction(_ a: Int, _ b: Int) -> Bool {
+        if present[a] != present[b] { return present[a] }
+        let common = min(lengths[a], lengths[b])
+        var result = memcmp(base + starts[a], base + starts[b], common)
+        if result == 0 { result = lengths[a] == lengths[b] ? 0 : (lengths[a] < lengths[b] ? -1 : 1) }
+        if result == 0 { return a < b }
+        return descending ? result > 0 : result < 0
+    }
+
+    /// Below this many, one thread sorts.
+    static let parallelFrom = 200_000
+
+    static func sort(_ order: inout [Int], by before: TextOrder) {
+        guard order.count >= parallelFrom, ProcessInfo.processInfo.activeProcessorCount > 1 else {
+            return order.sort(by: before.callAsFunction)
+        }
+        let middle = order.count / 2
+        order.withUnsafeMutableBufferPointer { all in
+            let halves = UnsafeHalves(all: all, middle: middle)
+            DispatchQueue.concurrentPerform(iterations: 2) { half in
+                var part = halves.half(half)
+                part.sort(by: before.callAsFunction)
+            }
+        }
+        var merged: [Int] = []
+        merged.reserveCapacity(order.count)
+        var i = 0, j = middle
+        while i < middle, j < order.count {
+            if before(order[j], order[i]) { merged.append(order[j]); j += 1 } else { merged.append(order[i]); i += 1 }
+        }
+        merged += order[i..<middle]
+        merged += order[j...]
+        order = merged
+    }
+
+    /// The two halves of one buffer, each sorted by a thread of its own.
+    private struct UnsafeHalves: @unchecked Sendable {
+        let all: UnsafeMutableBufferPointer<Int>
+        let middle: Int
+        func half(_ n: Int) -> UnsafeMutableBufferPointer<Int> {
+            n == 0 ? UnsafeMutableBufferPointer(rebasing: all[..<middle]) : UnsafeMutableBufferPointer(rebasing: all[middle...])
+        }
     }
 }
