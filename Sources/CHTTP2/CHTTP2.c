@@ -65,7 +65,6 @@ struct ch2_server {
     event_node *taken;        // the event last returned, freed at the next call
     buffer output;
     int fatal;
-    int64_t peer_goaway;
     char error[256];
 };
 
@@ -184,9 +183,6 @@ static int on_frame_recv(nghttp2_session *session, const nghttp2_frame *frame, v
     case NGHTTP2_DATA:
         if (ends && enqueue(server, CH2_EVENT_END, id) == NULL) return NGHTTP2_ERR_CALLBACK_FAILURE;
         return 0;
-    case NGHTTP2_GOAWAY:
-        server->peer_goaway = frame->goaway.error_code;
-        return 0;
     default:
         return 0;
     }
@@ -244,7 +240,6 @@ static void set_error(ch2_server *server, const char *what, int code) {
 ch2_server *ch2_server_new(uint32_t max_concurrent_streams) {
     ch2_server *server = calloc(1, sizeof *server);
     if (server == NULL) return NULL;
-    server->peer_goaway = -1;
     nghttp2_session_callbacks *callbacks = NULL;
     nghttp2_option *option = NULL;
     if (nghttp2_session_callbacks_new(&callbacks) != 0 || nghttp2_option_new(&option) != 0) goto fail;
@@ -421,5 +416,3 @@ int ch2_server_is_open(ch2_server *server) {
 }
 
 const char *ch2_server_error(const ch2_server *server) { return server->error; }
-
-int64_t ch2_server_peer_goaway(const ch2_server *server) { return server->peer_goaway; }

@@ -82,7 +82,5 @@ void ch2_server_wrote(ch2_server *server, size_t count);
 int ch2_server_is_open(ch2_server *server);
 /// Why the session ended or a call failed, as text; "" when it did not.
 const char *ch2_server_error(const ch2_server *server);
-/// The error code of the GOAWAY the client sent, or -1 when it sent none.
-int64_t ch2_server_peer_goaway(const ch2_server *server);
 
 #endif

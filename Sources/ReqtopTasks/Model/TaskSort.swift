@@ -127,6 +127,7 @@ package struct TaskOrder: Hashable, Sendable, CustomStringConvertible {
         // Text keys live in one byte buffer and are compared with memcmp through raw pointers: no
         // String comparison and no reference counting inside the sort.
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(indices.count * 24) // most keys are shorter: the buffer is not grown and copied as it fills
         var starts = [Int](), lengths = [Int](), present = [Bool]()
         starts.reserveCapacity(indices.count); lengths.reserveCapacity(indices.count); present.reserveCapacity(indices.count)
         records.withUnsafeBufferPointer { buffer in
