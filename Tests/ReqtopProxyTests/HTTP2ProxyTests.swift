@@ -9,24 +9,6 @@ import XCTest
 /// and a raw `h2` (PyPI) client speaking cleartext prior knowledge to the proxy — bodies, cookies,
 /// trailers, resets, credentials — and the hostile ones: a SETTINGS flood and a RST_STREAM storm.
 final class HTTP2ProxyTests: ProxyTestCase {
-    private func python() throws -> String {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".venv/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            if TestEnvironment.isCI { XCTFail("the test venv (.venv) is missing: make test creates it") }
-            throw XCTSkip("no .venv with h2 and httpx (make test creates it)")
-        }
-        return path
-    }
-
-    private func nginxTLS() throws -> (url: URL, ca: String) {
-        guard let url = TestEnvironment.nginxTLSURL, let ca = TestEnvironment.nginxCAFile else {
-            if TestEnvironment.isCI { XCTFail("nginx (TLS) is not running: run the tests through `make test`") }
-            throw XCTSkip("nginx (TLS) is not running (use `make test`, which starts it)")
-        }
-        return (url, ca)
-    }
-
     private func intercepting() throws -> (tls: URL, authority: CertificateAuthority) {
         let (tls, nginxCA) = try nginxTLS()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("proxy-h2-\(UUID().uuidString)")

@@ -44,6 +44,26 @@ class ProxyTestCase: EmbeddedServerTestCase {
 
     var proxyURL: String { "http://127.0.0.1:\(proxy.port)" }
 
+    /// nginx's TLS port (HTTP/2 by ALPN) and the CA of its certificate, from `scripts/with-test-servers.sh`.
+    func nginxTLS() throws -> (url: URL, ca: String) {
+        guard let url = TestEnvironment.nginxTLSURL, let ca = TestEnvironment.nginxCAFile else {
+            if TestEnvironment.isCI { XCTFail("nginx (TLS) is not running: run the tests through `make test`") }
+            throw XCTSkip("nginx (TLS) is not running (use `make test`, which starts it)")
+        }
+        return (url, ca)
+    }
+
+    /// The test venv's Python (PyPI's h2, httpx, websockets): a skip locally without it, a failure in CI.
+    func python() throws -> String {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            if TestEnvironment.isCI { XCTFail("the test venv (.venv) is missing: make test creates it") }
+            throw XCTSkip("no .venv with h2, httpx and websockets (make test creates it)")
+        }
+        return path
+    }
+
     /// curl through the proxy (`-x`), silent but showing errors.
     func curl(_ arguments: [String], through proxy: Bool = true, environment: [String: String] = [:]) throws -> SubprocessResult {
         let curl = try XCTUnwrap(findExecutable(named: "curl"), "curl is needed (make test installs it)")

@@ -6,14 +6,6 @@ import XCTest
 
 /// HTTPS through the proxy: CONNECT tunnels to nginx's TLS port, and `--intercept`.
 final class TunnelTests: ProxyTestCase {
-    private func nginxTLS() throws -> (url: URL, ca: String) {
-        guard let url = TestEnvironment.nginxTLSURL, let ca = TestEnvironment.nginxCAFile else {
-            if TestEnvironment.isCI { XCTFail("nginx (TLS) is not running: run the tests through `make test`") }
-            throw XCTSkip("nginx (TLS) is not running (use `make test`, which starts it)")
-        }
-        return (url, ca)
-    }
-
     private func temporaryDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("proxy-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

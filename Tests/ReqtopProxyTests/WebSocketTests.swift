@@ -9,16 +9,6 @@ import XCTest
 /// that tunnels (CONNECT, as most do) and one that sends its upgrade in absolute-form; every frame
 /// each way recorded, compressed ones inflated; a server that breaks RFC 6455 still relayed byte for byte.
 final class WebSocketTests: ProxyTestCase {
-    private func python() throws -> String {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".venv/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            if TestEnvironment.isCI { XCTFail("the test venv (.venv) is missing: make test creates it") }
-            throw XCTSkip("no .venv with websockets (make test creates it)")
-        }
-        return path
-    }
-
     /// An echo server; a `websockets` client through the proxy (CONNECT) sends text, binary and a
     /// ping; then a raw client sends its upgrade in absolute-form, one text frame and a close.
     private static let echoScript = #"""
