@@ -287,17 +287,45 @@ void ch2_server_free(ch2_server *server) {
     free(server);
 }
 
+// Moves the frames nghttp2 has ready into the output buffer, up to OUTPUT_FILL.
+static void fill_output(ch2_server *server) {
+    while (server->output.length < OUTPUT_FILL) {
+        const uint8_t *frame = NULL;
+        ssize_t n = nghttp2_session_mem_send(server->session, &frame);
+        if (n < 0) {
+            if (!server->fatal) set_error(server, "cannot write to the client's HTTP/2 connection", (int)n);
+            server->fatal = 1;
+            return;
+        }
+        if (n == 0) return;
+        if (buffer_append(&server->output, frame, (size_t)n) != 0) {
+            server->fatal = 1;
+            snprintf(server->error, sizeof server->error, "out of memory");
+            return;
+        }
+    }
+}
+
+// Bytes are read in pieces of this size, the frames they call for queued after each: a GOAWAY
+// nghttp2 decides on (a reset storm) is sent before the next piece, and streams after it are refused.
+enum { FEED_PIECE = 16 << 10 };
+
 int ch2_server_feed(ch2_server *server, const uint8_t *bytes, size_t length) {
     release_taken(server);
-    if (server->fatal) return NGHTTP2_ERR_EOF;
-    ssize_t used = nghttp2_session_mem_recv(server->session, bytes, length);
-    if (used < 0) {
-        server->fatal = 1;
-        set_error(server, "the client's HTTP/2 connection failed", (int)used);
-        uint32_t code = used == NGHTTP2_ERR_FLOODED ? NGHTTP2_ENHANCE_YOUR_CALM
-                      : used == NGHTTP2_ERR_BAD_CLIENT_MAGIC ? NGHTTP2_PROTOCOL_ERROR : NGHTTP2_INTERNAL_ERROR;
-        nghttp2_session_terminate_session(server->session, code); // best effort: a GOAWAY saying why
-        return (int)used;
+    for (size_t at = 0; at < length;) {
+        if (server->fatal) return NGHTTP2_ERR_EOF;
+        size_t piece = length - at < FEED_PIECE ? length - at : FEED_PIECE;
+        ssize_t used = nghttp2_session_mem_recv(server->session, bytes + at, piece);
+        if (used < 0) {
+            server->fatal = 1;
+            set_error(server, "the client's HTTP/2 connection failed", (int)used);
+            uint32_t code = used == NGHTTP2_ERR_FLOODED ? NGHTTP2_ENHANCE_YOUR_CALM
+                          : used == NGHTTP2_ERR_BAD_CLIENT_MAGIC ? NGHTTP2_PROTOCOL_ERROR : NGHTTP2_INTERNAL_ERROR;
+            nghttp2_session_terminate_session(server->session, code); // best effort: a GOAWAY saying why
+            return (int)used;
+        }
+        at += piece;
+        fill_output(server);
     }
     return 0;
 }
@@ -386,21 +414,7 @@ int ch2_server_goaway(ch2_server *server, uint32_t error_code) {
 
 size_t ch2_server_output(ch2_server *server, const uint8_t **bytes) {
     release_taken(server);
-    while (server->output.length < OUTPUT_FILL) {
-        const uint8_t *frame = NULL;
-        ssize_t n = nghttp2_session_mem_send(server->session, &frame);
-        if (n < 0) {
-            if (!server->fatal) set_error(server, "cannot write to the client's HTTP/2 connection", (int)n);
-            server->fatal = 1;
-            break;
-        }
-        if (n == 0) break;
-        if (buffer_append(&server->output, frame, (size_t)n) != 0) {
-            server->fatal = 1;
-            snprintf(server->error, sizeof server->error, "out of memory");
-            break;
-        }
-    }
+    fill_output(server);
     *bytes = server->output.bytes + server->output.start;
     return server->output.length;
 }

@@ -193,7 +193,7 @@ final class HTTP2ProxyTests: ProxyTestCase {
         let sent = try XCTUnwrap(json["streams"] as? Int)
         recorder.flush()
         let created = Set(recorder.events.filter { $0.name == .created }.map(\.task))
-        XCTAssertLessThan(created.count, sent, "streams after the limit made no task")
+        XCTAssertLessThan(created.count, sent, "streams after the limit made no task (\(created.count) tasks of \(sent) streams)")
         try recorder.waitForEnd(of: Array(created), timeout: 60)
         XCTAssertEqual(try curl(["-o", "/dev/null", "-w", "%{http_code}", server.url("/get").absoluteString]).stdoutText, "200")
     }
