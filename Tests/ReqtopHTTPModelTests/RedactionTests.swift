@@ -33,6 +33,30 @@ final class RedactionTests: XCTestCase {
         XCTAssertNotNil(HTTPURL(string: redaction.url("https://user:pw@example.test/")), "a redacted URL is still a URL")
     }
 
+    /// Without private values a URL is first read on its bytes (every event line has one): what it
+    /// lets through unchanged must be what the full redaction would leave unchanged.
+    func testTheByteLevelURLCheckLetsNoSecretThrough() {
+        let plain = Redaction(values: [])
+        let hidden = [
+            ("http://u:p@h.test/", "http://[redacted]@h.test/"),
+            ("http://h.test/a?i=1&TOKEN=x", "http://h.test/a?i=1&TOKEN=[redacted]"),
+            ("http://h.test/a?x=1&Key=v#f", "http://h.test/a?x=1&Key=[redacted]#f"),
+            ("http://h.test/?%74oken=x", "http://h.test/?%74oken=[redacted]"),
+            ("http://h.test/?\u{212A}EY=x", "http://h.test/?\u{212A}EY=[redacted]"),
+            ("http://h.test/?client_secret=s&page=2", "http://h.test/?client_secret=[redacted]&page=2"),
+            ("http://h.test/?&&access_token=t&", "http://h.test/?&&access_token=[redacted]&"),
+        ]
+        for (url, expected) in hidden {
+            XCTAssertFalse(Redaction.hasNothingToHide(url: url), url)
+            XCTAssertEqual(plain.url(url), expected)
+        }
+        for url in ["http://h.test/files/100b.bin?i=42", "http://h.test/a@b?q=1", "http://h.test/#token=x", "http://h.test/?token",
+                    "http://h.test/?keyboard=1&author=me&sort=asc", "http://h.test", "http://h.test/?"] {
+            XCTAssertTrue(Redaction.hasNothingToHide(url: url), url)
+            XCTAssertEqual(plain.url(url), url)
+        }
+    }
+
     func testPrivateValuesAreReplacedEverywhereAndShortOnesIgnored() {
         XCTAssertEqual(redaction.text("x tok-PRIVATE-1234 abc"), "x [redacted] abc", "values under 4 characters are too common to hide")
         XCTAssertEqual(String(decoding: redaction.body(Data("{\"t\":\"tok-PRIVATE-1234\"}".utf8)), as: UTF8.self), "{\"t\":\"[redacted]\"}")

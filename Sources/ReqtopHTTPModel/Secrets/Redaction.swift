@@ -121,9 +121,8 @@ public struct Redaction: Sendable {
         // Foundation's percent decoding only for a name that has an escape: this runs for every
         // query parameter of every event line.
         let name = name.utf8.contains(UInt8(ascii: "%")) ? (String(name).removingPercentEncoding ?? String(name)).lowercased() : name.asciiLowercased()
-        if ["key", "sig", "auth", "pwd", "pass", "code_verifier"].contains(name) { return true }
-        return ["token", "secret", "password", "passwd", "apikey", "api_key", "api-key", "access_key", "accesskey", "signature",
-                "sessionid", "session_id", "private_key"].contains { name.containsBytes($0) }
+        if secretParameterNameList.contains(name) { return true }
+        return secretParameterWordList.contains { name.containsBytes($0) }
     }
 
     // MARK: Hiding it
@@ -168,8 +167,8 @@ public struct Redaction: Sendable {
 
     /// A URL with its user-info and secret query values hidden (and any private value).
     public func url(_ text: String) -> String {
-        // Most URLs have neither user-info nor a query: nothing to look at.
-        if values.isEmpty, !text.utf8.contains(UInt8(ascii: "@")), !text.utf8.contains(UInt8(ascii: "?")) { return text }
+        // Most URLs have no user-info and no secret query parameter: looked at on the bytes, returned as they are.
+        if values.isEmpty, Self.hasNothingToHide(url: text) { return text }
         var result = text
         // Found on the characters, not with Foundation's `range(of:)`: this runs for every entry of a HAR save.
         if let colon = result.firstIndex(of: ":"), result[colon...].hasBytePrefix("://") {
@@ -187,6 +186,56 @@ public struct Redaction: Sendable {
         }
         return self.text(result)
     }
+
+    /// Whether an ASCII URL has neither user-info nor a query parameter named like a credential,
+    /// read on its bytes without a copy (this runs for every event line). `false` sends it through
+    /// the full redaction, which also decides every case read here as "maybe" (non-ASCII, `%`).
+    package static func hasNothingToHide(url text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+            let end = bytes.count
+            if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 2 < end,
+               bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") {
+                var index = colon + 3
+                while index < end, bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?"), bytes[index] != UInt8(ascii: "#") {
+                    if bytes[index] == UInt8(ascii: "@") { return false }
+                    index += 1
+                }
+            }
+            guard let question = bytes.firstIndex(of: UInt8(ascii: "?")) else { return true }
+            let queryEnd = bytes[question...].firstIndex(of: UInt8(ascii: "#")) ?? end
+            var pairStart = question + 1
+            while pairStart <= queryEnd {
+                let pairEnd = bytes[pairStart..<queryEnd].firstIndex(of: UInt8(ascii: "&")) ?? queryEnd
+                if let equals = bytes[pairStart..<pairEnd].firstIndex(of: UInt8(ascii: "=")),
+                   !isPlainParameter(UnsafeBufferPointer(rebasing: bytes[pairStart..<equals])) {
+                    return false
+                }
+                pairStart = pairEnd + 1
+            }
+            return true
+        } ?? false
+    }
+
+    /// An ASCII parameter name without escapes that `isSecretParameter` would not call a secret.
+    private static func isPlainParameter(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        func lower(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte }
+        if name.contains(UInt8(ascii: "%")) { return false }
+        func matches(_ word: [UInt8], at offset: Int) -> Bool {
+            guard offset + word.count <= name.count else { return false }
+            for index in word.indices where lower(name[offset + index]) != word[index] { return false }
+            return true
+        }
+        if secretParameterNames.contains(where: { $0.count == name.count && matches($0, at: 0) }) { return false }
+        return !secretParameterWords.contains { word in (0..<max(0, name.count - word.count + 1)).contains { matches(word, at: $0) } }
+    }
+
+    /// Lowercase: names that are secret whole, and words that make a name secret.
+    private static let secretParameterNameList = ["key", "sig", "auth", "pwd", "pass", "code_verifier"]
+    private static let secretParameterWordList = ["token", "secret", "password", "passwd", "apikey", "api_key", "api-key", "access_key",
+                                                  "accesskey", "signature", "sessionid", "session_id", "private_key"]
+    private static let secretParameterNames = secretParameterNameList.map { Array($0.utf8) }
+    private static let secretParameterWords = secretParameterWordList.map { Array($0.utf8) }
 
     /// `a=1&token=x` → `a=1&token=[redacted]` (also form bodies).
     public func query(_ query: String) -> String {
@@ -272,7 +321,7 @@ public struct Redaction: Sendable {
 extension StringProtocol {
     /// Substring search on UTF-8 bytes. With Foundation imported, `contains(_: String)` is
     /// NSString's bridged search, which made redaction a fifth of a `--events jsonl` run.
-    func containsBytes(_ needle: String) -> Bool {
+    public func containsBytes(_ needle: String) -> Bool {
         func search(_ hay: UnsafeBufferPointer<UInt8>, _ pattern: UnsafeBufferPointer<UInt8>) -> Bool {
             guard let first = pattern.first else { return true }
             guard hay.count >= pattern.count else { return false }

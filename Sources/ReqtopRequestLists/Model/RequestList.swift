@@ -1,3 +1,4 @@
+import ReqtopHTTPModel
 import ReqtopSync
 import Foundation
 
@@ -122,7 +123,7 @@ public struct RequestList: Sendable {
     /// variable is answered without reading its requests again (a long list is parsed once).
     public var hasJavaScript: Bool {
         guard format == .http else { return false }
-        if specs.isReadFromText, let text = source.text, !text.contains("{%"), !text.contains(".js"), !Self.hasExpression(text) {
+        if specs.isReadFromText, let text = source.text, !text.containsBytes("{%"), !text.containsBytes(".js"), !Self.hasExpression(text) {
             return false
         }
         if let hints = source.hints { // a file read where it lies: what its first parse saw
@@ -134,7 +135,7 @@ public struct RequestList: Sendable {
     /// Whether `text` has a `{{…}}` whose inside is an expression rather than a variable, a dynamic
     /// variable or a response reference.
     static func hasExpression(_ text: String) -> Bool {
-        guard text.contains("{{") else { return false }
+        guard text.containsBytes("{{") else { return false }
         var rest = Substring(text)
         while let open = rest.range(of: "{{") {
             rest = rest[open.upperBound...]
