@@ -91,5 +91,11 @@ final class StreamMessageParserTests: XCTestCase {
         XCTAssertNil(StreamMessage.format(contentType: "application/json", hasContentLength: true), "a JSON body sent whole is one document")
         XCTAssertNil(StreamMessage.format(contentType: "text/plain", hasContentLength: false))
         XCTAssertNil(StreamMessage.format(contentType: nil, hasContentLength: false))
+        XCTAssertEqual(StreamMessage.format(contentType: " \tApplication/NDJSON \t; charset=utf-8", hasContentLength: true), .ndjson,
+                       "optional whitespace around the media type, any case")
+        XCTAssertEqual(StreamMessage.format(contentType: "application/vnd.api+JSON", hasContentLength: false), .jsonArray)
+        XCTAssertNil(StreamMessage.format(contentType: "+json", hasContentLength: true))
+        XCTAssertNil(StreamMessage.format(contentType: "text/event-stream-x", hasContentLength: false))
+        XCTAssertNil(StreamMessage.format(contentType: "", hasContentLength: false))
     }
 }

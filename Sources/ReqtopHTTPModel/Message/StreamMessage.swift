@@ -69,15 +69,28 @@ public struct StreamMessage: Sendable, Hashable {
     /// The format of a response with this `Content-Type`, or nil for a body that is not a stream of
     /// messages. A JSON body counts only without `Content-Length` (sent in pieces, as it was made).
     public static func format(contentType: String?, hasContentLength: Bool) -> Format? {
-        guard let contentType else { return nil }
-        let mime = contentType.prefix { $0 != ";" }.trimmingOptionalWhitespace.lowercased()
-        switch mime {
-        case "text/event-stream": return .sse
-        case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonl", "application/jsonlines",
-             "application/x-jsonlines", "application/json-lines":
-            return .ndjson
-        case "application/json" where !hasContentLength: return .jsonArray
-        default: return mime.hasSuffix("+json") && !hasContentLength ? .jsonArray : nil
+        guard var contentType else { return nil }
+        // On the bytes, in place: this runs once per response on the engine thread.
+        return contentType.withUTF8 { bytes -> Format? in
+            func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+            var start = 0, end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            while start < end, isBlank(bytes[start]) { start += 1 }
+            while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+            let mime = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            func lower(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte }
+            func isType(_ name: StaticString) -> Bool {
+                name.utf8CodeUnitCount == mime.count && mime.indices.allSatisfy { lower(mime[$0]) == name.utf8Start[$0] }
+            }
+            if isType("text/event-stream") { return .sse }
+            if isType("application/x-ndjson") || isType("application/ndjson") || isType("application/jsonl") || isType("application/x-jsonl")
+                || isType("application/jsonlines") || isType("application/x-jsonlines") || isType("application/json-lines") {
+                return .ndjson
+            }
+            guard !hasContentLength else { return nil }
+            let suffix: StaticString = "+json"
+            let hasJSONSuffix = mime.count >= suffix.utf8CodeUnitCount
+                && (0..<suffix.utf8CodeUnitCount).allSatisfy { lower(mime[mime.count - suffix.utf8CodeUnitCount + $0]) == suffix.utf8Start[$0] }
+            return isType("application/json") || hasJSONSuffix ? .jsonArray : nil
         }
     }
 }

@@ -135,12 +135,16 @@ final class TransferState {
     /// Why the body of `head` has no trustworthy length (RFC 9112 §6.3): Content-Length values that
     /// differ, or one that is not a number that fits 63 bits.
     static func framingProblem(_ head: HTTPResponseHead) -> String? {
-        let values = head.headers.values(for: "Content-Length")
-        // The usual case, one value of digits, without splitting and trimming (Foundation's trimming was 2 % of the engine).
-        if values.count == 1, let only = values.first, !only.isEmpty, only.utf8.count <= 18,
-           only.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+        // The usual case, one value of digits, read without a copy (Foundation's trimming was 2 % of the engine).
+        var count = 0, only = ""
+        for header in head.headers where HTTPHeader.namesMatch(header.name, "Content-Length") {
+            count += 1
+            only = header.value
+        }
+        if count == 0 || count == 1 && !only.isEmpty && only.utf8.count <= 18 && only.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             return nil
         }
+        let values = head.headers.values(for: "Content-Length")
         let lengths = values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
             .map { $0.trimmingCharacters(in: .whitespaces) }
         guard let first = lengths.first else { return nil }
@@ -168,13 +172,23 @@ final class TransferState {
             break
         }
         head = complete
-        let isEncoded = complete.headers.value(for: "Content-Encoding") != nil
+        // The three fields read here, found in one pass over the head (the first of each).
+        var contentEncoding: String?, contentLength: String?, contentType: String?
+        for header in complete.headers {
+            if contentLength == nil, HTTPHeader.namesMatch(header.name, "Content-Length") {
+                contentLength = header.value
+            } else if contentType == nil, HTTPHeader.namesMatch(header.name, "Content-Type") {
+                contentType = header.value
+            } else if contentEncoding == nil, HTTPHeader.namesMatch(header.name, "Content-Encoding") {
+                contentEncoding = header.value
+            }
+        }
+        let isEncoded = contentEncoding != nil
         watchesDecodedRatio = delegate.maxDecodedRatio != nil && isEncoded
-        if !isEncoded { declaredLength = complete.headers.value(for: "Content-Length").flatMap(Int64.init) }
+        if !isEncoded { declaredLength = contentLength.flatMap(Int64.init) }
         emit(.response(complete))
         if failure == nil, let kept = delegate.keptStreamMessageBytes,
-           let format = StreamMessage.format(contentType: complete.headers.value(for: "Content-Type"),
-                                             hasContentLength: complete.headers.value(for: "Content-Length") != nil) {
+           let format = StreamMessage.format(contentType: contentType, hasContentLength: contentLength != nil) {
             messages = StreamMessageParser(format: format, keptBytes: kept)
         }
         if failure == nil { delegate.stream?.consumer.didReceiveResponse(complete) }

@@ -13,7 +13,9 @@ public struct TaskEvent: Sendable {
         self.kind = kind
     }
 
-    public enum Kind: Sendable {
+    /// Indirect: a payload (heads, timings, a completion) sits in one box, so handing an event on —
+    /// to the pass's batch, to each observer's queue, to a printer — is one retain, not one per field.
+    public indirect enum Kind: Sendable {
         case created(TaskDescription)
         /// The transfer started — it entered the engine's multi handle; a task resumed while the
         /// engine is at `maxConcurrentTasks` gets it when a slot frees — or continues after a pause.
