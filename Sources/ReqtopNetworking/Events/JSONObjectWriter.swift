@@ -77,11 +77,22 @@ struct JSONObjectWriter {
         if value == value.rounded(), value.magnitude < 1e15, value != 0 || value.sign == .plus {
             return Self.appendDecimal(Int64(value), to: &bytes)
         }
-        var text = value.description
-        text.withUTF8 { utf8 in
-            let whole = utf8.count >= 2 && utf8[utf8.count - 2] == UInt8(ascii: ".") && utf8[utf8.count - 1] == UInt8(ascii: "0")
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<(whole ? utf8.count - 2 : utf8.count)]))
+        // `description`'s digits, written straight into the buffer (no string made).
+        var sink = ASCIISink()
+        swap(&sink.bytes, &bytes)
+        let start = sink.bytes.count
+        value.write(to: &sink)
+        swap(&sink.bytes, &bytes)
+        if bytes.count - start >= 2, bytes[bytes.count - 2] == UInt8(ascii: "."), bytes[bytes.count - 1] == UInt8(ascii: "0") {
+            bytes.removeLast(2)
         }
+    }
+
+    /// Where `Double.write(to:)` puts its digits: the standard library hands them over as ASCII bytes.
+    private struct ASCIISink: TextOutputStream {
+        var bytes: [UInt8] = []
+        mutating func write(_ string: String) { bytes.append(contentsOf: string.utf8) }
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
     }
 
     /// Header fields as an ordered list of `[name, value]` pairs.
