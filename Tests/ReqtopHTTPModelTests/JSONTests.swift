@@ -31,4 +31,24 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(JSONValue.string(odd).jsonText, JSONEscaping.quoted(odd))
         XCTAssertEqual(try JSONParser.parse(JSONEscaping.quoted(odd)), .string(odd))
     }
+
+    /// Clean runs are skipped eight bytes at a time: every character that needs an escape is found
+    /// at every offset of a word, beside bytes that sit next to it in value (0x1F/0x20, 0x21/0x23, 0x5B/0x5D, UTF-8).
+    func testEveryEscapeIsFoundAtEveryOffset() throws {
+        let specials: [Character] = ["\"", "\\", "\u{0}", "\u{1f}", "\n", "\u{8}"]
+        let fillers = ["a", " ", "!", "#", "[", "]", "é", "~", "\u{7f}"]
+        for length in 0...19 {
+            for filler in fillers {
+                for special in specials {
+                    for offset in 0..<max(1, length) {
+                        var characters = Array(repeating: Character(filler), count: length)
+                        if length > 0 { characters[offset] = special }
+                        let text = String(characters)
+                        let reference = try JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
+                        XCTAssertEqual("[" + JSONEscaping.quoted(text) + "]", String(decoding: reference, as: UTF8.self), text.debugDescription)
+                    }
+                }
+            }
+        }
+    }
 }

@@ -76,7 +76,9 @@ final class JSONLinesEncoderTests: XCTestCase {
             HTTPHeader(name: "X-Item-9", value: ""), HTTPHeader(name: "content-length", value: "5"), HTTPHeader(name: "ETag", value: "\"x\""),
         ])
         var events: [TaskEvent] = []
-        for (i, time) in [0, 1.5, 2, 1_764_443_000.123456, 1_764_443_000, 1e-7, 0.30000000000000004, 1e22, -0.0, -3, -2.5, 1e15, 999_999_999_999_999, 9_007_199_254_740_992].enumerated() {
+        for (i, time) in [0, 1.5, 2, 1_764_443_000.123456, 1_764_443_000, 1e-7, 0.30000000000000004, 1e22, -0.0, -3, -2.5, 1e15, 999_999_999_999_999, 9_007_199_254_740_992,
+                                 0.001, 0.0015, 0.000999, 0.123, 12.5, -0.25, 1.000001, 123456.000001, 999_999_999.999999, 1e9 + 0.5, 0.05, 1_764_443_000.000001,
+                                 4_294_967_295.999999, 4_294_967_296.5, 8_589_934_591.999999].enumerated() {
             let id = TaskID(rawValue: i + 1)
             events += [
                 TaskEvent(task: id, time: time, kind: .created(TaskDescription(kind: .data, name: i % 2 == 0 ? odd : nil, request: HTTPRequest(
@@ -106,6 +108,22 @@ final class JSONLinesEncoderTests: XCTestCase {
         }
         for event in events {
             XCTAssertEqual(JSONLinesEncoder.line(for: event, redaction: nil), reference(event), "\(event.name)")
+        }
+    }
+
+    /// Numbers of whole microseconds (libcurl's timings in milliseconds, times) are written from their
+    /// digits without a string: the same bytes as `JSONSerialization`, at every magnitude.
+    func testNumbersOfWholeMicrosecondsAreWrittenAsJSONSerializationWritesThem() {
+        var generator = SystemRandomNumberGenerator()
+        for exponent in -4...16 {
+            let scale = pow(10.0, Double(exponent))
+            for _ in 0..<300 {
+                let micros = Double(Int64.random(in: 1...max(2, Int64(min(scale, 9e15))), using: &generator))
+                for time in [micros / 1_000_000, micros / 1000, -micros / 1_000_000, (micros / 1000).rounded() / 1000] {
+                    let event = TaskEvent(task: TaskID(rawValue: 1), time: time, kind: .resumed)
+                    XCTAssertEqual(JSONLinesEncoder.line(for: event, redaction: nil), reference(event), "\(time)")
+                }
+            }
         }
     }
 }

@@ -52,17 +52,22 @@ public struct RequestHead: Sendable, Hashable {
         }
         guard let requestLine = nextLine() else { return nil }
         // METHOD SP TARGET SP VERSION: three words separated by runs of spaces.
-        var words: [Range<Int>] = []
+        var words = (0..<0, 0..<0, 0..<0), wordCount = 0 // no array: this runs for every request sent
         var index = requestLine.lowerBound
         while index < requestLine.upperBound {
             while index < requestLine.upperBound, bytes[index] == 0x20 { index += 1 }
             guard index < requestLine.upperBound else { break }
             let wordStart = index
             while index < requestLine.upperBound, bytes[index] != 0x20 { index += 1 }
-            words.append(wordStart..<index)
-            guard words.count <= 3 else { return nil }
+            switch wordCount {
+            case 0: words.0 = wordStart..<index
+            case 1: words.1 = wordStart..<index
+            case 2: words.2 = wordStart..<index
+            default: return nil
+            }
+            wordCount += 1
         }
-        guard words.count == 3 else { return nil }
+        guard wordCount == 3 else { return nil }
         var headers: [HTTPHeader] = []
         headers.reserveCapacity(8)
         while let line = nextLine() {
@@ -71,7 +76,7 @@ public struct RequestHead: Sendable, Hashable {
             while valueStart < line.upperBound, isBlank(bytes[valueStart]) { valueStart += 1 }
             headers.append(HTTPHeader(name: string(line.lowerBound..<colon), value: string(valueStart..<line.upperBound)))
         }
-        self.init(url: url, method: string(words[0]), target: string(words[1]), httpVersion: string(words[2]),
+        self.init(url: url, method: string(words.0), target: string(words.1), httpVersion: string(words.2),
                   headers: headers, size: bytes.count, hop: hop)
     }
 

@@ -98,23 +98,16 @@ public struct Redaction: Sendable {
 
     /// `isSecretHeader` on a name's bytes, ignoring ASCII case.
     private static func isSecretHeader(bytes name: UnsafeBufferPointer<UInt8>) -> Bool {
-        func lower(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte }
-        func matches(_ word: [UInt8], at offset: Int) -> Bool {
-            guard offset + word.count <= name.count else { return false }
-            for index in word.indices where lower(name[offset + index]) != word[index] { return false }
-            return true
-        }
-        if credentialHeaders.contains(where: { $0.count == name.count && matches($0, at: 0) }) { return true }
-        if plainPrefixes.contains(where: { matches($0, at: 0) }) { return false }
-        return secretHeaderWords.contains { word in (0..<max(0, name.count - word.count + 1)).contains { matches(word, at: $0) } }
+        if credentialHeaders.isWhole(name) { return true }
+        if plainPrefixes.starts(name) { return false }
+        return secretHeaderWords.occurs(in: name)
     }
 
-    /// Lowercase, as bytes.
-    private static let credentialHeaders: [[UInt8]] = ["authorization", "proxy-authorization", "cookie", "set-cookie", "set-cookie2"].map { Array($0.utf8) }
-    private static let secretHeaderWords: [[UInt8]] = ["api-key", "apikey", "api_key", "token", "secret", "password", "passwd", "session-id",
-                                                       "sessionid", "auth-key", "access-key", "private-key", "signature"].map { Array($0.utf8) }
+    private static let credentialHeaders = NameWords(["authorization", "proxy-authorization", "cookie", "set-cookie", "set-cookie2"])
+    private static let secretHeaderWords = NameWords(["api-key", "apikey", "api_key", "token", "secret", "password", "passwd", "session-id",
+                                                      "sessionid", "auth-key", "access-key", "private-key", "signature"])
     /// Names that start so describe the content or what is accepted, even with a word above in them.
-    private static let plainPrefixes: [[UInt8]] = [Array("content-".utf8), Array("accept-".utf8)]
+    private static let plainPrefixes = NameWords(["content-", "accept-"])
 
     /// Query parameter (and form field) names whose value is a credential.
     public static func isSecretParameter(_ name: some StringProtocol) -> Bool {
@@ -219,23 +212,15 @@ public struct Redaction: Sendable {
 
     /// An ASCII parameter name without escapes that `isSecretParameter` would not call a secret.
     private static func isPlainParameter(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        func lower(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte }
-        if name.contains(UInt8(ascii: "%")) { return false }
-        func matches(_ word: [UInt8], at offset: Int) -> Bool {
-            guard offset + word.count <= name.count else { return false }
-            for index in word.indices where lower(name[offset + index]) != word[index] { return false }
-            return true
-        }
-        if secretParameterNames.contains(where: { $0.count == name.count && matches($0, at: 0) }) { return false }
-        return !secretParameterWords.contains { word in (0..<max(0, name.count - word.count + 1)).contains { matches(word, at: $0) } }
+        !name.contains(UInt8(ascii: "%")) && !secretParameterNames.isWhole(name) && !secretParameterWords.occurs(in: name)
     }
 
     /// Lowercase: names that are secret whole, and words that make a name secret.
     private static let secretParameterNameList = ["key", "sig", "auth", "pwd", "pass", "code_verifier"]
     private static let secretParameterWordList = ["token", "secret", "password", "passwd", "apikey", "api_key", "api-key", "access_key",
                                                   "accesskey", "signature", "sessionid", "session_id", "private_key"]
-    private static let secretParameterNames = secretParameterNameList.map { Array($0.utf8) }
-    private static let secretParameterWords = secretParameterWordList.map { Array($0.utf8) }
+    private static let secretParameterNames = NameWords(secretParameterNameList)
+    private static let secretParameterWords = NameWords(secretParameterWordList)
 
     /// `a=1&token=x` → `a=1&token=[redacted]` (also form bodies).
     public func query(_ query: String) -> String {
@@ -345,5 +330,75 @@ extension StringProtocol {
         guard utf8.allSatisfy({ $0 < 0x80 }) else { return lowercased() }
         guard utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return String(self) }
         return String(decoding: utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+}
+
+/// Lowercase ASCII words looked for in a name, ignoring ASCII case. A place in the name is
+/// compared with the words only when its letter begins one of them (this runs for every header and
+/// query parameter of every event line). The words sit in one buffer: nothing is retained per look.
+struct NameWords: Sendable {
+    private struct Word: Sendable {
+        var first: UInt8
+        var start: Int
+        var count: Int
+    }
+
+    private let letters: [UInt8]
+    /// Sorted by first letter; `groups[letter - "a"]` is the range of those that begin with it.
+    private let words: [Word]
+    private let groups: [Range<Int>]
+    /// Bit `letter - "a"` is set when a word begins with that letter.
+    private let firstLetters: UInt32
+
+    init(_ list: [String]) {
+        var letters: [UInt8] = [], words: [Word] = [], firstLetters: UInt32 = 0
+        for word in list.sorted() {
+            let bytes = Array(word.utf8)
+            precondition(bytes.first.map { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) } == true, "\(word): not a lowercase word")
+            words.append(Word(first: bytes[0], start: letters.count, count: bytes.count))
+            letters += bytes
+            firstLetters |= 1 << UInt32(bytes[0] - UInt8(ascii: "a"))
+        }
+        self.groups = (UInt8(ascii: "a")...UInt8(ascii: "z")).map { letter in
+            let start = words.firstIndex { $0.first == letter } ?? 0
+            return start..<(words.lastIndex { $0.first == letter }.map { $0 + 1 } ?? 0)
+        }
+        self.letters = letters
+        self.words = words
+        self.firstLetters = firstLetters
+    }
+
+    @inline(__always) private static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+
+    /// Whether a word begins with `letter` (already lowercased).
+    @inline(__always) private func begins(_ letter: UInt8) -> Bool {
+        letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z") && firstLetters & (1 << UInt32(letter - UInt8(ascii: "a"))) != 0
+    }
+
+    /// Whether a word sits in `name` at `offset`: whole (`exactly`), or followed by anything.
+    private func wordAt(_ offset: Int, in name: UnsafeBufferPointer<UInt8>, exactly: Bool) -> Bool {
+        let letter = Self.lower(name[offset])
+        guard begins(letter) else { return false }
+        return letters.withUnsafeBufferPointer { letters in
+            for word in words[groups[Int(letter - UInt8(ascii: "a"))]] where offset + word.count <= name.count && (!exactly || word.count == name.count) {
+                var index = 1
+                while index < word.count, Self.lower(name[offset + index]) == letters[word.start + index] { index += 1 }
+                if index == word.count { return true }
+            }
+            return false
+        }
+    }
+
+    /// `name` is one of the words.
+    func isWhole(_ name: UnsafeBufferPointer<UInt8>) -> Bool { !name.isEmpty && wordAt(0, in: name, exactly: true) }
+
+    /// `name` starts with one of the words.
+    func starts(_ name: UnsafeBufferPointer<UInt8>) -> Bool { !name.isEmpty && wordAt(0, in: name, exactly: false) }
+
+    /// One of the words occurs somewhere in `name`.
+    func occurs(in name: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.indices.contains { wordAt($0, in: name, exactly: false) }
     }
 }

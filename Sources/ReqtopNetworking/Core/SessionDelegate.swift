@@ -74,7 +74,7 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
     }
 
     private func isRegistered(_ transfer: Transfer) -> Bool {
-        registry.delegate(for: transfer.id) != nil
+        registry.contains(transfer.id)
     }
 
     // MARK: Lifecycle (engine thread)

@@ -25,6 +25,11 @@ final class TaskDelegateRegistry: Sendable {
         delegates.withLock { $0[id] }
     }
 
+    /// Whether `id` has a delegate: the check before every engine callback, without taking the delegate.
+    func contains(_ id: TaskID) -> Bool {
+        delegates.withLock { $0.index(forKey: id) != nil }
+    }
+
     @discardableResult
     func remove(_ id: TaskID) -> TaskDelegate? {
         delegates.withLock { $0.removeValue(forKey: id) }

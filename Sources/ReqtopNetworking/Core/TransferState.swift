@@ -15,7 +15,13 @@ final class TransferState {
     var current: TransferRequest
     /// The next hop's request, once `RedirectPolicy` decided to follow the response being received.
     var pendingRedirect: TransferRequest?
-    var pendingHead: HTTPResponseHead?
+    /// The response head being read: begun by its status line, its fields collected apart
+    /// (`pendingFields`) so adding one never copies the head, put together at its blank line.
+    private var pendingHead: HTTPResponseHead?
+    private var pendingFields: [HTTPHeader] = []
+    private var pendingFieldBytes = 0
+    /// `pendingHead != nil`, kept apart: comparing the optional head with nil copied it for every line.
+    private var readingHead = false
     var sentHeads: [RequestHead] = []
     var head: HTTPResponseHead?
     /// The final response's Content-Length when it gives the decoded size (no Content-Encoding);
@@ -67,7 +73,7 @@ final class TransferState {
         while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
         let lineBytes = UnsafeRawBufferPointer(rebasing: bytes[..<end])
         let isStatusLine = lineBytes.starts(with: "HTTP/".utf8)
-        if pendingHead != nil, !isStatusLine, let colon = lineBytes.firstIndex(of: UInt8(ascii: ":")) {
+        if readingHead, !isStatusLine, let colon = lineBytes.firstIndex(of: UInt8(ascii: ":")) {
             // A header field, cut on the bytes (no string for the whole line). Optional whitespace around a
             // value is SP or HTAB (RFC 9110 §5.6.3); Foundation's bridged trimming was a third of the engine.
             func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
@@ -76,16 +82,21 @@ final class TransferState {
             while stop > start, isBlank(lineBytes[stop - 1]) { stop -= 1 }
             let name = String(decoding: UnsafeRawBufferPointer(rebasing: lineBytes[..<colon]), as: UTF8.self)
             let value = String(decoding: UnsafeRawBufferPointer(rebasing: lineBytes[start..<stop]), as: UTF8.self)
-            pendingHead?.headers.append(HTTPHeader(name: name, value: value))
-            pendingHead?.size += bytes.count
+            pendingFields.append(HTTPHeader(name: name, value: value))
+            pendingFieldBytes += bytes.count
             return true
         }
         if isStatusLine {
             pendingHead = Self.statusLine(lineBytes, url: current.url, size: bytes.count)
+            readingHead = true
+            pendingFields = []
+            pendingFields.reserveCapacity(12)
+            pendingFieldBytes = 0
         } else if end == 0 {
-            guard var complete = pendingHead else { return true }
-            pendingHead = nil
-            complete.size += bytes.count
+            guard var complete = pendingHead.take() else { return true }
+            readingHead = false
+            swap(&complete.headers, &pendingFields)
+            complete.size += pendingFieldBytes + bytes.count
             if let problem = Self.framingProblem(complete) {
                 // libcurl would pick one length and read on: the body could be cut or run into the next response.
                 failure = TransferError(code: .badServerResponse, message: problem)
@@ -115,10 +126,8 @@ final class TransferState {
         if (1...9).contains(status.count), line[status].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             code = line[status].reduce(0) { $0 * 10 + Int($1 - 0x30) }
         }
-        var head = HTTPResponseHead(url: url, httpVersion: string(version.lowerBound + min(version.count, "HTTP/".count)..<version.upperBound),
-                                    status: code, reason: string(index..<line.count), headers: [], size: size)
-        head.headers.reserveCapacity(12)
-        return head
+        return HTTPResponseHead(url: url, httpVersion: string(version.lowerBound + min(version.count, "HTTP/".count)..<version.upperBound),
+                                status: code, reason: string(index..<line.count), headers: [], size: size)
     }
 
     /// The request head of the current hop exactly as libcurl wrote it to the connection.

@@ -40,7 +40,8 @@ struct JSONObjectWriter {
         first = false
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
     }
 
     mutating func string(_ name: StaticString, _ value: String) {
@@ -77,7 +78,26 @@ struct JSONObjectWriter {
         if value == value.rounded(), value.magnitude < 1e15, value != 0 || value.sign == .plus {
             return Self.appendDecimal(Int64(value), to: &bytes)
         }
-        // `description`'s digits, written straight into the buffer (no string made).
+        // A number of whole microseconds (libcurl's timings in milliseconds, event times) is its digits:
+        // between 0.001 and 2^32 two such numbers are further apart than a Double's spacing, so these
+        // digits, trailing zeros dropped, are the shortest that read back as `value` — `description`'s.
+        let micros = (value * 1_000_000).rounded()
+        if value.magnitude >= 0.001, value.magnitude < 4_294_967_296, micros / 1_000_000 == value {
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            let whole = Int64(micros.magnitude) / 1_000_000
+            var fraction = Int64(micros.magnitude) % 1_000_000, digits = 6
+            Self.appendDecimal(whole, to: &bytes)
+            bytes.append(UInt8(ascii: "."))
+            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+            var divisor: Int64 = 1
+            for _ in 1..<digits { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+                divisor /= 10
+            }
+            return
+        }
+        // Otherwise `description`'s digits, written straight into the buffer (no string made).
         var sink = ASCIISink()
         swap(&sink.bytes, &bytes)
         let start = sink.bytes.count

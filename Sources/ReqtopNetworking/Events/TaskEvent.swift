@@ -7,7 +7,7 @@ public struct TaskEvent: Sendable {
     public var time: Double
     public var kind: Kind
 
-    public init(task: TaskID, time: Double = Date().timeIntervalSince1970, kind: Kind) {
+    public init(task: TaskID, time: Double = TaskEvent.now(), kind: Kind) {
         self.task = task
         self.time = time
         self.kind = kind
@@ -63,6 +63,12 @@ public struct TaskEvent: Sendable {
 
     public enum Name: String, Sendable, CaseIterable {
         case created, resumed, suspended, cancelled, request, redirected, response, progress, completed, failed, test, log, message
+    }
+
+    /// Seconds since 1970, to the microsecond (the resolution of libcurl's timings; a printer writes
+    /// such a number from its digits).
+    public static func now() -> Double {
+        (Date().timeIntervalSince1970 * 1_000_000).rounded() / 1_000_000
     }
 
     /// True for the events that end a task: completed, failed, cancelled.
