@@ -12,8 +12,9 @@ struct BenchSettings: Codable {
     var replayRequests: Int
     var replayConcurrencies: [Int]
     var replayRuns: Int
-    /// Requests in the long run (`run` case: one run per concurrency, req/s, CPU and peak RSS).
+    /// Requests in the long run (`run` case: req/s, CPU and peak RSS per concurrency), and its runs.
     var longRunRequests: Int
+    var longRuns: Int
     var singleRuns: Int
     var downloadRuns: Int
     /// Size of nginx's large.bin as the run expects it (`REQTOP_LARGE_FILE_MB`).
@@ -41,6 +42,7 @@ struct BenchSettings: Codable {
             replayConcurrencies: (env["BENCH_CONCURRENCY"] ?? "1,8,64").split(separator: ",").compactMap { Int($0) },
             replayRuns: int("BENCH_RUNS", 5, 1),
             longRunRequests: int("BENCH_LONG_REQUESTS", 100_000, 500),
+            longRuns: int("BENCH_LONG_RUNS", 3, 1),
             singleRuns: int("BENCH_SINGLE_RUNS", 60, 3), // a median of 60: one process start is milliseconds, and noisy
             downloadRuns: int("BENCH_DOWNLOAD_RUNS", 3, 1),
             largeFileMB: int("REQTOP_LARGE_FILE_MB", 256, 256), // what with-test-servers.sh serves unless told
@@ -54,10 +56,10 @@ struct BenchSettings: Codable {
     }
 
     var summary: String {
-        "\(replayRequests) requests × \(replayRuns) runs per replay figure, \(longRunRequests) requests × 1 run per long-run figure, "
+        "\(replayRequests) requests × \(replayRuns) runs per replay figure, \(longRunRequests) requests × \(longRuns) runs per long-run figure, "
             + "\(singleRuns) single GETs, "
             + "\(largeFileMB) MB × \(downloadRuns) downloads, TUI over \(tuiTasks) tasks at \(tuiEventsPerSecond) events/s "
-            + "for \(tuiSeconds) s, \(busEvents) bus events × \(busRuns); medians\(quick ? " (BENCH_QUICK: smoke sizes, figures meaningless)" : "")"
+            + "for \(tuiSeconds) s, \(busEvents) bus events × \(busRuns); medians (lowest–highest of the runs)\(quick ? " (BENCH_QUICK: smoke sizes, figures meaningless)" : "")"
     }
 }
 

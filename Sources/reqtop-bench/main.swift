@@ -9,7 +9,7 @@ import Glibc
 // reqtop-bench tui-memory N             child: RSS before/after a TaskStore takes N finished tasks
 // reqtop-bench tui-table N              child: sort, filter and a background HAR save over N finished tasks
 // reqtop-bench engine URL N C           the in-process engine case alone (for profilers: valgrind --tool=callgrind)
-// reqtop-bench parse FILE RUNS          child: median seconds to parse FILE and to validate it, `parse validate`
+// reqtop-bench parse FILE RUNS          child: median seconds to parse FILE and to validate it, then min, median and max of both together and the runs
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "download" where arguments.count == 3:

@@ -24,7 +24,8 @@ struct SingleRequestBench {
         }
         let m = Stats.median(mine), t = Stats.median(theirs)
         log("single GET: reqtop \(Figure.millis(m)), curl \(Figure.millis(t)), \(failures) failed runs")
-        return [BenchRow(name, reqtop: Figure.millis(m), peers: "curl " + Figure.millis(t), ratio: m / t, target: "≤ 1.5×",
+        return [BenchRow(name, reqtop: Figure.spread(Spread(mine), Figure.millis), peers: "curl " + Figure.spread(Spread(theirs), Figure.millis),
+                         ratio: m / t, target: "≤ 1.5×",
                          met: m / t <= 1.5, values: ["reqtop_wall_s": m, "curl_wall_s": t, "failed_runs": Double(failures)])]
     }
 }

@@ -12,3 +12,35 @@ enum Stats {
         return sorted[low] + (sorted[high] - sorted[low]) * (rank - Double(low))
     }
 }
+
+/// One figure over its runs: the median, which the table's ratios use, and the lowest and highest.
+struct Spread: Codable {
+    var min: Double
+    var median: Double
+    var max: Double
+    var runs: Int
+
+    init(min: Double, median: Double, max: Double, runs: Int) {
+        self.min = min
+        self.median = median
+        self.max = max
+        self.runs = runs
+    }
+
+    init(_ samples: [Double]) {
+        min = samples.min() ?? 0
+        median = Stats.median(samples)
+        max = samples.max() ?? 0
+        runs = samples.count
+    }
+
+    /// The figure through `transform` (a rate from a wall time): a decreasing one swaps the ends.
+    func map(_ transform: (Double) -> Double) -> Spread {
+        var result = self
+        let low = transform(min), high = transform(max)
+        result.min = Swift.min(low, high)
+        result.median = transform(median)
+        result.max = Swift.max(low, high)
+        return result
+    }
+}

@@ -51,6 +51,21 @@ enum Figure {
 
     static func ratio(_ value: Double) -> String { fixed(value, 2) + "×" }
 
+    /// A median with its runs' lowest and highest, `12,446 req/s (11,980–12,731 req/s)`; a figure of
+    /// one run says so.
+    static func spread(_ spread: Spread, _ format: (Double) -> String) -> String {
+        let median = format(spread.median)
+        guard spread.runs > 1 else { return median + (spread.runs == 1 ? " (1 run)" : "") }
+        var low = format(spread.min)
+        let high = format(spread.max)
+        if low == high { return "\(median) (all \(spread.runs) runs)" }
+        // The unit once, after the highest: `(11,980–12,731 req/s)`.
+        if let space = low.lastIndex(of: " "), let highSpace = high.lastIndex(of: " "), low[space...] == high[highSpace...] {
+            low = String(low[..<space])
+        }
+        return "\(median) (\(low)–\(high))"
+    }
+
     static func fixed(_ value: Double, _ digits: Int) -> String {
         guard value.isFinite else { return "–" }
         var scale = 1.0

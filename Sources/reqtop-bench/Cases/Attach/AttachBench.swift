@@ -19,14 +19,15 @@ struct AttachBench {
     func run() throws -> [BenchRow] {
         let url = URL(string: settings.nginxURL + "/files/100b.bin")!
         let count = settings.quick ? 300 : 20_000
-        var rates: [Reader: Double] = [:]
+        var spreads: [Reader: Spread] = [:]
         for reader in Reader.allCases {
-            rates[reader] = Stats.median(try (0..<max(1, settings.replayRuns)).map { _ in try measure(reader, url: url, count: count) })
+            spreads[reader] = Spread(try (0..<max(1, settings.replayRuns)).map { _ in try measure(reader, url: url, count: count) })
         }
-        let none = rates[.none]!, stalled = rates[.stalled]!, reading = rates[.reading]!
+        let none = spreads[.none]!.median, stalled = spreads[.stalled]!.median, reading = spreads[.reading]!.median
+        func rate(_ reader: Reader) -> String { Figure.spread(spreads[reader]!) { Figure.rate($0) } }
         log("attach: app \(Figure.rate(none)) with no reader, \(Figure.rate(reading)) with one reading, \(Figure.rate(stalled)) with one stalled")
-        return [BenchRow("attach: app req/s (c=8) with a stalled reader vs none", reqtop: Figure.rate(stalled),
-                         peers: "no reader \(Figure.rate(none)) · reading \(Figure.rate(reading))", ratio: stalled / none,
+        return [BenchRow("attach: app req/s (c=8) with a stalled reader vs none", reqtop: rate(.stalled),
+                         peers: "no reader \(rate(.none)) · reading \(rate(.reading))", ratio: stalled / none,
                          target: "≥ 0.9× no reader", met: stalled / none >= 0.9,
                          values: ["no_reader_req_per_s": none, "reading_req_per_s": reading, "stalled_req_per_s": stalled])]
     }

@@ -22,7 +22,7 @@ struct BusBench {
             let rate = Stats.median(rates)
             let label = slow ? "\(observers) observers, one slow (1 ms per batch)" : "\(observers) observer"
             log("bus → \(label): \(Figure.rate(rate, unit: "events/s"))")
-            rows.append(BenchRow("bus: events/s to \(label)", reqtop: Figure.rate(rate, unit: "events/s"),
+            rows.append(BenchRow("bus: events/s to \(label)", reqtop: Figure.spread(Spread(rates)) { Figure.rate($0, unit: "events/s") },
                                  values: ["events_per_s": rate, "events": Double(settings.busEvents),
                                           "slow_observer_progress_delivered_share": slow ? Stats.median(delivered) : 1]))
         }

@@ -36,11 +36,12 @@ struct DownloadBench {
             log("download \(size): reqtop \(Figure.throughput(mineRate)) \(Figure.megabytes(mineRSS)), curl \(Figure.throughput(theirRate)) \(Figure.megabytes(theirRSS)), \(failures) failed runs")
             let values = ["reqtop_bytes_per_s": mineRate, "curl_bytes_per_s": theirRate, "reqtop_peak_rss_bytes": mineRSS,
                           "curl_peak_rss_bytes": theirRSS, "failed_runs": Double(failures), "bytes": Double(expected)]
-            rows.append(BenchRow("download \(size): throughput", reqtop: Figure.throughput(mineRate),
-                                 peers: "curl " + Figure.throughput(theirRate), ratio: mineRate / theirRate, target: "≥ 0.9×",
+            let mineRates = Spread(mine.map { Double(expected) / $0.wall }), theirRates = Spread(theirs.map { Double(expected) / $0.wall })
+            rows.append(BenchRow("download \(size): throughput", reqtop: Figure.spread(mineRates, Figure.throughput),
+                                 peers: "curl " + Figure.spread(theirRates, Figure.throughput), ratio: mineRate / theirRate, target: "≥ 0.9×",
                                  met: mineRate / theirRate >= 0.9, values: values))
-            rows.append(BenchRow("download \(size): peak RSS", reqtop: Figure.megabytes(mineRSS),
-                                 peers: theirRSS > 0 ? "curl " + Figure.megabytes(theirRSS) : "curl: not measured",
+            rows.append(BenchRow("download \(size): peak RSS", reqtop: Figure.spread(Spread(mine.map(\.peakRSS)), Figure.megabytes),
+                                 peers: theirRSS > 0 ? "curl " + Figure.spread(Spread(theirs.map(\.peakRSS)), Figure.megabytes) : "curl: not measured",
                                  ratio: theirRSS > 0 ? mineRSS / theirRSS : nil, target: "≤ 30 MB",
                                  met: mineRSS <= 30 * 1_048_576, values: values))
         }

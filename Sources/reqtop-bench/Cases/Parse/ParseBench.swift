@@ -17,12 +17,13 @@ struct ParseBench {
             let outcome = try BenchProcess.run([Binaries.bench, "parse", files.httpFile, "\(settings.quick ? 3 : 11)"],
                                                captureOutput: true, timeout: 300)
             let fields = outcome.output.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
-            guard outcome.status == 0, fields.count == 2 else { throw BenchProcess.Failure(description: "parse child: \(outcome.output)") }
+            guard outcome.status == 0, fields.count == 6 else { throw BenchProcess.Failure(description: "parse child: \(outcome.output)") }
             let (parse, validate) = (fields[0], fields[1])
-            let total = parse + validate
+            let totals = Spread(min: fields[2], median: fields[3], max: fields[4], runs: Int(fields[5]))
+            let total = totals.median
             perRequest[size] = total / Double(size)
             log("parse \(size): parse \(Figure.millis(parse)), validate \(Figure.millis(validate))")
-            rows.append(BenchRow("parse + validate a \(size)-request .http (in process)", reqtop: Figure.millis(total),
+            rows.append(BenchRow("parse + validate a \(size)-request .http (in process)", reqtop: Figure.spread(totals, Figure.millis),
                                  peers: "parse \(Figure.millis(parse)) · validate \(Figure.millis(validate))",
                                  target: "≤ \(Figure.millis(goal))", met: settings.quick ? nil : total <= goal,
                                  values: ["parse_s": parse, "validate_s": validate, "requests": Double(size)]))
@@ -47,9 +48,9 @@ struct ParseBench {
                 try Data(Self.list(format, count: count).utf8).write(to: file)
                 let outcome = try BenchProcess.run([Binaries.bench, "parse", file.path, "\(settings.quick ? 3 : 7)"], captureOutput: true, timeout: 300)
                 let fields = outcome.output.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
-                guard outcome.status == 0, fields.count == 2 else { throw BenchProcess.Failure(description: "parse child: \(outcome.output)") }
-                seconds.append(fields[0] + fields[1])
-                log("parse \(format) \(count): \(Figure.millis(fields[0] + fields[1]))")
+                guard outcome.status == 0, fields.count == 6 else { throw BenchProcess.Failure(description: "parse child: \(outcome.output)") }
+                seconds.append(fields[3])
+                log("parse \(format) \(count): \(Figure.millis(fields[3])) (\(Figure.millis(fields[2]))–\(Figure.millis(fields[4])))")
             }
             let ratio = seconds[1] / max(seconds[0], 1e-9)
             rows.append(BenchRow("read + validate a \(base) → \(2 * base)-request \(format == "hurl" ? "Hurl file" : "Postman collection")",
@@ -76,7 +77,8 @@ struct ParseBench {
     }
 }
 
-/// The child: median wall time of parsing `path` and of validating the parsed list, `runs` times each.
+/// The child: median wall time of parsing `path` and of validating the parsed list, `runs` times each,
+/// and the spread of the two together.
 enum ParseChild {
     static func main(path: String, runs: Int) -> Int32 {
         var parse: [Double] = [], validate: [Double] = []
@@ -96,7 +98,9 @@ enum ParseChild {
             parse.append(Double(parsed - start) / 1e9)
             validate.append(Double(validated - parsed) / 1e9)
         }
-        print(Stats.median(parse), Stats.median(validate))
+        // Medians of each step, then the lowest, median and highest whole time, and the runs.
+        let totals = Spread(zip(parse, validate).map { $0 + $1 })
+        print(Stats.median(parse), Stats.median(validate), totals.min, totals.median, totals.max, totals.runs)
         return 0
     }
 }

@@ -25,7 +25,7 @@ struct ProxyBench {
         let serial = try RequestFiles(url: url, count: sequential)
         defer { serial.remove() }
 
-        func measure(proxy: String?) throws -> (rate: Double, latency: Double, failures: Int) {
+        func measure(proxy: String?) throws -> (rate: Double, latency: Double, failures: Int, rates: Spread, latencies: [Double]) {
             let via = proxy.map { ["-x", $0] } ?? ["--noproxy", "*"]
             var rates: [Double] = [], latencies: [Double] = []
             var failures = 0
@@ -36,7 +36,7 @@ struct ProxyBench {
                 rates.append(Double(count) / many.wall)
                 latencies.append(one.wall / Double(sequential))
             }
-            return (Stats.median(rates), Stats.median(latencies), failures)
+            return (Stats.median(rates), Stats.median(latencies), failures, Spread(rates), latencies)
         }
 
         let direct = try measure(proxy: nil)
@@ -47,7 +47,7 @@ struct ProxyBench {
         let mineUsage = reqtop.stop()
         let mineRequests = Double(max(1, settings.replayRuns) * (count + sequential))
 
-        var theirs: (rate: Double, latency: Double, failures: Int)?
+        var theirs: (rate: Double, latency: Double, failures: Int, rates: Spread, latencies: [Double])?
         var theirUsage: BackgroundProcess.Usage?
         let mitmdump = FileManager.default.currentDirectoryPath + "/.venv-bench/bin/mitmdump"
         if FileManager.default.isExecutableFile(atPath: mitmdump) {
@@ -63,7 +63,10 @@ struct ProxyBench {
         let theirAdded = theirs.map { $0.latency - direct.latency }
         log("proxy: direct \(Figure.rate(direct.rate)), reqtop \(Figure.rate(mine.rate)), mitmdump \(theirs.map { Figure.rate($0.rate) } ?? "–"); "
             + "added latency reqtop \(Figure.millis(added)), mitmdump \(theirAdded.map(Figure.millis) ?? "–")")
-        let peerRate = theirs.map { "mitmdump " + Figure.rate($0.rate) + " · direct " + Figure.rate(direct.rate) } ?? "direct " + Figure.rate(direct.rate)
+        func rate(_ spread: Spread) -> String { Figure.spread(spread) { Figure.rate($0) } }
+        let peerRate = theirs.map { "mitmdump " + rate($0.rates) + " · direct " + rate(direct.rates) } ?? "direct " + rate(direct.rates)
+        // Added latency of each run, against the direct median.
+        func addedEach(_ latencies: [Double]) -> String { Figure.spread(Spread(latencies.map { $0 - direct.latency }), Figure.millis) }
         let cpuPerRequest = mineUsage.cpu / mineRequests
         let theirCPU = theirUsage.map { $0.cpu / mineRequests }
         var values: [String: Double] = ["direct_req_per_s": direct.rate, "reqtop_req_per_s": mine.rate, "direct_latency_s": direct.latency,
@@ -77,11 +80,11 @@ struct ProxyBench {
             values["mitmdump_peak_rss_bytes"] = Double(theirUsage.peakRSS)
         }
         return [
-            BenchRow("proxy c=8 req/s (100 B GETs): reqtop proxy vs mitmdump", reqtop: Figure.rate(mine.rate), peers: peerRate,
+            BenchRow("proxy c=8 req/s (100 B GETs): reqtop proxy vs mitmdump", reqtop: rate(mine.rates), peers: peerRate,
                      ratio: theirs.map { mine.rate / $0.rate }, target: theirs == nil ? "—" : "≥ 1.0× mitmdump",
                      met: theirs.map { mine.rate >= $0.rate }, values: values),
-            BenchRow("proxy added latency per sequential GET (keep-alive)", reqtop: Figure.millis(added),
-                     peers: theirAdded.map { "mitmdump " + Figure.millis($0) } ?? "—", ratio: theirAdded.map { added / $0 },
+            BenchRow("proxy added latency per sequential GET (keep-alive)", reqtop: addedEach(mine.latencies),
+                     peers: theirs.map { "mitmdump " + addedEach($0.latencies) } ?? "—", ratio: theirAdded.map { added / $0 },
                      target: theirAdded == nil ? "—" : "≤ 1.0× mitmdump", met: theirAdded.map { added <= $0 }),
             BenchRow("proxy CPU per request, peak RSS", reqtop: "\(Figure.micros(cpuPerRequest)), \(Figure.megabytes(Double(mineUsage.peakRSS)))",
                      peers: theirUsage.map { "mitmdump \(Figure.micros($0.cpu / mineRequests)), \(Figure.megabytes(Double($0.peakRSS)))" } ?? "—",

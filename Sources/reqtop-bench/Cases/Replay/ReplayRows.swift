@@ -1,14 +1,17 @@
-/// Medians of one client's runs.
+/// One client's runs: medians, lowest and highest.
 struct ReplaySummary {
-    var requestsPerSecond: Double
-    var cpuPerRequest: Double
+    var rate: Spread
+    var cpu: Spread
     var errors: Int
 
     init(_ samples: [ReplaySample]) {
-        requestsPerSecond = Stats.median(samples.map(\.requestsPerSecond))
-        cpuPerRequest = Stats.median(samples.map(\.cpuPerRequest))
+        rate = Spread(samples.map(\.requestsPerSecond))
+        cpu = Spread(samples.map(\.cpuPerRequest))
         errors = samples.map(\.errors).reduce(0, +)
     }
+
+    var requestsPerSecond: Double { rate.median }
+    var cpuPerRequest: Double { cpu.median }
 }
 
 /// The table rows of one concurrency: reqtop (whole process and in-process engine) against curl and URLSession.
@@ -32,18 +35,18 @@ struct ReplayRows {
                           "reqtop_cpu_per_request_s": s.cpuPerRequest, "curl_cpu_per_request_s": curl.cpuPerRequest,
                           "urlsession_cpu_per_request_s": session.cpuPerRequest, "reqtop_errors": Double(s.errors),
                           "curl_errors": Double(curl.errors), "urlsession_errors": Double(session.errors)]
-            rows.append(BenchRow("replay c=\(c) req/s: \(client.rawValue) vs curl --parallel", reqtop: Figure.rate(s.requestsPerSecond),
-                                 peers: "curl " + Figure.rate(curl.requestsPerSecond), ratio: ratio,
+            rows.append(BenchRow("replay c=\(c) req/s: \(client.rawValue) vs curl --parallel", reqtop: Figure.spread(s.rate) { Figure.rate($0) },
+                                 peers: "curl " + Figure.spread(curl.rate) { Figure.rate($0) }, ratio: ratio,
                                  target: judged ? "≥ 1.0×" : "—", met: judged ? ratio >= 1.0 : nil, values: values))
             let cpuRatio = s.cpuPerRequest / curl.cpuPerRequest
-            rows.append(BenchRow("replay c=\(c) CPU/request: \(client.rawValue) vs curl --parallel", reqtop: Figure.micros(s.cpuPerRequest),
-                                 peers: "curl " + Figure.micros(curl.cpuPerRequest), ratio: cpuRatio,
+            rows.append(BenchRow("replay c=\(c) CPU/request: \(client.rawValue) vs curl --parallel", reqtop: Figure.spread(s.cpu, Figure.micros),
+                                 peers: "curl " + Figure.spread(curl.cpu, Figure.micros), ratio: cpuRatio,
                                  target: judged ? "≤ 1.2×" : "—", met: judged ? cpuRatio <= 1.2 : nil, values: values))
             if client == .reqtopRunText { continue } // information only: req/s and CPU beside curl are enough
             let sessionRatio = s.requestsPerSecond / session.requestsPerSecond
             let targeted = c == 8 || c == 64
-            rows.append(BenchRow("replay c=\(c) req/s: \(client.rawValue) vs URLSession", reqtop: Figure.rate(s.requestsPerSecond),
-                                 peers: "URLSession " + Figure.rate(session.requestsPerSecond), ratio: sessionRatio,
+            rows.append(BenchRow("replay c=\(c) req/s: \(client.rawValue) vs URLSession", reqtop: Figure.spread(s.rate) { Figure.rate($0) },
+                                 peers: "URLSession " + Figure.spread(session.rate) { Figure.rate($0) }, ratio: sessionRatio,
                                  target: targeted ? "≥ 8×" : "—", met: targeted ? sessionRatio >= 8 : nil, values: values))
         }
         return rows

@@ -37,11 +37,16 @@ struct RunBench {
             let rate = Double(count * expected) / Stats.median(mine.map(\.wall))
             let curlRate = Double(count * expected) / Stats.median(theirs.map(\.wall))
             log("reqtop run \(label): \(Figure.throughput(rate)) \(Figure.megabytes(rss)), curl \(Figure.throughput(curlRate)) \(Figure.megabytes(curlRSS)), \(failures) failed runs")
-            rows.append(BenchRow("reqtop run, \(label): peak RSS", reqtop: Figure.megabytes(rss), peers: "curl " + Figure.megabytes(curlRSS),
+            let rssSpread = Spread(mine.map(\.peakRSS)), curlRSSSpread = Spread(theirs.map(\.peakRSS))
+            let rateSpread = Spread(mine.map(\.wall)).map { Double(count * expected) / $0 }
+            let curlRateSpread = Spread(theirs.map(\.wall)).map { Double(count * expected) / $0 }
+            rows.append(BenchRow("reqtop run, \(label): peak RSS", reqtop: Figure.spread(rssSpread, Figure.megabytes),
+                                 peers: "curl " + Figure.spread(curlRSSSpread, Figure.megabytes),
                                  ratio: rss / curlRSS, target: "≤ 30 MB", met: rss <= 30 * 1_048_576,
                                  values: ["reqtop_rss_bytes": rss, "curl_rss_bytes": curlRSS, "failed_runs": Double(failures)]))
             if count == 1, expected > 100 << 20 {
-                rows.append(BenchRow("reqtop run, \(label): throughput", reqtop: Figure.throughput(rate), peers: "curl " + Figure.throughput(curlRate),
+                rows.append(BenchRow("reqtop run, \(label): throughput", reqtop: Figure.spread(rateSpread, Figure.throughput),
+                                     peers: "curl " + Figure.spread(curlRateSpread, Figure.throughput),
                                      ratio: rate / curlRate, target: "≥ 0.9×", met: rate / curlRate >= 0.9,
                                      values: ["reqtop_bytes_per_s": rate, "curl_bytes_per_s": curlRate]))
             }
@@ -57,41 +62,57 @@ struct RunBench {
         defer { files.remove() }
         var rows: [BenchRow] = []
         let n = settings.longRunRequests
-        var atSixtyFour: ProcessOutcome?
-        for concurrency in settings.replayConcurrencies {
-            let mine = try BenchProcess.runMeasuringMemory([Binaries.reqtop, "run", files.httpFile, "--headless", "--events", "jsonl",
-                                             "--concurrency", "\(concurrency)"])
-            let theirs = try BenchProcess.runMeasuringMemory(["curl", "--parallel", "--parallel-max", "\(concurrency)", "-s", "-K", files.curlConfig])
-            if concurrency == 64 { atSixtyFour = mine }
-            let rate = Double(n) / mine.wall, curlRate = Double(n) / theirs.wall
-            let cpu = mine.cpu / Double(n), curlCPU = theirs.cpu / Double(n)
-            log("long run \(n) c=\(concurrency): reqtop \(Figure.rate(rate)) \(Figure.micros(cpu)) \(Figure.megabytes(mine.peakRSS)) (exit \(mine.status)), "
-                + "curl \(Figure.rate(curlRate)) \(Figure.micros(curlCPU)) \(Figure.megabytes(theirs.peakRSS)) (exit \(theirs.status))")
-            let values = ["reqtop_wall_s": mine.wall, "curl_wall_s": theirs.wall, "reqtop_cpu_s": mine.cpu, "curl_cpu_s": theirs.cpu,
-                          "reqtop_rss_bytes": mine.peakRSS, "curl_rss_bytes": theirs.peakRSS, "requests": Double(n),
-                          "reqtop_exit": Double(mine.status), "curl_exit": Double(theirs.status)]
-            rows.append(BenchRow("\(n) requests c=\(concurrency) req/s: reqtop run --events jsonl vs curl --parallel", reqtop: Figure.rate(rate),
-                                 peers: "curl " + Figure.rate(curlRate), ratio: rate / curlRate, target: "≥ 1.0×", met: rate / curlRate >= 1.0,
-                                 values: values))
-            rows.append(BenchRow("\(n) requests c=\(concurrency) CPU/request: reqtop run --events jsonl vs curl --parallel", reqtop: Figure.micros(cpu),
-                                 peers: "curl " + Figure.micros(curlCPU), ratio: cpu / curlCPU, target: "≤ 1.2×", met: cpu / curlCPU <= 1.2))
-            if let hey = Binaries.hey {
-                // The same URL n times from c workers (hey spreads n over them), keep-alive as curl.
-                let load = try BenchProcess.runMeasuringMemory([hey, "-n", "\(n)", "-c", "\(concurrency)", url])
-                let heyRate = Double(n) / load.wall, heyCPU = load.cpu / Double(n)
-                log("long run \(n) c=\(concurrency): hey \(Figure.rate(heyRate)) \(Figure.micros(heyCPU)) (exit \(load.status))")
-                rows.append(BenchRow("\(n) requests c=\(concurrency) req/s and CPU/request: reqtop run vs hey (a load generator; no target)",
-                                     reqtop: "\(Figure.rate(rate)), \(Figure.micros(cpu))",
-                                     peers: "hey \(Figure.rate(heyRate)), \(Figure.micros(heyCPU))", ratio: rate / heyRate,
-                                     values: ["hey_wall_s": load.wall, "hey_cpu_s": load.cpu, "hey_exit": Double(load.status)]))
-            } else if concurrency == settings.replayConcurrencies.first {
-                log("long run: hey is not installed (make bench installs Debian's hey unless BENCH_QUICK): no hey figures")
+        // Runs interleaved — every concurrency and client once, then again — so drift hits all alike.
+        var mine: [Int: [ProcessOutcome]] = [:], theirs: [Int: [ProcessOutcome]] = [:], hey: [Int: [ProcessOutcome]] = [:]
+        for _ in 0..<settings.longRuns {
+            for concurrency in settings.replayConcurrencies {
+                let run = try BenchProcess.runMeasuringMemory([Binaries.reqtop, "run", files.httpFile, "--headless", "--events", "jsonl",
+                                                               "--concurrency", "\(concurrency)"])
+                let curl = try BenchProcess.runMeasuringMemory(["curl", "--parallel", "--parallel-max", "\(concurrency)", "-s", "-K", files.curlConfig])
+                mine[concurrency, default: []].append(run)
+                theirs[concurrency, default: []].append(curl)
+                log("long run \(n) c=\(concurrency): reqtop \(Figure.rate(Double(n) / run.wall)) \(Figure.micros(run.cpu / Double(n))) "
+                    + "\(Figure.megabytes(run.peakRSS)) (exit \(run.status)), curl \(Figure.rate(Double(n) / curl.wall)) "
+                    + "\(Figure.micros(curl.cpu / Double(n))) \(Figure.megabytes(curl.peakRSS)) (exit \(curl.status))")
+                if let binary = Binaries.hey {
+                    // The same URL n times from c workers (hey spreads n over them), keep-alive as curl.
+                    let load = try BenchProcess.runMeasuringMemory([binary, "-n", "\(n)", "-c", "\(concurrency)", url])
+                    hey[concurrency, default: []].append(load)
+                    log("long run \(n) c=\(concurrency): hey \(Figure.rate(Double(n) / load.wall)) \(Figure.micros(load.cpu / Double(n))) (exit \(load.status))")
+                }
             }
-            rows.append(BenchRow("\(n) requests c=\(concurrency) headless (JSON Lines, no HAR): peak RSS", reqtop: Figure.megabytes(mine.peakRSS),
-                                 peers: "curl " + Figure.megabytes(theirs.peakRSS), ratio: mine.peakRSS / theirs.peakRSS, target: "≤ 40 MB",
-                                 met: mine.peakRSS <= 40 * 1_048_576))
         }
-        rows.append(try harRun(files: files, without: atSixtyFour))
+        if Binaries.hey == nil { log("long run: hey is not installed (make bench installs Debian's hey unless BENCH_QUICK): no hey figures") }
+        for concurrency in settings.replayConcurrencies {
+            let mine = mine[concurrency] ?? [], theirs = theirs[concurrency] ?? []
+            let rate = Spread(mine.map(\.wall)).map { Double(n) / $0 }, curlRate = Spread(theirs.map(\.wall)).map { Double(n) / $0 }
+            let cpu = Spread(mine.map { $0.cpu / Double(n) }), curlCPU = Spread(theirs.map { $0.cpu / Double(n) })
+            let rss = Spread(mine.map(\.peakRSS)), curlRSS = Spread(theirs.map(\.peakRSS))
+            let failures = mine.filter { $0.status != 0 }.count
+            let values = ["reqtop_rps": rate.median, "curl_rps": curlRate.median, "reqtop_cpu_per_request_s": cpu.median,
+                          "curl_cpu_per_request_s": curlCPU.median, "reqtop_rss_bytes": rss.median, "curl_rss_bytes": curlRSS.median,
+                          "requests": Double(n), "runs": Double(mine.count), "reqtop_failed_runs": Double(failures),
+                          "curl_failed_runs": Double(theirs.filter { $0.status != 0 }.count)]
+            rows.append(BenchRow("\(n) requests c=\(concurrency) req/s: reqtop run --events jsonl vs curl --parallel",
+                                 reqtop: Figure.spread(rate) { Figure.rate($0) }, peers: "curl " + Figure.spread(curlRate) { Figure.rate($0) },
+                                 ratio: rate.median / curlRate.median, target: "≥ 1.0×", met: rate.median / curlRate.median >= 1.0, values: values))
+            rows.append(BenchRow("\(n) requests c=\(concurrency) CPU/request: reqtop run --events jsonl vs curl --parallel",
+                                 reqtop: Figure.spread(cpu, Figure.micros), peers: "curl " + Figure.spread(curlCPU, Figure.micros),
+                                 ratio: cpu.median / curlCPU.median, target: "≤ 1.2×", met: cpu.median / curlCPU.median <= 1.2))
+            if let load = hey[concurrency], !load.isEmpty {
+                let heyRate = Spread(load.map(\.wall)).map { Double(n) / $0 }, heyCPU = Spread(load.map { $0.cpu / Double(n) })
+                rows.append(BenchRow("\(n) requests c=\(concurrency) req/s and CPU/request: reqtop run vs hey (a load generator; no target)",
+                                     reqtop: "\(Figure.spread(rate) { Figure.rate($0) }), \(Figure.spread(cpu, Figure.micros))",
+                                     peers: "hey \(Figure.spread(heyRate) { Figure.rate($0) }), \(Figure.spread(heyCPU, Figure.micros))",
+                                     ratio: rate.median / heyRate.median,
+                                     values: ["hey_rps": heyRate.median, "hey_cpu_per_request_s": heyCPU.median,
+                                              "hey_failed_runs": Double(load.filter { $0.status != 0 }.count)]))
+            }
+            rows.append(BenchRow("\(n) requests c=\(concurrency) headless (JSON Lines, no HAR): peak RSS", reqtop: Figure.spread(rss, Figure.megabytes),
+                                 peers: "curl " + Figure.spread(curlRSS, Figure.megabytes), ratio: rss.median / curlRSS.median, target: "≤ 40 MB",
+                                 met: rss.median <= 40 * 1_048_576 && failures == 0))
+        }
+        rows.append(try harRun(files: files, without: mine[64]?.last))
         rows.append(try millionRun())
         return rows
     }
@@ -105,7 +126,7 @@ struct RunBench {
         let mine = try BenchProcess.runMeasuringMemory([Binaries.reqtop, "run", files.httpFile, "--headless", "--events", "jsonl",
                                                         "--concurrency", "64"])
         log("million run \(n): \(Figure.rate(Double(n) / mine.wall)) \(Figure.megabytes(mine.peakRSS)) (exit \(mine.status))")
-        return BenchRow("\(n) requests c=64 headless (JSON Lines): peak RSS", reqtop: Figure.megabytes(mine.peakRSS),
+        return BenchRow("\(n) requests c=64 headless (JSON Lines): peak RSS", reqtop: Figure.spread(Spread([mine.peakRSS]), Figure.megabytes),
                         peers: "\(Figure.rate(Double(n) / mine.wall)), exit \(mine.status)", target: "≤ 60 MB",
                         met: settings.quick ? nil : mine.peakRSS <= 60 * 1_048_576 && mine.status == 0,
                         values: ["reqtop_rss_bytes": mine.peakRSS, "reqtop_wall_s": mine.wall, "requests": Double(n)])
@@ -125,7 +146,7 @@ struct RunBench {
         let size = (try? FileManager.default.attributesOfItem(atPath: har)[.size] as? Int) ?? 0
         log("long run \(n) c=64 --har: \(Figure.megabytes(mine.peakRSS)) (without --har \(Figure.megabytes(plain.peakRSS))), "
             + "HAR \(Figure.megabytes(Double(size))), \(Figure.millis(mine.wall)) (exit \(mine.status))")
-        return BenchRow("\(n) requests c=64 headless with --har: peak RSS", reqtop: Figure.megabytes(mine.peakRSS),
+        return BenchRow("\(n) requests c=64 headless with --har: peak RSS", reqtop: Figure.spread(Spread([mine.peakRSS]), Figure.megabytes),
                         peers: "without --har " + Figure.megabytes(plain.peakRSS), ratio: mine.peakRSS / plain.peakRSS,
                         target: "≤ +32 MB", met: mine.status == 0 && mine.peakRSS - plain.peakRSS <= 32 * 1_048_576,
                         values: ["reqtop_rss_bytes": mine.peakRSS, "without_har_rss_bytes": plain.peakRSS, "har_bytes": Double(size),
