@@ -255,4 +255,28 @@ final class TaskSortTests: XCTestCase {
             XCTAssertEqual(shown, expected, "\(order)")
         }
     }
+
+    /// Keys are first compared by eight bytes after the prefix they all share: keys that are
+    /// prefixes of others, that differ only past those eight bytes, that are missing or empty,
+    /// still sort byte by byte, ties in creation order, absent names last either way.
+    func testTextKeysThatAgreeInTheirFirstBytesSortByTheWholeKey() {
+        let names: [String?] = ["shared-abcdefgh-2", "shared-abcdefgh-10", "shared-", "shared-abcdefgh", nil, "shared-abc", "Shared-ABC",
+                                "shared-abcdefgh-2", "shared-abcdefghi", "", "shared-ab", nil, "shared-abcdefgh-1"]
+        let store = TaskStore()
+        store.apply(names.enumerated().map { CannedEvents.created($0.offset + 1, "GET", "http://h.test/", name: $0.element) })
+        for descending in [false, true] {
+            let listing = store.listing(filter: .all, order: TaskOrder(.name, descending: descending), now: 0)
+            let shown = store.records(listing, rows: 0..<names.count).map(\.id.rawValue)
+            let keys = names.map { $0.map { Array($0.lowercased().utf8) } }
+            let expected = (1...names.count).sorted { a, b in
+                switch (keys[a - 1], keys[b - 1]) {
+                case (nil, nil): return a < b
+                case (nil, _): return false
+                case (_, nil): return true
+                case let (x?, y?): return x == y ? a < b : x.lexicographicallyPrecedes(y) != descending
+                }
+            }
+            XCTAssertEqual(shown, expected, descending ? "▼" : "▲")
+        }
+    }
 }

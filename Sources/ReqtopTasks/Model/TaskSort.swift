@@ -54,7 +54,12 @@ package enum TaskSort: String, Sendable, CaseIterable {
             r.pointee.request.url.withUTF8HostAndPathQuery { host, _ in
                 for byte in host { bytes.append(ASCII.lowercased(byte)) }
             }
-            if let port = r.pointee.request.url.port { bytes.append(UInt8(ascii: ":")); bytes.append(contentsOf: String(port).utf8) }
+            if let port = r.pointee.request.url.port { // its digits, no string made
+                bytes.append(UInt8(ascii: ":"))
+                var divisor = 1
+                while divisor * 10 <= port { divisor *= 10 }
+                while divisor > 0 { bytes.append(UInt8(ascii: "0") + UInt8(port / divisor % 10)); divisor /= 10 }
+            }
         case .path:
             r.pointee.request.url.withUTF8HostAndPathQuery { _, pathQuery in
                 // No path sorts as "/" (what is sent), before its query if it has one.
