@@ -45,7 +45,11 @@ public final class EventBus: Sendable {
 
     private struct Registry {
         var nextID = 1
-        var observers: [Int: Observer] = [:]
+        var observers: [Int: Observer] = [:] {
+            didSet { current = Array(observers.values) }
+        }
+        /// The observers as a list, made when one subscribes or leaves, not on every post.
+        private(set) var current: [Observer] = []
     }
 
     private let registry = Protected(Registry())
@@ -91,7 +95,7 @@ public final class EventBus: Sendable {
     public func post(_ events: [TaskEvent]) {
         guard !events.isEmpty else { return }
         posting.withLock {
-            let observers = registry.withLock { Array($0.observers.values) }
+            let observers = registry.withLock { $0.current }
             for observer in observers { observer.enqueue(events) }
         }
     }
