@@ -57,6 +57,19 @@ final class RedactionTests: XCTestCase {
         }
     }
 
+    /// The byte search behind redaction and the list's script checks: every candidate of the first
+    /// byte is tried, up to a needle that ends the text.
+    func testByteSearchFindsANeedleAfterFalseStarts() {
+        let cases: [(String, String, Bool)] = [
+            ("a.b.c/x.js", ".js", true), ("..j.js", ".js", true), ("aab", "ab", true), ("abc", "abc", true), ("abc", "", true),
+            ("ab", "abc", false), ("a.jx.j", ".js", false), ("", "a", false), ("héllo wörld", "ö", true), ("{%", "{%", true), ("{ %", "{%", false),
+        ]
+        for (text, needle, expected) in cases {
+            XCTAssertEqual(text.containsBytes(needle), expected, "\(text.debugDescription) ∋ \(needle.debugDescription)")
+            XCTAssertEqual(text[...].containsBytes(needle), expected, "as a substring")
+        }
+    }
+
     func testPrivateValuesAreReplacedEverywhereAndShortOnesIgnored() {
         XCTAssertEqual(redaction.text("x tok-PRIVATE-1234 abc"), "x [redacted] abc", "values under 4 characters are too common to hide")
         XCTAssertEqual(String(decoding: redaction.body(Data("{\"t\":\"tok-PRIVATE-1234\"}".utf8)), as: UTF8.self), "{\"t\":\"[redacted]\"}")

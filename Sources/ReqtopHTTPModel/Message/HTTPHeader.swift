@@ -15,6 +15,7 @@ public struct HTTPHeader: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Header names are ASCII tokens (RFC 9110 §5.1): compare them with ASCII case folding, byte by byte.
     /// (Foundation's `caseInsensitiveCompare` was 14 % of the engine's instructions, called on every progress callback.)
     public static func namesMatch(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false } // most pairs, without reading the bytes
         var a = a, b = b
         return a.withUTF8 { x in
             b.withUTF8 { y in

@@ -308,10 +308,15 @@ extension StringProtocol {
     /// NSString's bridged search, which made redaction a fifth of a `--events jsonl` run.
     public func containsBytes(_ needle: String) -> Bool {
         func search(_ hay: UnsafeBufferPointer<UInt8>, _ pattern: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard let first = pattern.first else { return true }
+            guard !pattern.isEmpty else { return true }
             guard hay.count >= pattern.count else { return false }
-            for i in 0...(hay.count - pattern.count) where hay[i] == first {
-                if memcmp(hay.baseAddress! + i, pattern.baseAddress!, pattern.count) == 0 { return true }
+            // libc's memchr (vectorized) finds each place the first byte occurs; memcmp checks the rest.
+            let base = hay.baseAddress!, last = hay.count - pattern.count
+            var offset = 0
+            while offset <= last, let found = memchr(base + offset, Int32(pattern[0]), last - offset + 1) {
+                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if memcmp(base + at, pattern.baseAddress!, pattern.count) == 0 { return true }
+                offset = at + 1
             }
             return false
         }

@@ -72,7 +72,8 @@ final class TransferState {
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
         let lineBytes = UnsafeRawBufferPointer(rebasing: bytes[..<end])
-        let isStatusLine = lineBytes.starts(with: "HTTP/".utf8)
+        let isStatusLine = lineBytes.count >= 5 && lineBytes[0] == UInt8(ascii: "H") && lineBytes[1] == UInt8(ascii: "T")
+            && lineBytes[2] == UInt8(ascii: "T") && lineBytes[3] == UInt8(ascii: "P") && lineBytes[4] == UInt8(ascii: "/")
         if readingHead, !isStatusLine, let colon = lineBytes.firstIndex(of: UInt8(ascii: ":")) {
             // A header field, cut on the bytes (no string for the whole line). Optional whitespace around a
             // value is SP or HTAB (RFC 9110 §5.6.3); Foundation's bridged trimming was a third of the engine.
