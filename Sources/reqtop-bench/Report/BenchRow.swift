@@ -66,6 +66,19 @@ enum Figure {
         return "\(median) (\(low)–\(high))"
     }
 
+    /// Requests per second over runs: `12,446 req/s (11,980–12,731 req/s)`.
+    static func rate(_ runs: Spread) -> String { spread(runs) { rate($0) } }
+
+    /// What each run's latency added to `base` (the direct median), in milliseconds.
+    static func added(_ latencies: [Double], over base: Double) -> String {
+        spread(Spread(latencies.map { $0 - base }), millis)
+    }
+
+    /// A proxy case's peers: mitmdump (when it ran) and the server directly.
+    static func proxyPeers(mitmdump: Spread?, direct: Spread) -> String {
+        (mitmdump.map { "mitmdump " + rate($0) + " · " } ?? "") + "direct " + rate(direct)
+    }
+
     static func fixed(_ value: Double, _ digits: Int) -> String {
         guard value.isFinite else { return "–" }
         var scale = 1.0

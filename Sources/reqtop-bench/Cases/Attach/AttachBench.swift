@@ -24,7 +24,7 @@ struct AttachBench {
             spreads[reader] = Spread(try (0..<max(1, settings.replayRuns)).map { _ in try measure(reader, url: url, count: count) })
         }
         let none = spreads[.none]!.median, stalled = spreads[.stalled]!.median, reading = spreads[.reading]!.median
-        func rate(_ reader: Reader) -> String { Figure.spread(spreads[reader]!) { Figure.rate($0) } }
+        func rate(_ reader: Reader) -> String { Figure.rate(spreads[reader]!) }
         log("attach: app \(Figure.rate(none)) with no reader, \(Figure.rate(reading)) with one reading, \(Figure.rate(stalled)) with one stalled")
         return [BenchRow("attach: app req/s (c=8) with a stalled reader vs none", reqtop: rate(.stalled),
                          peers: "no reader \(rate(.none)) · reading \(rate(.reading))", ratio: stalled / none,

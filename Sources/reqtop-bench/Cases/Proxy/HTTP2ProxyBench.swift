@@ -108,10 +108,7 @@ struct HTTP2ProxyBench {
         let theirAdded = theirs.map { $0.latency - direct.latency }
         log("proxy-h2: direct \(Figure.rate(direct.rate)), reqtop \(Figure.rate(mine.rate)), mitmdump \(theirs.map { Figure.rate($0.rate) } ?? "–"); "
             + "flows reqtop \(mineCount), mitmdump \(theirCount.map(String.init) ?? "–") of \(sent) sent")
-        func rate(_ spread: Spread) -> String { Figure.spread(spread) { Figure.rate($0) } }
-        let peerRate = theirs.map { "mitmdump " + rate($0.rates) + " · direct " + rate(direct.rates) } ?? "direct " + rate(direct.rates)
-        // Added latency of each run, against the direct median.
-        func addedEach(_ latencies: [Double]) -> String { Figure.spread(Spread(latencies.map { $0 - direct.latency }), Figure.millis) }
+        let peerRate = Figure.proxyPeers(mitmdump: theirs?.rates, direct: direct.rates)
         var values: [String: Double] = ["direct_req_per_s": direct.rate, "reqtop_req_per_s": mine.rate, "reqtop_added_latency_s": added,
                                         "reqtop_cpu_per_request_s": mineUsage.cpu / Double(sent),
                                         "reqtop_peak_rss_bytes": Double(mineUsage.peakRSS), "requests_sent": Double(sent),
@@ -136,11 +133,11 @@ struct HTTP2ProxyBench {
             BenchRow("proxy real clients (httpx http2=True: 20 GETs; websockets: 20 messages): requests, messages shown",
                      reqtop: "\(mineSeen.requests), \(mineSeen.messages)", peers: theirSeen.map { "mitmdump \($0.requests), \($0.messages)" } ?? "—",
                      ratio: nil, target: "20, 20, as mitmdump", met: mineSeen.requests == 20 && mineSeen.messages == 20 && sameCounts),
-            BenchRow("proxy HTTP/2 c=8 req/s (intercepted, 100 B GETs): reqtop vs mitmdump", reqtop: rate(mine.rates), peers: peerRate,
+            BenchRow("proxy HTTP/2 c=8 req/s (intercepted, 100 B GETs): reqtop vs mitmdump", reqtop: Figure.rate(mine.rates), peers: peerRate,
                      ratio: theirs.map { mine.rate / $0.rate }, target: theirs == nil ? "—" : "≥ 5× mitmdump",
                      met: theirs.map { mine.rate >= 5 * $0.rate }, values: values),
-            BenchRow("proxy HTTP/2 added latency per sequential GET (one connection)", reqtop: addedEach(mine.latencies),
-                     peers: theirs.map { "mitmdump " + addedEach($0.latencies) } ?? "—", ratio: theirAdded.map { added / $0 },
+            BenchRow("proxy HTTP/2 added latency per sequential GET (one connection)", reqtop: Figure.added(mine.latencies, over: direct.latency),
+                     peers: theirs.map { "mitmdump " + Figure.added($0.latencies, over: direct.latency) } ?? "—", ratio: theirAdded.map { added / $0 },
                      target: theirAdded == nil ? "—" : "≤ 1.0× mitmdump", met: theirAdded.map { added <= $0 }),
             BenchRow("proxy HTTP/2 flows shown of \(sent) sent", reqtop: String(mineCount), peers: theirCount.map { "mitmdump \($0)" } ?? "—",
                      ratio: nil, target: "all, as mitmdump", met: mineCount == sent && (theirCount ?? sent) == sent),

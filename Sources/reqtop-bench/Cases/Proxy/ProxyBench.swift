@@ -63,10 +63,7 @@ struct ProxyBench {
         let theirAdded = theirs.map { $0.latency - direct.latency }
         log("proxy: direct \(Figure.rate(direct.rate)), reqtop \(Figure.rate(mine.rate)), mitmdump \(theirs.map { Figure.rate($0.rate) } ?? "–"); "
             + "added latency reqtop \(Figure.millis(added)), mitmdump \(theirAdded.map(Figure.millis) ?? "–")")
-        func rate(_ spread: Spread) -> String { Figure.spread(spread) { Figure.rate($0) } }
-        let peerRate = theirs.map { "mitmdump " + rate($0.rates) + " · direct " + rate(direct.rates) } ?? "direct " + rate(direct.rates)
-        // Added latency of each run, against the direct median.
-        func addedEach(_ latencies: [Double]) -> String { Figure.spread(Spread(latencies.map { $0 - direct.latency }), Figure.millis) }
+        let peerRate = Figure.proxyPeers(mitmdump: theirs?.rates, direct: direct.rates)
         let cpuPerRequest = mineUsage.cpu / mineRequests
         let theirCPU = theirUsage.map { $0.cpu / mineRequests }
         var values: [String: Double] = ["direct_req_per_s": direct.rate, "reqtop_req_per_s": mine.rate, "direct_latency_s": direct.latency,
@@ -80,11 +77,11 @@ struct ProxyBench {
             values["mitmdump_peak_rss_bytes"] = Double(theirUsage.peakRSS)
         }
         return [
-            BenchRow("proxy c=8 req/s (100 B GETs): reqtop proxy vs mitmdump", reqtop: rate(mine.rates), peers: peerRate,
+            BenchRow("proxy c=8 req/s (100 B GETs): reqtop proxy vs mitmdump", reqtop: Figure.rate(mine.rates), peers: peerRate,
                      ratio: theirs.map { mine.rate / $0.rate }, target: theirs == nil ? "—" : "≥ 1.0× mitmdump",
                      met: theirs.map { mine.rate >= $0.rate }, values: values),
-            BenchRow("proxy added latency per sequential GET (keep-alive)", reqtop: addedEach(mine.latencies),
-                     peers: theirs.map { "mitmdump " + addedEach($0.latencies) } ?? "—", ratio: theirAdded.map { added / $0 },
+            BenchRow("proxy added latency per sequential GET (keep-alive)", reqtop: Figure.added(mine.latencies, over: direct.latency),
+                     peers: theirs.map { "mitmdump " + Figure.added($0.latencies, over: direct.latency) } ?? "—", ratio: theirAdded.map { added / $0 },
                      target: theirAdded == nil ? "—" : "≤ 1.0× mitmdump", met: theirAdded.map { added <= $0 }),
             BenchRow("proxy CPU per request, peak RSS", reqtop: "\(Figure.micros(cpuPerRequest)), \(Figure.megabytes(Double(mineUsage.peakRSS)))",
                      peers: theirUsage.map { "mitmdump \(Figure.micros($0.cpu / mineRequests)), \(Figure.megabytes(Double($0.peakRSS)))" } ?? "—",

@@ -35,8 +35,8 @@ struct ReplayRows {
                           "reqtop_cpu_per_request_s": s.cpuPerRequest, "curl_cpu_per_request_s": curl.cpuPerRequest,
                           "urlsession_cpu_per_request_s": session.cpuPerRequest, "reqtop_errors": Double(s.errors),
                           "curl_errors": Double(curl.errors), "urlsession_errors": Double(session.errors)]
-            rows.append(BenchRow("replay c=\(c) req/s: \(client.rawValue) vs curl --parallel", reqtop: Figure.spread(s.rate) { Figure.rate($0) },
-                                 peers: "curl " + Figure.spread(curl.rate) { Figure.rate($0) }, ratio: ratio,
+            rows.append(BenchRow("replay c=\(c) req/s: \(client.rawValue) vs curl --parallel", reqtop: Figure.rate(s.rate),
+                                 peers: "curl " + Figure.rate(curl.rate), ratio: ratio,
                                  target: judged ? "≥ 1.0×" : "—", met: judged ? ratio >= 1.0 : nil, values: values))
             let cpuRatio = s.cpuPerRequest / curl.cpuPerRequest
             rows.append(BenchRow("replay c=\(c) CPU/request: \(client.rawValue) vs curl --parallel", reqtop: Figure.spread(s.cpu, Figure.micros),
@@ -45,8 +45,8 @@ struct ReplayRows {
             if client == .reqtopRunText { continue } // information only: req/s and CPU beside curl are enough
             let sessionRatio = s.requestsPerSecond / session.requestsPerSecond
             let targeted = c == 8 || c == 64
-            rows.append(BenchRow("replay c=\(c) req/s: \(client.rawValue) vs URLSession", reqtop: Figure.spread(s.rate) { Figure.rate($0) },
-                                 peers: "URLSession " + Figure.spread(session.rate) { Figure.rate($0) }, ratio: sessionRatio,
+            rows.append(BenchRow("replay c=\(c) req/s: \(client.rawValue) vs URLSession", reqtop: Figure.rate(s.rate),
+                                 peers: "URLSession " + Figure.rate(session.rate), ratio: sessionRatio,
                                  target: targeted ? "≥ 8×" : "—", met: targeted ? sessionRatio >= 8 : nil, values: values))
         }
         return rows

@@ -94,7 +94,7 @@ struct RunBench {
                           "requests": Double(n), "runs": Double(mine.count), "reqtop_failed_runs": Double(failures),
                           "curl_failed_runs": Double(theirs.filter { $0.status != 0 }.count)]
             rows.append(BenchRow("\(n) requests c=\(concurrency) req/s: reqtop run --events jsonl vs curl --parallel",
-                                 reqtop: Figure.spread(rate) { Figure.rate($0) }, peers: "curl " + Figure.spread(curlRate) { Figure.rate($0) },
+                                 reqtop: Figure.rate(rate), peers: "curl " + Figure.rate(curlRate),
                                  ratio: rate.median / curlRate.median, target: "≥ 1.0×", met: rate.median / curlRate.median >= 1.0, values: values))
             rows.append(BenchRow("\(n) requests c=\(concurrency) CPU/request: reqtop run --events jsonl vs curl --parallel",
                                  reqtop: Figure.spread(cpu, Figure.micros), peers: "curl " + Figure.spread(curlCPU, Figure.micros),
@@ -102,8 +102,8 @@ struct RunBench {
             if let load = hey[concurrency], !load.isEmpty {
                 let heyRate = Spread(load.map(\.wall)).map { Double(n) / $0 }, heyCPU = Spread(load.map { $0.cpu / Double(n) })
                 rows.append(BenchRow("\(n) requests c=\(concurrency) req/s and CPU/request: reqtop run vs hey (a load generator; no target)",
-                                     reqtop: "\(Figure.spread(rate) { Figure.rate($0) }), \(Figure.spread(cpu, Figure.micros))",
-                                     peers: "hey \(Figure.spread(heyRate) { Figure.rate($0) }), \(Figure.spread(heyCPU, Figure.micros))",
+                                     reqtop: "\(Figure.rate(rate)), \(Figure.spread(cpu, Figure.micros))",
+                                     peers: "hey \(Figure.rate(heyRate)), \(Figure.spread(heyCPU, Figure.micros))",
                                      ratio: rate.median / heyRate.median,
                                      values: ["hey_rps": heyRate.median, "hey_cpu_per_request_s": heyCPU.median,
                                               "hey_failed_runs": Double(load.filter { $0.status != 0 }.count)]))
