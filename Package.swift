@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "ReqtopNcurses", dependencies: ["ReqtopTerminalUI", "CNcursesw", "ReqtopSync"]),
         // Layer 3a: a session without any UI — the task store fed by the bus, the request-list runner,
         // headless printers (text, JSON Lines), HAR recording and export, dry runs.
-        .target(name: "ReqtopTasks", dependencies: ["ReqtopNetworking", "ReqtopRequestLists", "ReqtopScripts", "ReqtopTerminalText", "ReqtopSync"]),
+        .target(name: "ReqtopTasks", dependencies: ["CZlib", "ReqtopNetworking", "ReqtopRequestLists", "ReqtopScripts", "ReqtopTerminalText", "ReqtopSync"]),
         // Layer 3b: the inspector's screens over a session: table, detail, prompts, keymap (no curses import).
         .target(name: "ReqtopInspector", dependencies: ["ReqtopTasks", "ReqtopNetworking", "ReqtopRequestLists", "ReqtopTerminalUI",
                                                         "ReqtopSync"]),

@@ -112,7 +112,7 @@ func runInteractive(manager: SessionManager, title: String, options: Interactive
 /// Ends, in reqtop's view, an attached program's tasks that had not ended: nothing more will come for them.
 private func unfinishedRemoteTasks(in store: TaskStore, below firstLocal: Int) -> [TaskEvent] {
     let now = Date().timeIntervalSince1970
-    return store.allRecords.filter { !$0.state.isTerminal && $0.id.rawValue < firstLocal }.map { record in
+    return store.ids { id, state, _ in !state.isTerminal && id.rawValue < firstLocal }.compactMap(store.record).map { record in
         TaskEvent(task: record.id, time: now, kind: .failed(TaskFailure(
             error: TransferError(code: .other, message: "unknown: the app's event stream ended before this task did"),
             response: record.response, bytes: record.downloaded, timings: nil, redirects: record.redirects)))
@@ -158,8 +158,8 @@ private func startTicker(_ dirty: DirtyFlag, store: TaskStore) -> DispatchSource
 
 /// Cancels what still runs and waits (briefly) until the store has seen every task end.
 func cancelUnfinished(_ manager: SessionManager, store: TaskStore) {
-    for record in store.allRecords where !record.state.isTerminal {
-        try? manager.task(withID: record.id)?.cancel()
+    for id in store.ids(where: { _, state, _ in !state.isTerminal }) {
+        try? manager.task(withID: id)?.cancel()
     }
     store.waitUntilSettled(timeout: 3)
 }
@@ -187,19 +187,19 @@ func runListInteractively(_ runner: RequestListRunner, settings: HeadlessSetting
                                  },
                                  stop: { runner.cancelAll() })
     for line in notSent?.lines ?? [] { printToStandardError(line) }
-    let records = outcome.store.allRecords
+    let store = outcome.store
     var code: Int32 = 0
     // The list's own results (including requests never sent because a dependency failed), and
     // every task of the session (replays and new requests too).
     if let summary = listOutcome.snapshot?.summary {
         code = summary.exitCode(failOnStatus: settings.failOnStatus, interrupted: false) // 4: a script's test failed
     }
-    if records.contains(where: { $0.state == .failed || $0.state == .cancelled }) { code = 1 }
+    if store.aggregates().count(.failed) + store.aggregates().count(.cancelled) > 0 { code = 1 }
     for report in settings.reports { code = max(code, write(report, results: listOutcome.snapshot?.results ?? [], lists: settings.listNames)) }
-    if settings.failOnStatus, records.contains(where: { ($0.status ?? 0) >= 400 }) { code = 1 }
+    if settings.failOnStatus, !store.ids(where: { _, _, status in (status ?? 0) >= 400 }).isEmpty { code = 1 }
     if let path = settings.harPath {
         do {
-            try SessionExport.writeHAR(records, to: path, secrets: settings.secrets)
+            try SessionExport.writeHAR(store.storedRecords(), to: path, secrets: settings.secrets)
         } catch {
             printToStandardError("reqtop: cannot write the HAR file \(path): \(error.localizedDescription)")
             code = 1
@@ -207,7 +207,7 @@ func runListInteractively(_ runner: RequestListRunner, settings: HeadlessSetting
     }
     if let folder = settings.keepBodiesPath {
         do {
-            let kept = try KeptBodies.write(records, to: folder)
+            let kept = try KeptBodies.write(store.storedRecords(), to: folder)
             printToStandardError("reqtop: kept \(kept.kept) bodies (\(ByteCount.format(kept.bytes))) in \(folder); index.tsv lists them"
                                  + (kept.released > 0 ? " (\(kept.released) released during the session are listed, not kept)" : ""))
         } catch {

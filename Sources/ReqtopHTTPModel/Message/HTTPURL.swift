@@ -54,6 +54,11 @@ public struct HTTPURL: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
+    /// Where the host and the path with its query are in `absoluteString`'s UTF-8 bytes.
+    public var utf8HostAndPathQueryRanges: (host: Range<Int>, pathAndQuery: Range<Int>) {
+        (Int(parts.hostStart)..<Int(parts.hostEnd), Int(parts.pathStart)..<Int(fragmentEnd))
+    }
+
     private var fragmentEnd: Int32 { parts.fragmentMark >= 0 ? parts.fragmentMark : Int32(absoluteString.utf8.count) }
 
     private func slice(_ start: Int32, _ end: Int32) -> String {

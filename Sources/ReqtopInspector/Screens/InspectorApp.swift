@@ -112,7 +112,7 @@ package final class InspectorApp {
         case .replayFailed:
             // The marked tasks when there are any, else every failed one.
             let marks = store.marks
-            let chosen = store.allRecords.filter { marks.isEmpty ? $0.state == .failed : marks.contains($0.id) }
+            let chosen = store.ids { id, state, _ in marks.isEmpty ? state == .failed : marks.contains(id) }.compactMap(store.record)
             chosen.forEach { _ = actions.replay($0) }
             let what = marks.isEmpty ? "failed" : "marked"
             say(chosen.isEmpty ? "no \(what) tasks to replay"

@@ -134,12 +134,13 @@ package final class InspectorModel: InspectorActions {
     package func saveHAR(to path: String) -> String {
         guard background.snapshot.running == nil else { return "a HAR save is already running: wait for it to finish" }
         let marks = store.marks
-        let records = store.allRecords.filter { marks.isEmpty || marks.contains($0.id) }
+        let records = store.storedRecords(only: marks.isEmpty ? nil : marks) // read back as the save goes
+        let total = marks.isEmpty ? records.count : marks.count
         let background = self.background, changed = onActivity, secrets = self.secrets
-        background.withLock { $0.running = "saving HAR: 0/\(records.count) tasks → \(path)" }
+        background.withLock { $0.running = "saving HAR: 0/\(total) tasks → \(path)" }
         saveQueue.async {
-            let message = Self.saveHAR(records, to: path, marked: !marks.isEmpty, secrets: secrets) { done in
-                background.withLock { $0.running = "saving HAR: \(done)/\(records.count) tasks → \(path)" }
+            let message = Self.saveHAR(records, total: total, to: path, marked: !marks.isEmpty, secrets: secrets) { done in
+                background.withLock { $0.running = "saving HAR: \(done)/\(total) tasks → \(path)" }
                 changed?()
             }
             // The save's transient memory (encoded entries, bodies read back) goes back to the
@@ -148,7 +149,7 @@ package final class InspectorModel: InspectorActions {
             background.withLock { $0 = (nil, message) }
             changed?()
         }
-        return "saving \(records.count) task\(records.count == 1 ? "" : "s") to \(path) in the background…"
+        return "saving \(total) task\(total == 1 ? "" : "s") to \(path) in the background…"
     }
 
     /// Waits for a HAR save in the background to finish (quitting does, so the file is whole).
@@ -164,11 +165,11 @@ package final class InspectorModel: InspectorActions {
         return finished ?? notSent.takeNotice() ?? owner?.takeNotice()
     }
 
-    private static func saveHAR(_ records: [TaskRecord], to path: String, marked: Bool, secrets: SecretPolicy, progress: (Int) -> Void) -> String {
+    private static func saveHAR(_ records: TaskStore.StoredRecords, total: Int, to path: String, marked: Bool, secrets: SecretPolicy, progress: (Int) -> Void) -> String {
         do {
             let summary = try SessionExport.writeHAR(records, to: path, secrets: secrets, progress: progress)
             let count = summary.tasks
-            let skipped = records.count - count
+            let skipped = total - count
             var notes: [String] = []
             if skipped > 0 { notes.append("\(skipped) without a response left out") }
             if summary.omittedBodies > 0 {

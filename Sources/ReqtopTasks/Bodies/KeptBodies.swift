@@ -15,7 +15,7 @@ package enum KeptBodies {
     }
 
     /// Writes the bodies of `records` into `folder` (created if needed); an existing file of the same name is replaced.
-    package static func write(_ records: [TaskRecord], to folder: String) throws -> Summary {
+    package static func write(_ records: some Sequence<TaskRecord>, to folder: String) throws -> Summary {
         let manager = FileManager.default
         try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var summary = Summary()

@@ -112,6 +112,7 @@ package enum SessionExport {
     }
 
     /// Writes the session as HAR 1.2, streaming: one task's entries (and body) in memory at a time.
+    /// `records` is read twice (secrets first); a store's `StoredRecords` reads them back as it goes.
     /// `progress` is told how many records are done every `progressInterval` records.
     @discardableResult
     /// The secret values a task's exchanges carry — in the request as given, every head as sent, every
@@ -123,7 +124,7 @@ package enum SessionExport {
     }
 
     @discardableResult
-    package static func writeHAR(_ records: [TaskRecord], to path: String, secrets: SecretPolicy, progressInterval: Int = 1000,
+    package static func writeHAR(_ records: some Sequence<TaskRecord>, to path: String, secrets: SecretPolicy, progressInterval: Int = 1000,
                                  progress: (Int) -> Void = { _ in }) throws -> HARSaveSummary {
         // A secret of one exchange is hidden in every other entry too: its values are known first.
         for record in records { secrets.register(secretValues(of: record)) }

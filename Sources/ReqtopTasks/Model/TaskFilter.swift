@@ -79,25 +79,18 @@ package struct TaskFilter: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Whether `record` passes every clause.
-    package func matches(_ record: TaskRecord) -> Bool {
-        withUnsafePointer(to: record) { matches(at: $0) }
-    }
-
-    /// The same test on a record read in place: at 100,000 tasks, copying each record (a struct
-    /// of many references) cost more than the test itself.
-    /// (Each field is read through the pointer: binding `pointer.pointee` to a name would copy the record.)
-    func matches(at pointer: UnsafePointer<TaskRecord>) -> Bool {
+    /// Whether the task of `row` passes every clause (read in place: at a million tasks, no
+    /// record is read back and no string is made).
+    func matches(_ row: RowKeys) -> Bool {
         for clause in clauses {
             let hit: Bool
             switch clause.term {
-            // Byte-level, ASCII case-insensitive: a filter over 100,000 tasks builds no strings.
-            case .text(let text): hit = ASCII.contains(pointer.pointee.request.url.absoluteString, lowercasedNeedle: text)
-            case .status(let range): hit = pointer.pointee.response.map { range.contains($0.status) } ?? false
-            case .method(let method): hit = pointer.pointee.request.method.uppercased() == method
-            case .state(let state): hit = pointer.pointee.state == state
-            case .host(let host): hit = ASCII.contains(pointer.pointee.request.url.host, lowercasedNeedle: host)
-            case .name(let name): hit = pointer.pointee.name.map { ASCII.contains($0, lowercasedNeedle: name) } ?? false
+            case .text(let text): hit = ASCII.contains(row.url, lowercasedNeedle: text)
+            case .status(let range): hit = row.status.map { range.contains($0) } ?? false
+            case .method(let method): hit = ASCII.equalsUppercased(row.method, method)
+            case .state(let state): hit = row.state == state
+            case .host(let host): hit = ASCII.contains(row.host, lowercasedNeedle: host)
+            case .name(let name): hit = row.name.map { ASCII.contains($0, lowercasedNeedle: name) } ?? false
             }
             if hit == clause.negated { return false }
         }

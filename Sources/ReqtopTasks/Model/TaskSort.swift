@@ -31,44 +31,40 @@ package enum TaskSort: String, Sendable, CaseIterable {
         }
     }
 
-    /// The numeric sort key of a record.
-    /// (Records are read through a pointer, field by field: copying each record cost more than the sort.)
-    func number(at r: UnsafePointer<TaskRecord>, now: Double) -> Double {
+    /// The numeric sort key of a row.
+    func number(of r: RowKeys, now: Double) -> Double {
         switch self {
-        case .id: Double(r.pointee.id.rawValue)
-        case .status: Double(r.pointee.response?.status ?? 0)
-        case .size: Double(r.pointee.downloaded)
-        case .duration: r.pointee.startedAt.map { (r.pointee.endedAt ?? now) - $0 } ?? -1
-        case .started: r.pointee.startedAt ?? .infinity
+        case .id: Double(r.id.rawValue)
+        case .status: Double(r.status ?? 0)
+        case .size: Double(r.downloaded)
+        case .duration: r.startedAt.map { (r.endedAt ?? now) - $0 } ?? -1
+        case .started: r.startedAt ?? .infinity
         default: 0
         }
     }
 
-    /// Appends the text sort key of a record to `bytes` as UTF-8 (host and name case-folded);
-    /// false when the record has none (a task without a name), which sorts after every present
+    /// Appends the text sort key of a row to `bytes` as UTF-8 (host and name case-folded);
+    /// false when the task has none (a task without a name), which sorts after every present
     /// value in either direction.
-    func appendText(at r: UnsafePointer<TaskRecord>, to bytes: inout [UInt8]) -> Bool {
+    func appendText(of r: RowKeys, to bytes: inout [UInt8]) -> Bool {
         switch self {
-        case .method: bytes.append(contentsOf: r.pointee.request.method.utf8)
+        case .method: bytes.append(contentsOf: r.method)
         case .host:
-            r.pointee.request.url.withUTF8HostAndPathQuery { host, _ in
-                for byte in host { bytes.append(ASCII.lowercased(byte)) }
-            }
-            if let port = r.pointee.request.url.port { // its digits, no string made
+            for byte in r.host { bytes.append(ASCII.lowercased(byte)) }
+            if let port = r.port { // its digits, no string made
                 bytes.append(UInt8(ascii: ":"))
                 var divisor = 1
                 while divisor * 10 <= port { divisor *= 10 }
                 while divisor > 0 { bytes.append(UInt8(ascii: "0") + UInt8(port / divisor % 10)); divisor /= 10 }
             }
         case .path:
-            r.pointee.request.url.withUTF8HostAndPathQuery { _, pathQuery in
-                // No path sorts as "/" (what is sent), before its query if it has one.
-                if pathQuery.first != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
-                bytes.append(contentsOf: pathQuery)
-            }
+            // No path sorts as "/" (what is sent), before its query if it has one.
+            let pathQuery = r.pathAndQuery
+            if pathQuery.first != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
+            bytes.append(contentsOf: pathQuery)
         case .name:
-            guard let name = r.pointee.name else { return false }
-            bytes.append(contentsOf: name.utf8.lazy.map(ASCII.lowercased))
+            guard let name = r.name else { return false }
+            bytes.append(contentsOf: name.lazy.map(ASCII.lowercased))
         default: break
         }
         return true
@@ -81,25 +77,29 @@ enum ASCII {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
-    /// Whether `haystack` contains `needle` (already lower-case), ignoring ASCII case.
-    static func contains(_ haystack: String, lowercasedNeedle needle: [UInt8]) -> Bool {
+    /// Whether `bytes` contain `needle` (already lower-case), ignoring ASCII case.
+    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, lowercasedNeedle needle: [UInt8]) -> Bool {
         guard !needle.isEmpty else { return true }
-        var haystack = haystack
-        return haystack.withUTF8 { bytes in
-            guard bytes.count >= needle.count else { return false }
-            let first = needle[0]
-            var i = 0
-            let last = bytes.count - needle.count
-            while i <= last {
-                if lowercased(bytes[i]) == first {
-                    var j = 1
-                    while j < needle.count, lowercased(bytes[i + j]) == needle[j] { j += 1 }
-                    if j == needle.count { return true }
-                }
-                i += 1
+        guard bytes.count >= needle.count else { return false }
+        let first = needle[0]
+        var i = 0
+        let last = bytes.count - needle.count
+        while i <= last {
+            if lowercased(bytes[i]) == first {
+                var j = 1
+                while j < needle.count, lowercased(bytes[i + j]) == needle[j] { j += 1 }
+                if j == needle.count { return true }
             }
-            return false
+            i += 1
         }
+        return false
+    }
+
+    /// Whether `bytes`, upper-cased (ASCII), are `text`.
+    static func equalsUppercased(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String) -> Bool {
+        guard bytes.count == text.utf8.count else { return false }
+        for (byte, other) in zip(bytes, text.utf8) where (byte >= 0x61 && byte <= 0x7A ? byte & 0xDF : byte) != other { return false }
+        return true
     }
 
 }
@@ -121,11 +121,13 @@ package struct TaskOrder: Hashable, Sendable, CustomStringConvertible {
 
     package var description: String { "\(key.rawValue) \(descending ? "▼" : "▲")" }
 
-    /// `indices` of `records` in this order; ties keep creation order (the index order).
-    func sorted(_ indices: [Int], of records: [TaskRecord], now: Double) -> [Int] {
+    /// `indices` of `table`'s rows in this order; ties keep creation order (the index order).
+    func sorted(_ indices: [Int], of table: RecordTable, now: Double) -> [Int] {
         let descending = self.descending
         if key.isNumeric {
-            var keyed = records.withUnsafeBufferPointer { buffer in indices.map { (key: key.number(at: buffer.baseAddress! + $0, now: now), index: $0) } }
+            var keyed = table.withRows { rows, text in
+                indices.map { (key: key.number(of: RowKeys(row: rows.baseAddress! + $0, base: text), now: now), index: $0) }
+            }
             keyed.sort { a, b in a.key != b.key ? (descending ? a.key > b.key : a.key < b.key) : a.index < b.index }
             return keyed.map(\.index)
         }
@@ -135,10 +137,10 @@ package struct TaskOrder: Hashable, Sendable, CustomStringConvertible {
         bytes.reserveCapacity(indices.count * 24) // most keys are shorter: the buffer is not grown and copied as it fills
         var starts = [Int](), lengths = [Int](), present = [Bool]()
         starts.reserveCapacity(indices.count); lengths.reserveCapacity(indices.count); present.reserveCapacity(indices.count)
-        records.withUnsafeBufferPointer { buffer in
+        table.withRows { rows, text in
             for index in indices {
                 let start = bytes.count
-                present.append(key.appendText(at: buffer.baseAddress! + index, to: &bytes))
+                present.append(key.appendText(of: RowKeys(row: rows.baseAddress! + index, base: text), to: &bytes))
                 starts.append(start)
                 lengths.append(bytes.count - start)
             }

@@ -8,7 +8,8 @@ import ReqtopSync
 /// Screens read it; they never keep task data of their own.
 package final class TaskStore: Sendable {
     struct State {
-        var records: [TaskRecord] = []
+        /// Every task: its row, and its record (whole, or packed once it has been finished a while).
+        var table: RecordTable
         var index: [TaskID: Int] = [:]
         var counts: [TaskState: Int] = [:]
         var latency = LatencyHistogram()
@@ -27,9 +28,9 @@ package final class TaskStore: Sendable {
         /// The largest task id seen (ids of an attached program and reqtop's own differ in size).
         var largestID = 0
         var version = 0
-        /// Bytes of response bodies kept (memory and spill files), and which records hold them, oldest first.
+        /// Bytes of response bodies kept (memory and spill files), and which tasks hold them, oldest first.
         var retainedBodyBytes: Int64 = 0
-        var bodyHolders: [Int] = []
+        var bodyHolders: [TaskID] = []
         var listingCache: (version: Int, filter: TaskFilter, order: TaskOrder, time: Double, listing: TaskListing)?
         /// Tasks seen and not ended yet; `waitUntilSettled` sleeps until it is 0.
         var unfinished = 0
@@ -41,7 +42,7 @@ package final class TaskStore: Sendable {
     /// How many lines the event log keeps.
     package static let logCapacity = 1000
 
-    private let state = Protected(State())
+    private let state: Protected<State>
     private let onChange: @Sendable () -> Void
     private let queue = DispatchQueue(label: "reqtop.taskstore")
     private let bodyBudget: Int64
@@ -50,9 +51,12 @@ package final class TaskStore: Sendable {
     ///   - bodyBudget: response bodies kept in memory for the Body tab and HAR, in bytes; past it the
     ///     oldest in-memory ones are released, so a long session's memory stays bounded. Bodies in
     ///     files (spilled past the engine's memory cap, downloads) are not counted and are kept.
+    ///   - finishedKeptWhole: how many of the newest finished tasks keep their record whole; older
+    ///     ones are packed (`RecordTable`) and read back when asked for.
     ///   - onChange: called (on the store's queue) after each batch of events is applied.
-    package init(bodyBudget: Int64 = 256 << 20, onChange: @escaping @Sendable () -> Void = {}) {
+    package init(bodyBudget: Int64 = 256 << 20, finishedKeptWhole: Int = 256, onChange: @escaping @Sendable () -> Void = {}) {
         self.bodyBudget = bodyBudget
+        state = Protected(State(table: RecordTable(finishedKeptWhole: finishedKeptWhole)))
         self.onChange = onChange
     }
 
@@ -89,24 +93,22 @@ package final class TaskStore: Sendable {
     /// that writes tasks out as they end and keeps only the rest. Counts, rates and the log stay.
     package func removeEndedPrefix() -> [TaskRecord] {
         state.withLock { state in
-            let count = state.records.prefix { $0.state.isTerminal }.count
+            let count = state.table.rows.prefix { $0.state.isTerminal }.count
             guard count > 0 else { return [] }
-            let taken = Array(state.records.prefix(count))
-            state.records.removeFirst(count)
+            let taken = state.table.removeFirst(count)
             for record in taken {
                 state.index[record.id] = nil
                 state.marks.remove(record.id)
             }
             state.index = state.index.mapValues { $0 - count }
-            var holders: [Int] = []
-            for position in state.bodyHolders {
-                if position >= count {
-                    holders.append(position - count)
-                } else if case .data(let data)? = taken[position].body {
+            let removed = Set(taken.lazy.map(\.id))
+            state.bodyHolders.removeAll { id in
+                guard removed.contains(id) else { return false }
+                if let position = taken.firstIndex(where: { $0.id == id }), case .data(let data)? = taken[position].body {
                     state.retainedBodyBytes -= Int64(data.count)
                 }
+                return true
             }
-            state.bodyHolders = holders
             state.connections.removeAll() // (a recorder keeps no finished task: none to show sharing a connection)
             state.listingCache = nil
             state.version &+= 1
@@ -119,6 +121,7 @@ package final class TaskStore: Sendable {
         state.withLock { state in
             for event in events { Self.apply(event, to: &state) }
             Self.releaseBodies(beyond: bodyBudget, in: &state)
+            state.table.packFinished(index: state.index)
             state.version &+= 1
             if state.unfinished == 0 {
                 for waiter in state.settledWaiters { waiter.signal() }
@@ -132,8 +135,8 @@ package final class TaskStore: Sendable {
             guard state.index[event.task] == nil else { return }
             let record = TaskRecord(id: event.task, name: description.name, kind: description.kind, state: .suspended,
                                     request: description.request, createdAt: event.time)
-            state.index[event.task] = state.records.count
-            state.records.append(record)
+            state.index[event.task] = state.table.count
+            state.table.append(record)
             if let name = description.name { state.longestName = max(state.longestName, name.count) }
             state.longestMethod = max(state.longestMethod, description.request.method.utf8.count)
             state.largestID = max(state.largestID, event.task.rawValue)
@@ -141,7 +144,7 @@ package final class TaskStore: Sendable {
             state.unfinished += 1
         }
         guard let position = state.index[event.task] else { return }
-        var record = state.records[position]
+        var record = state.table.take(at: position)
         let before = record.state
         switch event.kind {
         case .created: break
@@ -180,7 +183,7 @@ package final class TaskStore: Sendable {
             record.redirects = completion.redirects // now with each hop's timings
             record.body = completion.body
             Self.note(completion.connection, of: &record, at: position, in: &state)
-            Self.account(completion.body, at: position, in: &state)
+            Self.account(completion.body, of: record.id, in: &state)
             if let sent = completion.sentBody { record.keepStreamedBody(sent) }
             if completion.bytes > record.downloaded {
                 state.bytesReceived += completion.bytes - record.downloaded
@@ -200,9 +203,7 @@ package final class TaskStore: Sendable {
         case .scriptLog(let log):
             record.scriptLogs.append(log)
         case .message(let message):
-            // The stored copy lets go of the log first: held once, it grows in place (shared, each
-            // message would copy every one held before it).
-            state.records[position].messages = nil
+            // (The record was taken out of the table: its log is held once and grows in place.)
             if record.messages == nil { record.messages = StreamMessageLog() }
             record.messages?.append(message, at: event.time)
         }
@@ -214,7 +215,7 @@ package final class TaskStore: Sendable {
         record.revision &+= 1
         appendTimeline(event, to: &record)
         if event.name != .progress && event.name != .message { appendLog(event, to: &state) } // (the Stream tab lists messages)
-        state.records[position] = record
+        state.table.put(record, at: position)
     }
 
     /// What a failed or cancelled task got before it ended: the error, response head, timings,
@@ -228,7 +229,7 @@ package final class TaskStore: Sendable {
         record.redirects = failure.redirects
         if let body = failure.partialBody {
             record.body = body
-            Self.account(body, at: position, in: &state)
+            Self.account(body, of: record.id, in: &state)
         }
         if failure.bytes > record.downloaded {
             state.bytesReceived += failure.bytes - record.downloaded
@@ -253,21 +254,19 @@ package final class TaskStore: Sendable {
 
     /// Counts a body held in memory against the budget. A body in a file (spilled past the memory
     /// cap, or a download) costs no memory: it is kept, not counted.
-    private static func account(_ body: ResponseBody?, at position: Int, in state: inout State) {
+    private static func account(_ body: ResponseBody?, of task: TaskID, in state: inout State) {
         guard case .data(let data)? = body, !data.isEmpty else { return }
         state.retainedBodyBytes += Int64(data.count)
-        state.bodyHolders.append(position)
+        state.bodyHolders.append(task)
     }
 
     private static func releaseBodies(beyond budget: Int64, in state: inout State) {
         var released = 0
         while state.retainedBodyBytes > budget, released < state.bodyHolders.count {
-            let position = state.bodyHolders[released]
+            let task = state.bodyHolders[released]
             released += 1
-            guard let body = state.records[position].body else { continue }
-            state.retainedBodyBytes -= body.count
-            state.records[position].body = nil
-            state.records[position].bodyReleased = true
+            guard let position = state.index[task] else { continue }
+            state.retainedBodyBytes -= state.table.releaseBody(at: position)
         }
         if released > 0 { state.bodyHolders.removeFirst(released) }
     }
@@ -331,7 +330,7 @@ package final class TaskStore: Sendable {
 
     /// The record of `id`.
     package func record(_ id: TaskID) -> TaskRecord? {
-        state.withLock { state in state.index[id].map { state.records[$0] } }
+        state.withLock { state in state.index[id].map { state.table.record(at: $0) } }
     }
 
     /// How stale a filtered or sorted listing may get while tasks keep changing (seconds).
@@ -342,17 +341,17 @@ package final class TaskStore: Sendable {
     /// events arrive.
     package func listing(filter: TaskFilter, order: TaskOrder, now: Double = Date().timeIntervalSince1970) -> TaskListing {
         state.withLock { state in
-            if filter.isEmpty, order == .byID { return TaskListing(rows: .all(count: state.records.count)) }
+            if filter.isEmpty, order == .byID { return TaskListing(rows: .all(count: state.table.count)) }
             if let cache = state.listingCache, cache.filter == filter, cache.order == order,
                cache.version == state.version || now - cache.time < Self.listingRefreshInterval {
                 return cache.listing
             }
-            let records = state.records
-            // Through a buffer pointer, records are borrowed in place (an Array subscript copied each one).
-            var positions = filter.isEmpty ? Array(records.indices)
-                : records.withUnsafeBufferPointer { buffer in buffer.indices.filter { filter.matches(at: buffer.baseAddress! + $0) } }
-            if order != .byID { positions = order.sorted(positions, of: records, now: now) }
-            var rowOf = [Int32](repeating: -1, count: records.count)
+            let count = state.table.count
+            // Rows are read in place, their text as bytes: no record is read back.
+            var positions = filter.isEmpty ? Array(0..<count)
+                : state.table.withRows { rows, text in (0..<count).filter { filter.matches(RowKeys(row: rows.baseAddress! + $0, base: text)) } }
+            if order != .byID { positions = order.sorted(positions, of: state.table, now: now) }
+            var rowOf = [Int32](repeating: -1, count: count)
             for (row, position) in positions.enumerated() { rowOf[position] = Int32(row) }
             let listing = TaskListing(rows: .positions(order: positions.map { Int32($0) }, rowOf: rowOf))
             state.listingCache = (state.version, filter, order, now, listing)
@@ -365,8 +364,8 @@ package final class TaskStore: Sendable {
         state.withLock { state in
             let rows = rows.clamped(to: 0..<listing.count)
             switch listing.rows {
-            case .all: return rows.compactMap { $0 < state.records.count ? state.records[$0] : nil }
-            case .positions(let order, _): return rows.map { state.records[Int(order[$0])] }
+            case .all: return rows.compactMap { $0 < state.table.count ? state.table.record(at: $0) : nil }
+            case .positions(let order, _): return rows.map { state.table.record(at: Int(order[$0])) }
             }
         }
     }
@@ -384,7 +383,7 @@ package final class TaskStore: Sendable {
     package func aggregates(now: Double = Date().timeIntervalSince1970) -> Aggregates {
         state.withLock { state in
             let (requests, bytes) = state.rates.rates(now: now)
-            return Aggregates(counts: state.counts, total: state.records.count, requestsPerSecond: requests,
+            return Aggregates(counts: state.counts, total: state.table.count, requestsPerSecond: requests,
                               bytesPerSecond: bytes, p50: state.latency.percentile(0.5), p95: state.latency.percentile(0.95),
                               max: state.latency.count > 0 ? state.latency.max : nil, bytesReceived: state.bytesReceived)
         }
@@ -396,7 +395,7 @@ package final class TaskStore: Sendable {
             let count = state.log.count
             return (max(0, count - limit)..<count).map { i in
                 let event = state.log[(state.logStart + i) % max(1, count)]
-                return EventDescription.logLine(event, record: state.index[event.task].map { state.records[$0] })
+                return EventDescription.logLine(event, record: state.index[event.task].map { state.table.record(at: $0) })
             }
         }
     }
@@ -430,7 +429,7 @@ package final class TaskStore: Sendable {
     package var longestMethod: Int { state.withLock { $0.longestMethod } }
     /// The tasks that used `connection` (one after another, or at once as HTTP/2 streams), in the order they ended.
     package func tasks(on connection: TransferConnection) -> [TaskRecord] {
-        state.withLock { state in (state.connections[connection] ?? []).compactMap { state.index[$0].map { state.records[$0] } } }
+        state.withLock { state in (state.connections[connection] ?? []).compactMap { state.index[$0].map { state.table.record(at: $0) } } }
     }
 
     /// Whether a response came over HTTP/2 or later (the STATUS column then has room for `h2`).
@@ -440,8 +439,74 @@ package final class TaskStore: Sendable {
     package var largestID: Int { state.withLock { $0.largestID } }
 
     /// The newest task (the last created), for follow mode.
-    package var newestID: TaskID? { state.withLock { $0.records.last?.id } }
+    package var newestID: TaskID? { state.withLock { $0.table.rows.last?.id } }
 
-    /// Every record, in creation order (for saving the session).
-    package var allRecords: [TaskRecord] { state.withLock { $0.records } }
+    /// Every record, in creation order. At a million tasks this reads back every packed record at
+    /// once: a save iterates `storedRecords()`.
+    package var allRecords: [TaskRecord] {
+        state.withLock { state in (0..<state.table.count).map { state.table.record(at: $0) } }
+    }
+
+    /// How many finished tasks are packed, and the bytes their packed records take.
+    package var packed: (tasks: Int, bytes: Int) {
+        state.withLock { state in (state.table.rows.lazy.filter { $0.packed != nil }.count, state.table.packedBytes) }
+    }
+
+    /// The tasks whose id, state and status (nil before a response) pass `test`, in creation order:
+    /// read off the rows, no record read back.
+    package func ids(where test: (TaskID, TaskState, Int?) -> Bool) -> [TaskID] {
+        state.withLock { state in
+            state.table.rows.filter { test($0.id, $0.state, $0.status == 0 ? nil : Int($0.status)) }.map(\.id)
+        }
+    }
+
+    /// How many tasks the store holds.
+    package var count: Int { state.withLock { $0.table.count } }
+
+    /// The records of the tasks there are now (only those of `ids`, when given), in creation order,
+    /// read back a few at a time as the sequence is iterated: saving a million tasks never holds
+    /// them all. (For a store that keeps every task: `removeEndedPrefix` would move them.)
+    package func storedRecords(only ids: Set<TaskID>? = nil) -> StoredRecords {
+        StoredRecords(store: self, count: count, ids: ids)
+    }
+
+    package struct StoredRecords: Sequence, Sendable {
+        let store: TaskStore
+        /// The tasks there were when it was made (before `ids` picks among them).
+        package let count: Int
+        let ids: Set<TaskID>?
+
+        package func makeIterator() -> Iterator { Iterator(records: self) }
+
+        package struct Iterator: IteratorProtocol {
+            let records: StoredRecords
+            var position = 0
+            var chunk: [TaskRecord] = []
+            var taken = 0
+
+            package mutating func next() -> TaskRecord? {
+                while taken == chunk.count {
+                    guard position < records.count else { return nil }
+                    let (read, end) = records.store.readBack(from: position, upTo: records.count, only: records.ids)
+                    chunk = read
+                    taken = 0
+                    position = end
+                }
+                defer { taken += 1 }
+                return chunk[taken]
+            }
+        }
+    }
+
+    /// Records from `start` on (of `ids` only, when given), up to 256 positions; and where it stopped.
+    private func readBack(from start: Int, upTo end: Int, only ids: Set<TaskID>?) -> ([TaskRecord], Int) {
+        state.withLock { state in
+            let stop = min(end, start + 256, state.table.count)
+            var records: [TaskRecord] = []
+            for position in start..<stop where ids?.contains(state.table.rows[position].id) ?? true {
+                records.append(state.table.record(at: position, keepingReadBack: false))
+            }
+            return (records, stop > start ? stop : end)
+        }
+    }
 }

@@ -63,7 +63,7 @@ func runSessionCommand(_ argument: String?, options: InteractiveOptions) -> Int3
         if let url { session.start(HTTPRequest(url: url), name: nil) }
     }
     // As the README says for every session: 1 when a task failed or was cancelled.
-    if case .quit = outcome.reason, outcome.store.allRecords.contains(where: { $0.state == .failed || $0.state == .cancelled }) {
+    if case .quit = outcome.reason, outcome.store.aggregates().count(.failed) + outcome.store.aggregates().count(.cancelled) > 0 {
         return 1
     }
     return outcome.reason.exitCode

@@ -98,7 +98,7 @@ enum ProxyCommand: Command {
         proxy.stop()
         if let path = parsed.value(RunCommand.har) {
             do {
-                try SessionExport.writeHAR(outcome.store.allRecords, to: path, secrets: parsed.secrets)
+                try SessionExport.writeHAR(outcome.store.storedRecords(), to: path, secrets: parsed.secrets)
             } catch {
                 printToStandardError("reqtop proxy: cannot write the HAR file \(path): \(error.localizedDescription)")
                 return 1
