@@ -20,6 +20,8 @@ struct BenchSettings: Codable {
     /// Size of nginx's large.bin as the run expects it (`REQTOP_LARGE_FILE_MB`).
     var largeFileMB: Int
     var tuiTasks: Int
+    /// The TUI's figures again at a million finished tasks (issue 30's targets); 0 skips them.
+    var tuiMillionTasks: Int
     var tuiEventsPerSecond: Int
     var tuiSeconds: Double
     /// Server-sent events the Stream tab case posts, over `streamEvents / 1000` seconds (`BENCH_STREAM_EVENTS`).
@@ -47,6 +49,7 @@ struct BenchSettings: Codable {
             downloadRuns: int("BENCH_DOWNLOAD_RUNS", 3, 1),
             largeFileMB: int("REQTOP_LARGE_FILE_MB", 256, 256), // what with-test-servers.sh serves unless told
             tuiTasks: int("BENCH_TUI_TASKS", 100_000, 2000),
+            tuiMillionTasks: int("BENCH_TUI_MILLION", 1_000_000, 4000),
             tuiEventsPerSecond: int("BENCH_TUI_EVENTS_PER_SECOND", 10_000, 2000),
             tuiSeconds: quick ? 0.5 : 4,
             streamEvents: int("BENCH_STREAM_EVENTS", 10_000, 200),
@@ -58,7 +61,7 @@ struct BenchSettings: Codable {
     var summary: String {
         "\(replayRequests) requests × \(replayRuns) runs per replay figure, \(longRunRequests) requests × \(longRuns) runs per long-run figure, "
             + "\(singleRuns) single GETs, "
-            + "\(largeFileMB) MB × \(downloadRuns) downloads, TUI over \(tuiTasks) tasks at \(tuiEventsPerSecond) events/s "
+            + "\(largeFileMB) MB × \(downloadRuns) downloads, TUI over \(tuiTasks) (and \(tuiMillionTasks)) tasks at \(tuiEventsPerSecond) events/s "
             + "for \(tuiSeconds) s, \(busEvents) bus events × \(busRuns); medians (lowest–highest of the runs)\(quick ? " (BENCH_QUICK: smoke sizes, figures meaningless)" : "")"
     }
 }

@@ -7,9 +7,9 @@ import ReqtopTasks
 /// `reqtop-bench tui-table N`: over N finished tasks, in a process of its own — the slowest sort
 /// (each of the nine columns, both ways), the slowest filter, and a HAR save in the background
 /// while keys are pressed: how long the save takes, key → frame latency during it, and RSS before,
-/// at its peak and after. Prints `name value` lines (seconds and bytes).
+/// at its peak and after (not with `--no-save`). Prints `name value` lines (seconds and bytes).
 enum TUITableChild {
-    static func main(count: Int) -> Int32 {
+    static func main(count: Int, save: Bool) -> Int32 {
         let store = TaskStore()
         TUIBench.applyFinished(count: count, to: store)
         let session = InspectorModel(manager: SessionManager(), store: store, secrets: SecretPolicy())
@@ -36,6 +36,14 @@ enum TUITableChild {
             slowestFilter = max(slowestFilter, Clock.now() - start)
         }
 
+        guard save else {
+            withExtendedLifetime((store, app, terminal, session)) {
+                print("sort_slowest_s \(slowestSort)")
+                sortTimes.forEach { print($0) }
+                print("filter_slowest_s \(slowestFilter)")
+            }
+            return 0
+        }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-bench-\(getpid()).har").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let rssBefore = ProcessMemory.residentBytes
