@@ -41,7 +41,7 @@ public enum JSONEscaping {
     /// How many leading bytes of `source` need no escape, counted a word at a time: a word is passed
     /// over when none of its bytes is below 0x20, `"` or `\` (the usual bit test for a zero byte,
     /// which never misses one; the word that may hold one is looked at byte by byte).
-    private static func cleanPrefixLength(_ source: UnsafeBufferPointer<UInt8>) -> Int {
+    public static func cleanPrefixLength(_ source: UnsafeBufferPointer<UInt8>) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         guard let base = UnsafeRawPointer(source.baseAddress) else { return 0 }
         var index = 0

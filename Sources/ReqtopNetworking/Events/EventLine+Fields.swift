@@ -98,7 +98,7 @@ extension EventLine {
 
     /// Appends the line as one JSON object (no newline) to `bytes`.
     package func write(to bytes: inout [UInt8]) {
-        var json = JSONObjectWriter(appendingTo: &bytes)
+        var json = JSONObjectWriter()
         for field in Self.fields { field.write(self, &json) }
         json.finish(into: &bytes)
     }

@@ -1,111 +1,94 @@
 import Foundation
 
-/// Writes one JSON object field by field; the caller supplies the fields in sorted key order.
+/// Writes one JSON object field by field into a `ByteSink`; the caller supplies the fields in
+/// sorted key order.
 struct JSONObjectWriter {
-    private var bytes: [UInt8]
+    private let sink: ByteSink
     private var first = true
 
-    init(capacity: Int = 0) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
-        bytes.append(UInt8(ascii: "{"))
+    init(capacity: Int = 512) {
+        sink = ByteSink(capacity: capacity)
+        sink.append(UInt8(ascii: "{"))
     }
 
-    /// Writes the object after what `buffer` holds; `finish(into:)` hands the buffer back.
-    init(appendingTo buffer: inout [UInt8]) {
-        bytes = []
-        swap(&bytes, &buffer)
-        bytes.append(UInt8(ascii: "{"))
-    }
-
-    /// Closes the object and gives the buffer back to `buffer` (see `init(appendingTo:)`).
+    /// Closes the object and appends it to `buffer`.
     mutating func finish(into buffer: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "}"))
-        swap(&bytes, &buffer)
+        sink.append(UInt8(ascii: "}"))
+        sink.withBytes { buffer.append(contentsOf: $0) }
     }
 
     /// A nested object as the value of `name`, its fields written by `fields` (in sorted order).
     mutating func object(_ name: StaticString, _ fields: (inout JSONObjectWriter) -> Void) {
         key(name)
-        bytes.append(UInt8(ascii: "{"))
+        sink.append(UInt8(ascii: "{"))
         first = true
         fields(&self)
         first = false
-        bytes.append(UInt8(ascii: "}"))
+        sink.append(UInt8(ascii: "}"))
     }
 
     /// Keys are literals of plain ASCII letters (no escaping needed), copied as they are.
     mutating func key(_ name: StaticString) {
-        if !first { bytes.append(UInt8(ascii: ",")) }
+        let length = name.utf8CodeUnitCount
+        let out = sink.reserve(length + 4)
+        var index = 0
+        if !first {
+            out[0] = UInt8(ascii: ",")
+            index = 1
+        }
         first = false
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        out[index] = UInt8(ascii: "\"")
+        (out + index + 1).initialize(from: name.utf8Start, count: length)
+        out[index + 1 + length] = UInt8(ascii: "\"")
+        out[index + 2 + length] = UInt8(ascii: ":")
+        sink.commit(index + 3 + length)
     }
 
     mutating func string(_ name: StaticString, _ value: String) {
         key(name)
-        JSONEscaping.appendQuoted(value, to: &bytes)
+        sink.appendQuoted(value)
     }
 
     mutating func number<I: FixedWidthInteger & SignedInteger>(_ name: StaticString, _ value: I) {
         key(name)
-        Self.appendDecimal(Int64(value), to: &bytes)
-    }
-
-    /// The decimal digits of `value`, written into the buffer (no string made).
-    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var count = 0
-            repeat {
-                digits[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
-        }
+        sink.appendDecimal(Int64(value))
     }
 
     /// As `JSONSerialization` writes a `Double`: its shortest description without a trailing `.0`;
     /// non-finite values (which `JSONSerialization` refuses) become `null`.
     mutating func number(_ name: StaticString, _ value: Double) {
         key(name)
-        guard value.isFinite else { return bytes.append(contentsOf: "null".utf8) }
+        guard value.isFinite else { return sink.append("null") }
         // A whole number (not -0, which keeps its sign) is its digits: no string made.
         if value == value.rounded(), value.magnitude < 1e15, value != 0 || value.sign == .plus {
-            return Self.appendDecimal(Int64(value), to: &bytes)
+            return sink.appendDecimal(Int64(value))
         }
         // A number of whole microseconds (libcurl's timings in milliseconds, event times) is its digits:
         // between 0.001 and 2^32 two such numbers are further apart than a Double's spacing, so these
         // digits, trailing zeros dropped, are the shortest that read back as `value` — `description`'s.
         let micros = (value * 1_000_000).rounded()
         if value.magnitude >= 0.001, value.magnitude < 4_294_967_296, micros / 1_000_000 == value {
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            if value < 0 { sink.append(UInt8(ascii: "-")) }
             let whole = Int64(micros.magnitude) / 1_000_000
             var fraction = Int64(micros.magnitude) % 1_000_000, digits = 6
-            Self.appendDecimal(whole, to: &bytes)
-            bytes.append(UInt8(ascii: "."))
+            sink.appendDecimal(whole)
             while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-            var divisor: Int64 = 1
-            for _ in 1..<digits { divisor *= 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
-                divisor /= 10
+            let out = sink.reserve(digits + 1)
+            out[0] = UInt8(ascii: ".")
+            for index in stride(from: digits, to: 0, by: -1) {
+                out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+                fraction /= 10
             }
+            sink.commit(digits + 1)
             return
         }
-        // Otherwise `description`'s digits, written straight into the buffer (no string made).
-        var sink = ASCIISink()
-        swap(&sink.bytes, &bytes)
-        let start = sink.bytes.count
-        value.write(to: &sink)
-        swap(&sink.bytes, &bytes)
-        if bytes.count - start >= 2, bytes[bytes.count - 2] == UInt8(ascii: "."), bytes[bytes.count - 1] == UInt8(ascii: "0") {
-            bytes.removeLast(2)
+        // Otherwise `description`'s digits (handed over as ASCII, no string made).
+        var ascii = ASCIISink()
+        value.write(to: &ascii)
+        if ascii.bytes.count >= 2, ascii.bytes[ascii.bytes.count - 2] == UInt8(ascii: "."), ascii.bytes.last == UInt8(ascii: "0") {
+            ascii.bytes.removeLast(2)
         }
+        sink.append(ascii.bytes)
     }
 
     /// Where `Double.write(to:)` puts its digits: the standard library hands them over as ASCII bytes.
@@ -118,16 +101,16 @@ struct JSONObjectWriter {
     /// Header fields as an ordered list of `[name, value]` pairs.
     mutating func headers(_ name: StaticString, _ headers: [HTTPHeader]) {
         key(name)
-        bytes.append(UInt8(ascii: "["))
+        sink.append(UInt8(ascii: "["))
         for (index, header) in headers.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(UInt8(ascii: "["))
-            JSONEscaping.appendQuoted(header.name, to: &bytes)
-            bytes.append(UInt8(ascii: ","))
-            JSONEscaping.appendQuoted(header.value, to: &bytes)
-            bytes.append(UInt8(ascii: "]"))
+            if index > 0 { sink.append(UInt8(ascii: ",")) }
+            sink.append(UInt8(ascii: "["))
+            sink.appendQuoted(header.name)
+            sink.append(UInt8(ascii: ","))
+            sink.appendQuoted(header.value)
+            sink.append(UInt8(ascii: "]"))
         }
-        bytes.append(UInt8(ascii: "]"))
+        sink.append(UInt8(ascii: "]"))
     }
 
     /// Phase timings in ms as an object (as they are: `EventLine` rounds those of plain lines).
@@ -149,22 +132,22 @@ struct JSONObjectWriter {
     /// A list of phase timings, `null` where one is unknown.
     mutating func timingsList(_ name: StaticString, _ list: [PhaseTimings?]) {
         key(name)
-        bytes.append(UInt8(ascii: "["))
+        sink.append(UInt8(ascii: "["))
         for (index, timings) in list.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            guard let timings else { bytes.append(contentsOf: "null".utf8); continue }
-            bytes.append(UInt8(ascii: "{"))
+            if index > 0 { sink.append(UInt8(ascii: ",")) }
+            guard let timings else { sink.append("null"); continue }
+            sink.append(UInt8(ascii: "{"))
             first = true
             timingFields(timings)
-            bytes.append(UInt8(ascii: "}"))
+            sink.append(UInt8(ascii: "}"))
         }
         first = false
-        bytes.append(UInt8(ascii: "]"))
+        sink.append(UInt8(ascii: "]"))
     }
 
     mutating func bool(_ name: StaticString, _ value: Bool) {
         key(name)
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        sink.append(value ? "true" : "false")
     }
 
     /// A request's options, each one set (not nil) as a field.
@@ -177,21 +160,21 @@ struct JSONObjectWriter {
             if let max = o.maxRedirects { inner.number("maxRedirects", max) }
             if let omitted = o.omittedHeaders {
                 inner.key("omittedHeaders")
-                inner.bytes.append(UInt8(ascii: "["))
+                inner.sink.append(UInt8(ascii: "["))
                 for (index, name) in omitted.enumerated() {
-                    if index > 0 { inner.bytes.append(UInt8(ascii: ",")) }
-                    JSONEscaping.appendQuoted(name, to: &inner.bytes)
+                    if index > 0 { inner.sink.append(UInt8(ascii: ",")) }
+                    inner.sink.appendQuoted(name)
                 }
-                inner.bytes.append(UInt8(ascii: "]"))
+                inner.sink.append(UInt8(ascii: "]"))
             }
             if let timeout = o.timeout { inner.number("timeout", timeout) }
             if let trusted = o.trustedRedirects { inner.bool("trustedRedirects", trusted) }
         }
     }
 
+    /// The object as text, closed (the writer is done).
     func finished() -> String {
-        var bytes = self.bytes
-        bytes.append(UInt8(ascii: "}"))
-        return String(decoding: bytes, as: UTF8.self)
+        sink.append(UInt8(ascii: "}"))
+        return sink.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// Only what the line shows is redacted: a body it does not write is not searched.
 enum PlainLineWriter {
     static func write(_ event: TaskEvent, redaction: Redaction?, to bytes: inout [UInt8]) {
-        var json = JSONObjectWriter(appendingTo: &bytes)
+        var json = JSONObjectWriter()
         func common() {
             json.string("event", event.name.rawValue)
         }
