@@ -113,9 +113,14 @@ final class RecordPackingTests: XCTestCase {
             XCTAssertThrowsError(try bytes.withUnsafeBytes { try RecordCodec.decode(UnsafeRawBufferPointer(rebasing: $0[..<cut])) })
         }
         var generator = SystemRandomNumberGenerator()
-        for _ in 0..<2000 {
+        for round in 0..<4000 {
             var damaged = bytes
-            damaged[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            let at = Int.random(in: 0..<bytes.count, using: &generator)
+            if round % 2 == 0 {
+                damaged[at] = UInt8.random(in: 0...255, using: &generator)
+            } else { // a run of 0xFF: a count or length read as a huge number
+                for index in at..<min(bytes.count, at + Int.random(in: 1...9, using: &generator)) { damaged[index] = 0xFF }
+            }
             _ = try? damaged.withUnsafeBytes { try RecordCodec.decode($0) }
         }
     }

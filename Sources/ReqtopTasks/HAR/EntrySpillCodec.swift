@@ -3,8 +3,7 @@ import ReqtopNetworking
 import ReqtopRequestLists
 
 /// A compact binary form of `HARExportEntry` for `EntrySpill`: written and read back by the same
-/// process, so there is no versioning; numbers in their memory form, strings and bytes
-/// length-prefixed. (`JSONEncoder`/`JSONDecoder` cost 50–70 µs an entry: a recorder fell behind a
+/// process (`BinaryWriter`), each record behind its length. (`JSONEncoder`/`JSONDecoder` cost 50–70 µs an entry: a recorder fell behind a
 /// run of 10,000 requests/s and its backlog grew.)
 enum EntrySpillCodec {
     struct Malformed: LocalizedError {
@@ -13,14 +12,14 @@ enum EntrySpillCodec {
 
     /// Appends `entry` as one record: its length, then its fields.
     static func append(_ entry: HARExportEntry, to out: inout [UInt8]) {
-        var writer = Writer()
+        var writer = BinaryWriter()
         writer.double(entry.startedDateTime.timeIntervalSince1970)
         let request = entry.request
         writer.string(request.method)
         writer.string(request.url)
         writer.string(request.httpVersion)
         writer.headers(request.headers)
-        writer.data(request.body)
+        writer.optionalData(request.body)
         writer.int(request.headersSize)
         let response = entry.response
         writer.int(response.status)
@@ -29,28 +28,28 @@ enum EntrySpillCodec {
         writer.headers(response.headers)
         writer.int(response.bodySize)
         writer.string(response.mimeType)
-        writer.data(response.body)
+        writer.optionalData(response.body)
         writer.int(response.headersSize)
         let t = entry.timings
         for value in [t.blocked, t.dns, t.connect, t.ssl, t.send, t.wait, t.receive, entry.time] { writer.double(value) }
-        writer.string(entry.serverIPAddress)
-        writer.string(entry.comment)
-        writer.string(entry.error)
+        writer.optionalString(entry.serverIPAddress)
+        writer.optionalString(entry.comment)
+        writer.optionalString(entry.error)
         writer.int(entry.tests.count)
         for test in entry.tests {
             writer.string(test.name)
             writer.int(test.passed ? 1 : 0)
-            writer.string(test.message)
+            writer.optionalString(test.message)
         }
-        writer.string(entry.connection)
+        writer.optionalString(entry.connection)
         writer.int(entry.streamMessages.count)
         for timed in entry.streamMessages {
             let m = timed.message
             writer.double(timed.time)
             writer.string(m.format.rawValue)
             writer.int(m.index)
-            writer.string(m.event)
-            writer.string(m.id)
+            writer.optionalString(m.event)
+            writer.optionalString(m.id)
             writer.int(m.retry ?? -1)
             writer.string(m.data)
             writer.int(m.size)
@@ -68,103 +67,42 @@ enum EntrySpillCodec {
         while bytes.count - offset >= 8 {
             let length = Int(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
             guard length >= 0, bytes.count - offset - 8 >= length else { break }
-            var reader = Reader(bytes: UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<(offset + 8 + length)]))
-            try body(try reader.entry())
+            var reader = Reader(input: BinaryReader(bytes: UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<(offset + 8 + length)])))
+            let entry: HARExportEntry
+            do { entry = try reader.entry() } catch { throw Malformed() }
+            try body(entry)
             offset += 8 + length
         }
         return offset
     }
 
-    private struct Writer {
-        var bytes: [UInt8] = []
-
-        mutating func int(_ value: Int) { withUnsafeBytes(of: Int64(value).littleEndian) { bytes.append(contentsOf: $0) } }
-        mutating func double(_ value: Double) { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
-
-        mutating func string(_ value: String?) {
-            guard let value else { return int(-1) }
-            int(value.utf8.count)
-            bytes.append(contentsOf: value.utf8)
-        }
-
-        mutating func data(_ value: Data?) {
-            guard let value else { return int(-1) }
-            int(value.count)
-            bytes.append(contentsOf: value)
-        }
-
-        mutating func headers(_ headers: [HTTPHeader]) {
-            int(headers.count)
-            for header in headers {
-                string(header.name)
-                string(header.value)
-            }
-        }
-    }
-
     private struct Reader {
-        let bytes: UnsafeRawBufferPointer
-        var offset = 0
+        var input: BinaryReader
 
-        init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-
-        mutating func raw(_ count: Int) throws(Malformed) -> UnsafeRawBufferPointer {
-            guard count >= 0, bytes.count - offset >= count else { throw Malformed() }
-            defer { offset += count }
-            return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
-        }
-
-        mutating func int() throws(Malformed) -> Int { Int(Int64(littleEndian: try raw(8).loadUnaligned(as: Int64.self))) }
-        mutating func double() throws(Malformed) -> Double { Double(bitPattern: UInt64(littleEndian: try raw(8).loadUnaligned(as: UInt64.self))) }
-
-        mutating func optionalString() throws(Malformed) -> String? {
-            let count = try int()
-            return count < 0 ? nil : String(decoding: try raw(count), as: UTF8.self)
-        }
-
-        mutating func string() throws(Malformed) -> String {
-            guard let value = try optionalString() else { throw Malformed() }
-            return value
-        }
-
-        mutating func data() throws(Malformed) -> Data? {
-            let count = try int()
-            return count < 0 ? nil : Data(try raw(count))
-        }
-
-        mutating func headers() throws(Malformed) -> [HTTPHeader] {
-            let count = try int()
-            guard count >= 0 else { throw Malformed() }
-            var headers: [HTTPHeader] = []
-            headers.reserveCapacity(count)
-            for _ in 0..<count { headers.append(HTTPHeader(name: try string(), value: try string())) }
-            return headers
-        }
-
-        mutating func entry() throws(Malformed) -> HARExportEntry {
-            let started = Date(timeIntervalSince1970: try double())
-            let request = HARExportEntry.Request(method: try string(), url: try string(), httpVersion: try string(), headers: try headers(),
-                                                 body: try data(), headersSize: try int())
-            let response = HARExportEntry.Response(status: try int(), statusText: try string(), httpVersion: try string(),
-                                                   headers: try headers(), bodySize: try int(), mimeType: try string(), body: try data(),
-                                                   headersSize: try int())
-            let timings = HARTimings(blocked: try double(), dns: try double(), connect: try double(), ssl: try double(),
-                                     send: try double(), wait: try double(), receive: try double())
-            var entry = HARExportEntry(startedDateTime: started, request: request, response: response, timings: timings, time: try double(),
-                                       serverIPAddress: try optionalString(), comment: try optionalString(), error: try optionalString())
-            let tests = try int()
-            guard tests >= 0 else { throw Malformed() }
+        mutating func entry() throws(BinaryReader.Malformed) -> HARExportEntry {
+            let started = Date(timeIntervalSince1970: try input.double())
+            let request = HARExportEntry.Request(method: try input.string(), url: try input.string(), httpVersion: try input.string(), headers: try input.headers(),
+                                                 body: try input.optionalData(), headersSize: try input.int())
+            let response = HARExportEntry.Response(status: try input.int(), statusText: try input.string(), httpVersion: try input.string(),
+                                                   headers: try input.headers(), bodySize: try input.int(), mimeType: try input.string(), body: try input.optionalData(),
+                                                   headersSize: try input.int())
+            let timings = HARTimings(blocked: try input.double(), dns: try input.double(), connect: try input.double(), ssl: try input.double(),
+                                     send: try input.double(), wait: try input.double(), receive: try input.double())
+            var entry = HARExportEntry(startedDateTime: started, request: request, response: response, timings: timings, time: try input.double(),
+                                       serverIPAddress: try input.optionalString(), comment: try input.optionalString(), error: try input.optionalString())
+            let tests = try input.int()
+            guard tests >= 0 else { throw BinaryReader.Malformed() }
             for _ in 0..<tests {
-                entry.tests.append(TestResult(name: try string(), passed: try int() != 0, message: try optionalString()))
+                entry.tests.append(TestResult(name: try input.string(), passed: try input.int() != 0, message: try input.optionalString()))
             }
-            entry.connection = try optionalString()
-            let messages = try int()
-            guard messages >= 0 else { throw Malformed() }
+            entry.connection = try input.optionalString()
+            let messages = try input.int()
+            guard messages >= 0 else { throw BinaryReader.Malformed() }
             for _ in 0..<messages {
-                let time = try double()
-                guard let format = StreamMessage.Format(rawValue: try string()) else { throw Malformed() }
-                let index = try int(), event = try optionalString(), id = try optionalString(), retry = try int()
-                let data = try string(), size = try int(), flags = try int(), opcode = try int(), closeCode = try int()
+                let time = try input.double()
+                guard let format = StreamMessage.Format(rawValue: try input.string()) else { throw BinaryReader.Malformed() }
+                let index = try input.int(), event = try input.optionalString(), id = try input.optionalString(), retry = try input.int()
+                let data = try input.string(), size = try input.int(), flags = try input.int(), opcode = try input.int(), closeCode = try input.int()
                 var message = StreamMessage(format: format, index: index, event: event, id: id, retry: retry < 0 ? nil : retry, data: data,
                                             size: size, isWhole: flags & 1 != 0, isComplete: flags & 2 != 0)
                 message.direction = flags & 4 != 0 ? .send : flags & 8 != 0 ? .receive : nil

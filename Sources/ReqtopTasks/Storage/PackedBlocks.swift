@@ -44,20 +44,20 @@ struct PackedBlocks {
     }
 
     /// The record at `location`.
-    mutating func record(at location: Location) throws(RecordCodec.Malformed) -> TaskRecord {
+    mutating func record(at location: Location) throws(BinaryReader.Malformed) -> TaskRecord {
         let block = Int(location.block)
         if block == sealed.count {
             return try Self.decode(open, location)
         }
         if let cached = inflated.first(where: { $0.block == location.block }) { return try Self.decode(cached.bytes, location) }
-        guard block < sealed.count, let packed = sealed[block] else { throw RecordCodec.Malformed() }
+        guard block < sealed.count, let packed = sealed[block] else { throw BinaryReader.Malformed() }
         guard packed.isDeflated else { return try Self.decode(packed.bytes, location) }
         var bytes = [UInt8](repeating: 0, count: packed.count)
         var length = uLongf(packed.count)
         let status = bytes.withUnsafeMutableBufferPointer { out in
             packed.bytes.withUnsafeBufferPointer { uncompress(out.baseAddress, &length, $0.baseAddress, uLong($0.count)) }
         }
-        guard status == Z_OK, Int(length) == packed.count else { throw RecordCodec.Malformed() }
+        guard status == Z_OK, Int(length) == packed.count else { throw BinaryReader.Malformed() }
         if inflated.count >= 4 { inflated.removeFirst() }
         inflated.append((location.block, bytes))
         return try Self.decode(bytes, location)
@@ -78,11 +78,11 @@ struct PackedBlocks {
         }
     }
 
-    private static func decode(_ bytes: [UInt8], _ location: Location) throws(RecordCodec.Malformed) -> TaskRecord {
+    private static func decode(_ bytes: [UInt8], _ location: Location) throws(BinaryReader.Malformed) -> TaskRecord {
         let start = Int(location.offset), end = start + Int(location.length)
-        guard end <= bytes.count else { throw RecordCodec.Malformed() }
+        guard end <= bytes.count else { throw BinaryReader.Malformed() }
         let result = bytes.withUnsafeBytes { all in
-            Result { () throws(RecordCodec.Malformed) in try RecordCodec.decode(UnsafeRawBufferPointer(rebasing: all[start..<end])) }
+            Result { () throws(BinaryReader.Malformed) in try RecordCodec.decode(UnsafeRawBufferPointer(rebasing: all[start..<end])) }
         }
         return try result.get()
     }
