@@ -33,8 +33,11 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
     // Each looks the task delegate up first: a task removed from the registry gets no more callbacks.
 
     func didReceiveHeaderLine(_ bytes: UnsafeRawBufferPointer, transfer: Transfer) -> Bool {
+        // A field line only adds to the head being read: the registry (a lock and a lookup) is asked
+        // at the lines that post, the status line and the blank line that ends the head.
+        if transfer.state.takeHeaderField(bytes) { return true }
         guard isRegistered(transfer) else { return false }
-        return transfer.state.didReceiveHeaderLine(bytes) { emit($0, for: transfer.id) }
+        return transfer.state.didReceiveHeadBoundary(bytes) { emit($0, for: transfer.id) }
     }
 
     func didSendHead(_ bytes: UnsafeRawBufferPointer, transfer: Transfer) {

@@ -260,8 +260,7 @@ public final class SessionManager: Sendable {
     private func finishUnsent(_ task: HTTPTask, error: TransferError? = nil) {
         if error == nil { _ = try? task.transition(to: .cancelled) }
         guard let delegate = registry.remove(task.id) else { return }
-        var unsent = delegate.unsentCancellation
-        if let error { unsent.error = error }
+        let unsent = delegate.unsent(error: error)
         delegate.stream?.consumer.didFinish(unsent.error)
         let (handler, event) = delegate.respond(unsent)
         let bus = self.bus

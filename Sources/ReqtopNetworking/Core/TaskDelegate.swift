@@ -3,19 +3,34 @@ import Foundation
 import Glibc
 #endif
 
-/// What one transfer produced, handed from the engine thread to serialization.
-struct FinishedTransfer: Sendable {
-    var head: HTTPResponseHead?
-    var body: ResponseBody?
-    var bytes: Int64
-    var redirects: [RedirectHop]
+/// What one transfer produced, handed from the engine thread to serialization and the completion
+/// handler. A class: it passes through several hands per task, each a single retain (as a struct,
+/// each copy retained every field).
+final class FinishedTransfer: Sendable {
+    let head: HTTPResponseHead?
+    let body: ResponseBody?
+    let bytes: Int64
+    let redirects: [RedirectHop]
     /// Each request head as it went on the wire, one per hop.
-    var sentHeads: [RequestHead]
-    var timings: PhaseTimings?
-    var error: TransferError?
+    let sentHeads: [RequestHead]
+    let timings: PhaseTimings?
+    let error: TransferError?
     /// What a streaming task read from its body source and sent.
-    var sentBody: StreamedRequestBody? = nil
-    var connection: TransferConnection? = nil
+    let sentBody: StreamedRequestBody?
+    let connection: TransferConnection?
+
+    init(head: HTTPResponseHead?, body: ResponseBody?, bytes: Int64, redirects: [RedirectHop], sentHeads: [RequestHead],
+         timings: PhaseTimings?, error: TransferError?, sentBody: StreamedRequestBody? = nil, connection: TransferConnection? = nil) {
+        self.head = head
+        self.body = body
+        self.bytes = bytes
+        self.redirects = redirects
+        self.sentHeads = sentHeads
+        self.timings = timings
+        self.error = error
+        self.sentBody = sentBody
+        self.connection = connection
+    }
 }
 
 /// Reports progress to a task's progress handler.
@@ -75,10 +90,10 @@ final class TaskDelegate: Sendable {
         self.respond = respond
     }
 
-    /// The result of a task the engine never had (cancelled before it started, or refused because
-    /// the manager was invalidated).
-    var unsentCancellation: FinishedTransfer {
+    /// The result of a task the engine never had: cancelled before it started — or failed with
+    /// `error` (refused because the manager was invalidated).
+    func unsent(error: TransferError?) -> FinishedTransfer {
         FinishedTransfer(head: nil, body: nil, bytes: 0, redirects: [], sentHeads: [], timings: nil,
-                         error: TransferError(code: .cancelled, message: "cancelled"))
+                         error: error ?? TransferError(code: .cancelled, message: "cancelled"))
     }
 }

@@ -66,28 +66,42 @@ final class TransferState {
 
     // MARK: Headers
 
-    /// One raw header line of any response of the transfer (including redirects and 1xx).
-    func didReceiveHeaderLine(_ bytes: UnsafeRawBufferPointer, emit: (TaskEvent.Kind) -> Void) -> Bool {
+    /// A field line (`Name: value`) of the response head being read (any response of the transfer,
+    /// redirects and 1xx included; CRLF included), added to it; false for any other line
+    /// (status line, the blank line that ends the head), which `didReceiveHeadBoundary` takes.
+    func takeHeaderField(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        EngineThread.check()
+        guard readingHead else { return false }
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
+        let lineBytes = UnsafeRawBufferPointer(rebasing: bytes[..<end])
+        guard !Self.isStatusLine(lineBytes), let colon = lineBytes.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        // Cut on the bytes (no string for the whole line). Optional whitespace around a value is SP or
+        // HTAB (RFC 9110 §5.6.3); Foundation's bridged trimming was a third of the engine.
+        func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        var start = colon + 1, stop = end
+        while start < stop, isBlank(lineBytes[start]) { start += 1 }
+        while stop > start, isBlank(lineBytes[stop - 1]) { stop -= 1 }
+        let name = String(decoding: UnsafeRawBufferPointer(rebasing: lineBytes[..<colon]), as: UTF8.self)
+        let value = String(decoding: UnsafeRawBufferPointer(rebasing: lineBytes[start..<stop]), as: UTF8.self)
+        pendingFields.append(HTTPHeader(name: name, value: value))
+        pendingFieldBytes += bytes.count
+        return true
+    }
+
+    private static func isStatusLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        line.count >= 5 && line[0] == UInt8(ascii: "H") && line[1] == UInt8(ascii: "T")
+            && line[2] == UInt8(ascii: "T") && line[3] == UInt8(ascii: "P") && line[4] == UInt8(ascii: "/")
+    }
+
+    /// A line of a response head that is not a field: a status line starts a head, the blank line ends
+    /// it (posting `.response`, or `.redirected` for a hop to follow). False aborts the transfer.
+    func didReceiveHeadBoundary(_ bytes: UnsafeRawBufferPointer, emit: (TaskEvent.Kind) -> Void) -> Bool {
         EngineThread.check()
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
         let lineBytes = UnsafeRawBufferPointer(rebasing: bytes[..<end])
-        let isStatusLine = lineBytes.count >= 5 && lineBytes[0] == UInt8(ascii: "H") && lineBytes[1] == UInt8(ascii: "T")
-            && lineBytes[2] == UInt8(ascii: "T") && lineBytes[3] == UInt8(ascii: "P") && lineBytes[4] == UInt8(ascii: "/")
-        if readingHead, !isStatusLine, let colon = lineBytes.firstIndex(of: UInt8(ascii: ":")) {
-            // A header field, cut on the bytes (no string for the whole line). Optional whitespace around a
-            // value is SP or HTAB (RFC 9110 §5.6.3); Foundation's bridged trimming was a third of the engine.
-            func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
-            var start = colon + 1, stop = end
-            while start < stop, isBlank(lineBytes[start]) { start += 1 }
-            while stop > start, isBlank(lineBytes[stop - 1]) { stop -= 1 }
-            let name = String(decoding: UnsafeRawBufferPointer(rebasing: lineBytes[..<colon]), as: UTF8.self)
-            let value = String(decoding: UnsafeRawBufferPointer(rebasing: lineBytes[start..<stop]), as: UTF8.self)
-            pendingFields.append(HTTPHeader(name: name, value: value))
-            pendingFieldBytes += bytes.count
-            return true
-        }
-        if isStatusLine {
+        if Self.isStatusLine(lineBytes) {
             pendingHead = Self.statusLine(lineBytes, url: current.url, size: bytes.count)
             readingHead = true
             pendingFields = []
