@@ -108,8 +108,9 @@ final class Transfer {
         // Redirects are decided by `RedirectPolicy` and followed by the engine, one transfer per hop;
         // libcurl speaks http and https only, whatever a URL or a Location says.
         ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
-        ccurl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, RedirectPolicy.curlProtocols)
-        ccurl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, RedirectPolicy.curlProtocols)
+        let protocols = UnsafeRawPointer(RedirectPolicy.curlProtocols.utf8Start).assumingMemoryBound(to: CChar.self)
+        ccurl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, protocols)
+        ccurl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, protocols)
 
         // TLS, HTTP version, proxy, compression, cookies.
         if r.insecure {

@@ -17,7 +17,8 @@ struct RedirectPolicy {
     static let followedStatuses: Set<Int> = [301, 302, 303, 307, 308]
     static let allowedSchemes: Set<String> = ["http", "https"]
     /// Value of `CURLOPT_PROTOCOLS_STR` and `CURLOPT_REDIR_PROTOCOLS_STR`.
-    static let curlProtocols = "http,https"
+    /// A literal, NUL-terminated: handed to libcurl in place (a short String was copied into a C string each time).
+    static let curlProtocols: StaticString = "http,https"
     /// Headers that carry credentials for one origin.
     static let credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization", "Host"]
     /// Headers that describe a body, dropped with it.

@@ -8,8 +8,8 @@ package final class JSONLinesPrinter: Sendable {
     private let host: EventMonitorHost
 
     package init(bus: EventBus, sink: any OutputSink = FileDescriptorSink.standardOutput, secrets: SecretPolicy) {
-        host = EventMonitorHost(bus: bus, monitor: Writer(sink: sink, secrets: secrets), label: "reqtop.headless.jsonl",
-                                gathering: headlessGathering)
+        host = EventMonitorHost(bus: bus, monitor: Writer(sink: sink, secrets: secrets),
+                                queue: DispatchQueue(label: "reqtop.headless.jsonl", qos: .utility), gathering: headlessGathering)
     }
 
     /// Starts printing the bus's events.
@@ -38,7 +38,7 @@ package final class JSONLinesPrinter: Sendable {
                 JSONLinesEncoder.append(event, redaction: redaction, to: &bytes)
                 bytes.append(UInt8(ascii: "\n"))
             }
-            sink.write(String(decoding: bytes, as: UTF8.self))
+            bytes.withUnsafeBytes { sink.write(utf8: $0) } // the encoder's bytes are UTF-8: no String made of them
         }
     }
 }

@@ -7,6 +7,12 @@ import ReqtopSync
 package protocol OutputSink: Sendable {
     /// Writes `text` as is (callers include the newlines) and flushes it.
     func write(_ text: String)
+    /// Writes UTF-8 `bytes` as `write(_:)` writes their text.
+    func write(utf8 bytes: UnsafeRawBufferPointer)
+}
+
+extension OutputSink {
+    package func write(utf8 bytes: UnsafeRawBufferPointer) { write(String(decoding: bytes, as: UTF8.self)) }
 }
 
 /// Unbuffered output to a file descriptor (1 for stdout, 2 for stderr): every `write` reaches the
@@ -24,17 +30,18 @@ package struct FileDescriptorSink: OutputSink {
 
     package func write(_ text: String) {
         var text = text
-        text.withUTF8 { bytes in
-            let buffer = UnsafeRawBufferPointer(bytes)
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return  // a closed pipe: nothing more can be written
-                }
-                offset += written
+        text.withUTF8 { write(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    package func write(utf8 buffer: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < buffer.count {
+            let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return  // a closed pipe: nothing more can be written
             }
+            offset += written
         }
     }
 }

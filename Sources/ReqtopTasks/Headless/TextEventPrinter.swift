@@ -14,7 +14,8 @@ package final class TextEventPrinter: Sendable {
     package init(bus: EventBus, sink: any OutputSink = FileDescriptorSink.standardOutput,
                 progressInterval: Double = 0.25, statusLine: LiveStatusLine? = nil) {
         lines = Lines(sink: sink, statusLine: statusLine, progressInterval: progressInterval)
-        host = EventMonitorHost(bus: bus, monitor: lines, label: "reqtop.headless.text", gathering: headlessGathering)
+        host = EventMonitorHost(bus: bus, monitor: lines, queue: DispatchQueue(label: "reqtop.headless.text", qos: .utility),
+                                gathering: headlessGathering)
     }
 
     /// Starts printing the bus's events.
