@@ -121,6 +121,12 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
         finishedTasks.append((delegate, finished))
     }
 
+    /// The engine is about to wait for the network: the events observers are done with are freed
+    /// now, on the thread that allocated them.
+    func beforeSleep() {
+        bus.releaseSpentEvents()
+    }
+
     /// End of one engine pass: hand the batch of events to the bus, then the tasks that finished to
     /// serialization (one block each, so they run side by side) — or, when the serializer does not
     /// read the body, straight to the completion queue, one block for a run of tasks sharing it.

@@ -80,6 +80,7 @@ final class EngineLoop {
                 return true
             }
             guard sleeps else { continue }
+            delegate.beforeSleep()
             curl_multi_poll(multi, nil, 0, 1000, nil)
         }
     }
