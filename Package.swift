@@ -22,6 +22,8 @@ let package = Package(
         .target(name: "CTextWidth"),
         // glibc's malloc tuning (malloc.h), for the executable's process-wide settings.
         .target(name: "CMemory"),
+        // Thread names and the stop-signal pipe: what Swift cannot call itself (pthread_setname_np, a C signal handler).
+        .target(name: "CProcess"),
         // OpenSSL (Debian: libssl-dev) for the proxy's --intercept: a local CA, per-host certificates, TLS server sessions.
         .target(name: "CTLS", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         // nghttp2 (Debian: libnghttp2-dev) for the proxy's server side of HTTP/2: frames, HPACK, flow control.
@@ -32,7 +34,7 @@ let package = Package(
         .target(name: "CJavaScriptCore"),
 
         // One small lock type shared by every layer.
-        .target(name: "ReqtopSync"),
+        .target(name: "ReqtopSync", dependencies: ["CProcess"]),
 
         // The vocabulary both layers speak: HTTPRequest, header fields, URLs as written, response and
         // wire request heads, JSON values that keep numbers as written, phase timings.
@@ -64,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "reqtop",
             dependencies: ["ReqtopTasks", "ReqtopInspector", "ReqtopNcurses", "ReqtopTestServer", "ReqtopNetworking", "ReqtopRequestLists", "ReqtopProxy",
-                           "ReqtopTerminalText", "CMemory"]
+                           "ReqtopTerminalText", "CMemory", "CProcess"]
         ),
 
         // A small screen of the terminal kit, driven by the tmux end-to-end tests.

@@ -36,12 +36,10 @@ public final class ForwardProxy: Sendable {
         let control = ProxyControl()
         self.control = control
         let threadEnded = self.threadEnded
-        let thread = Thread {
+        startThread(named: "reqtop.proxy") {
             ProxyLoop(listener: listener, manager: manager, configuration: configuration, control: control).run()
             threadEnded.signal()
         }
-        thread.name = "reqtop.proxy"
-        thread.start()
     }
 
     /// Stops listening, closes every client connection (their tasks are cancelled) and waits for

@@ -80,20 +80,20 @@ func runHeadless(_ runner: RequestListRunner, settings: HeadlessSettings) -> Int
     textPrinter?.start()
     jsonPrinter?.start()
 
-    let interrupted = Protected(false)
-    let signals = installStopSignalHandler { _ in
-        let again = interrupted.withLock { flag -> Bool in defer { flag = true }; return flag }
-        if again { _exit(130) }
-        runner.cancelAll()
-    }
+    // SIGINT or SIGTERM cancels the run; a second one ends the process at once.
+    let stop = StopSignalWaiter(secondSignalExitCode: 130)
+    var interrupted = false
 
     let outcome = Protected<RunOutcome?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    runner.start { result in
+    // On the engine thread when the last task ends there: it only stores the outcome and wakes this thread.
+    runner.start(onAnyThread: true) { result in
         outcome.withLock { $0 = result }
-        done.signal()
+        stop.finish()
     }
-    done.wait()
+    stop.wait { _ in
+        interrupted = true
+        runner.cancelAll()
+    }
 
     textPrinter?.stop()
     jsonPrinter?.stop()
@@ -111,7 +111,6 @@ func runHeadless(_ runner: RequestListRunner, settings: HeadlessSettings) -> Int
     let summary = outcome.snapshot?.summary ?? RunSummary(results: [])
     (settings.format == .jsonl ? stderr : stdout).write(summary.text)
     for report in settings.reports { exitCode = max(exitCode, write(report, results: outcome.snapshot?.results ?? [], lists: settings.listNames)) }
-    withExtendedLifetime(signals) {}
-    let code = summary.exitCode(failOnStatus: settings.failOnStatus, interrupted: interrupted.snapshot)
+    let code = summary.exitCode(failOnStatus: settings.failOnStatus, interrupted: interrupted)
     return code == 0 ? exitCode : code
 }

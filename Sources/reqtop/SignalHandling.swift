@@ -1,20 +1,52 @@
-import Dispatch
+import CProcess
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Calls `handler` (on a background queue) for each SIGINT or SIGTERM instead of letting them kill
-/// the process. Keep the returned sources alive for as long as the handler should run.
+/// Waits on the calling thread until `finish()`, and turns SIGINT and SIGTERM meanwhile into calls
+/// of a handler on that same thread instead of ending the process.
 ///
-/// Created in a nonisolated function on purpose: a Dispatch handler closure written in top-level
-/// code would be inferred `@MainActor` and trap on a background queue.
-func installStopSignalHandler(_ handler: @escaping @Sendable (Int32) -> Void) -> [DispatchSourceSignal] {
-    let queue = DispatchQueue(label: "reqtop.signals")
-    return [SIGINT, SIGTERM].map { number in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-        source.setEventHandler { handler(number) }
-        source.resume()
-        return source
+/// The signals arrive through a pipe (a C handler writes their numbers), so no Dispatch signal
+/// source and no libdispatch manager thread are needed: a one-request run started three threads
+/// fewer. Create one per process, before the work it waits for starts.
+final class StopSignalWaiter: Sendable {
+    private let readEnd: Int32
+    private let writeEnd: Int32
+
+    /// - Parameter secondSignalExitCode: a second signal ends the process at once with this code
+    ///   (for a stop that hangs); nil: every signal is handed to the handler.
+    init(secondSignalExitCode: Int32? = nil) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            // No pipe, no way to hear signals: they keep their default action (ending the process).
+            readEnd = -1
+            writeEnd = -1
+            return
+        }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) } // not inherited by the programs a run starts
+        _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
+        _ = cprocess_route_stop_signals(writeEnd, secondSignalExitCode ?? -1)
+    }
+
+    /// Ends `wait`. Safe from any thread, the engine thread too (one `write`).
+    func finish() {
+        var zero: UInt8 = 0
+        if writeEnd < 0 { return }
+        _ = write(writeEnd, &zero, 1)
+    }
+
+    /// Blocks until `finish()` is called, calling `onSignal` with the signal's number on this
+    /// thread for each SIGINT or SIGTERM that comes first.
+    func wait(onSignal: (Int32) -> Void) {
+        guard readEnd >= 0 else { return }
+        var byte: UInt8 = 0
+        while true {
+            let count = read(readEnd, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1, byte != 0 else { return } // finished (or the pipe failed)
+            onSignal(Int32(byte))
+        }
     }
 }

@@ -704,4 +704,15 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(entries[1]["_error"] as? String, "cancelled: cancelled", "the error, where tools look for it (Chrome's _error)")
         XCTAssertTrue(process.stderrText.contains("1 cancelled"), process.stderrText)
     }
+
+    func testSIGTERMCancelsLikeSIGINTAndTheSummaryIsPrinted() throws {
+        let list = try file("slow.http", "GET {{base}}/drip?numbytes=100&duration=30\n")
+        let process = try RunningProcess(reqtopExecutable, ["run", list, "--var", base])
+        let response = process.waitForLine { $0.contains("#1 response") }
+        XCTAssertNotNil(response, "no response line; stdout: \(process.stdoutLines)")
+        process.send(signal: SIGTERM)
+        XCTAssertEqual(process.waitForExit(timeout: 20), 130, process.stderrText)
+        XCTAssertTrue(process.stdoutLines.contains { $0.hasPrefix("#1 ") && $0.hasSuffix(" cancelled") }, "\(process.stdoutLines)")
+        XCTAssertTrue(process.stdoutLines.contains { $0.contains("1 cancelled") && $0.contains("1 request") }, "the summary: \(process.stdoutLines)")
+    }
 }

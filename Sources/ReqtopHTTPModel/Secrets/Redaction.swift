@@ -306,7 +306,7 @@ public struct Redaction: Sendable {
 extension StringProtocol {
     /// Substring search on UTF-8 bytes. With Foundation imported, `contains(_: String)` is
     /// NSString's bridged search, which made redaction a fifth of a `--events jsonl` run.
-    public func containsBytes(_ needle: String) -> Bool {
+    @inlinable public func containsBytes(_ needle: String) -> Bool {
         func search(_ hay: UnsafeBufferPointer<UInt8>, _ pattern: UnsafeBufferPointer<UInt8>) -> Bool {
             guard !pattern.isEmpty else { return true }
             guard hay.count >= pattern.count else { return false }

@@ -9,8 +9,8 @@ import Glibc
 ///
 /// A process's folders sit in one folder per user in the temp directory: `reqtop-<uid>/<pid>-bodies`
 /// and `reqtop-<uid>/<pid>-har-entries`, all 0700. The per-user folder holds nothing else, so listing
-/// it is cheap: every session manager removes the dead processes' folders in it when it starts (in
-/// the background). When the per-user folder cannot be used — it is not a directory this user owns
+/// it is cheap: the first session manager of a process lists it when it starts (a few system calls,
+/// no thread) and removes the dead processes' folders it finds in the background. When the per-user folder cannot be used — it is not a directory this user owns
 /// (made by someone else, a symlink) — a process's folders go in the temp directory itself as
 /// `reqtop-<pid>-bodies` (earlier versions' layout); those are looked for once per process, when it
 /// first makes a folder, since the temp directory itself can hold thousands of entries.
@@ -21,7 +21,17 @@ package enum SpillFolders {
         case harEntries = "har-entries"
     }
 
-    private static var temporaryPath: String { FileManager.default.temporaryDirectory.path }
+    /// The temp directory as `FileManager.default.temporaryDirectory` names it: an absolute `$TMPDIR`
+    /// without its trailing slashes, else /tmp (any other `$TMPDIR` is left to FileManager). Without
+    /// FileManager for the common cases: its URL's `path`, at first use, looked up types by name across
+    /// the whole binary — a tenth of a millisecond of a one-request run.
+    private static var temporaryPath: String {
+        guard let value = getenv("TMPDIR") else { return "/tmp" }
+        guard value.pointee == UInt8(ascii: "/") else { return FileManager.default.temporaryDirectory.path }
+        var path = String(cString: value)
+        while path.utf8.count > 1, path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
 
     /// `$TMPDIR/reqtop-<uid>`.
     static var userFolderPath: String { temporaryPath + "/reqtop-\(getuid())" }
@@ -58,9 +68,12 @@ package enum SpillFolders {
 
     // MARK: Folders of dead processes
 
-    /// The per-user folder's dead processes' folders go, once per process, in the background.
+    /// The per-user folder's dead processes' folders go, once per process: listed here, removed in the
+    /// background when there are any (a thread started for nothing was a tenth of a millisecond of a
+    /// one-request run).
     package static let removeFoldersOfDeadProcessesOnce: Void = {
-        DispatchQueue.global(qos: .utility).async { removeFoldersOfDeadProcesses(in: userFolderPath, prefix: "") }
+        let found = candidates(in: userFolderPath, prefix: "").filter { kill($0.pid, 0) == -1 && errno == ESRCH }
+        if !found.isEmpty { DispatchQueue.global(qos: .utility).async { remove(found, from: userFolderPath) } }
     }()
 
     private static let removeTemporaryDirectoryLeftoversOnce: Void = {
@@ -71,8 +84,13 @@ package enum SpillFolders {
     /// whose process is gone (this user's only). Names are matched on the bytes `readdir` returns,
     /// without a string per entry; each candidate is checked again right before it goes.
     static func removeFoldersOfDeadProcesses(in directory: String, prefix: String) {
-        if prefix.isEmpty, !isPrivateFolderOfThisUser(directory) { return }
-        guard let listing = opendir(directory) else { return }
+        remove(candidates(in: directory, prefix: prefix), from: directory)
+    }
+
+    /// The folders in `directory` named like another process's (alive or not).
+    private static func candidates(in directory: String, prefix: String) -> [(pid: pid_t, name: String)] {
+        if prefix.isEmpty, !isPrivateFolderOfThisUser(directory) { return [] }
+        guard let listing = opendir(directory) else { return [] }
         var candidates: [(pid: pid_t, name: String)] = []
         while let entry = readdir(listing) {
             let owner = withUnsafeBytes(of: &entry.pointee.d_name) { bytes in
@@ -81,6 +99,11 @@ package enum SpillFolders {
             if let owner, owner.pid != getpid() { candidates.append(owner) }
         }
         closedir(listing)
+        return candidates
+    }
+
+    /// Removes the `candidates` of `directory` that are this user's folders of processes that are gone.
+    private static func remove(_ candidates: [(pid: pid_t, name: String)], from directory: String) {
         for candidate in candidates {
             let path = directory + "/" + candidate.name
             var info = stat()

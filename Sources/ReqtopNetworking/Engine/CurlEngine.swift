@@ -33,14 +33,12 @@ final class CurlEngine: Sendable {
         self.wakeup = wakeup
         let inbox = self.inbox
         let threadEnded = self.threadEnded
-        let thread = Thread {
+        startThread(named: Self.threadName) {
             let loop = EngineLoop(multi: wakeup.multi, inbox: inbox, delegate: SessionDelegate(registry: registry, bus: bus),
                                   maxConcurrent: max(1, maxConcurrent), maxPerHost: max(1, maxPerHost))
             loop.run()
             threadEnded.signal()
         }
-        thread.name = Self.threadName
-        thread.start()
     }
 
     /// Hands a command to the engine thread and wakes it; false once the engine is shutting down.

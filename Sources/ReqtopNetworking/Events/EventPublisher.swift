@@ -95,9 +95,7 @@ public final class EventPublisher: Sendable {
             self.publish(events.map { (line: EventStreamEncoder.line(for: $0, bodyLimit: limit, redaction: redaction) + "\n",
                                        isProgress: $0.name == .progress) })
         } }
-        let loop = Thread { [self] in run() }
-        loop.name = "reqtop.publisher"
-        loop.start()
+        startThread(named: "reqtop.publisher") { [self] in run() }
     }
 
     deinit { stop() }

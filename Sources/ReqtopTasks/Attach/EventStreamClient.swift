@@ -45,9 +45,7 @@ package final class EventStreamClient: Sendable {
 
     /// Connects and reads until the stream ends (and, with `follow`, reconnects) on its own thread.
     package func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "reqtop.attach"
-        thread.start()
+        startThread(named: "reqtop.attach") { [self] in run() }
     }
 
     /// Connects once, now: nil, or why the socket cannot be reached.

@@ -46,7 +46,13 @@ package final class TextEventPrinter: Sendable {
 
         func receive(_ events: [TaskEvent]) {
             let text = formatter.withLock { formatter in
-                events.compactMap { formatter.line(for: $0) }.map { $0 + "\n" }.joined()
+                var text = ""
+                for event in events {
+                    guard let line = formatter.line(for: event) else { continue }
+                    text += line
+                    text += "\n"
+                }
+                return text
             }
             if !text.isEmpty { emit(text) }
         }

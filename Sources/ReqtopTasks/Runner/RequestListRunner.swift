@@ -73,7 +73,7 @@ package final class RequestListRunner: Sendable {
                 for producer in producers.values.joined() { outstanding.insert(SpecKey(list: listIndex, iteration: iteration, spec: producer)) }
             }
         }
-        let queue = RunQueue(specCounts: inputs.map(\.list.specs.count), rounds: options.repeatCount)
+        let queue = RunQueue(specCounts: inputs.map { $0.list.specs.count }, rounds: options.repeatCount)
         var initial = RunnerState(queue: queue, outstanding: outstanding)
         initial.keepsResults = options.keepsResults
         state = Protected(initial)
@@ -96,9 +96,14 @@ package final class RequestListRunner: Sendable {
 
     /// Starts the run (once; later calls only add a completion) and calls `completion` when every
     /// request has finished, or, after `cancelAll()`, when the tasks in flight have ended.
-    package func start(completion: @escaping @Sendable (RunOutcome) -> Void) {
+    ///
+    /// `completion` runs off the engine thread (it may stop the manager), unless `onAnyThread`: then
+    /// it may run on the engine thread, right after the last task's terminal event is posted, and
+    /// must only hand the outcome over (store it, wake a waiting thread) — no hop to another thread
+    /// at the end of a run.
+    package func start(onAnyThread: Bool = false, completion: @escaping @Sendable (RunOutcome) -> Void) {
         let first = state.withLock { state -> Bool in
-            state.completions.append(completion)
+            state.completions.append(RunCompletion(handler: completion, onAnyThread: onAnyThread))
             defer { state.started = true }
             return !state.started
         }
@@ -251,7 +256,7 @@ package final class RequestListRunner: Sendable {
 
     private func finishIfDone() {
         var stranded: [RunResult] = []
-        let done = state.withLock { state -> (RunOutcome, [@Sendable (RunOutcome) -> Void])? in
+        let done = state.withLock { state -> (RunOutcome, [RunCompletion])? in
             guard state.started, state.inFlightCount == 0 else { return nil }
             if !state.cancelled, !state.queue.isEmpty {
                 // Nothing in flight and nothing ready: only possible when a dependency can never finish.
@@ -280,8 +285,10 @@ package final class RequestListRunner: Sendable {
         }
         if let onNotSent = callbacks.withLock({ $0.onNotSent }) { stranded.forEach(onNotSent) }
         if let (outcome, completions) = done {
-            // The run's end is the caller's (it may stop the manager): never on the engine thread.
-            manager.offEngineThread { for completion in completions { completion(outcome) } }
+            for completion in completions where completion.onAnyThread { completion.handler(outcome) }
+            // Otherwise the run's end is the caller's (it may stop the manager): never on the engine thread.
+            let others = completions.filter { !$0.onAnyThread }
+            if !others.isEmpty { manager.offEngineThread { for completion in others { completion.handler(outcome) } } }
         }
     }
 }

@@ -15,7 +15,7 @@ struct RunnerState {
     var tally = RunTally()
     var cancelled = false
     var started = false
-    var completions: [@Sendable (RunOutcome) -> Void] = []
+    var completions: [RunCompletion] = []
 
     init(queue: RunQueue, outstanding: Set<SpecKey>) {
         self.queue = queue
@@ -47,4 +47,11 @@ struct RunnerState {
         record(result)
         outstanding.remove(SpecKey(list: item.list, iteration: item.iteration, spec: item.spec))
     }
+}
+
+/// A caller of `RequestListRunner.start`, called back at the run's end.
+struct RunCompletion: Sendable {
+    let handler: @Sendable (RunOutcome) -> Void
+    /// The handler may run on the engine thread (see `start(onAnyThread:completion:)`).
+    let onAnyThread: Bool
 }

@@ -131,15 +131,13 @@ enum ProxyCommand: Command {
         }
         defer { counting.cancel() }
         printToStandardError("reqtop proxy: \(listening)")
-        let done = DispatchSemaphore(value: 0)
-        let signals = installStopSignalHandler { _ in done.signal() }
-        done.wait()
+        let stop = StopSignalWaiter()
+        stop.wait { _ in stop.finish() } // until the first SIGINT or SIGTERM
         proxy.stop() // closes every client connection, which cancels its task
         let deadline = Date().addingTimeInterval(3)
         while manager.registeredTaskCount > 0, Date() < deadline { usleep(10_000) }
         text?.stop()
         json?.stop()
-        withExtendedLifetime(signals) {}
         printToStandardError("reqtop proxy: stopped after \(counter.snapshot.requests) requests and \(counter.snapshot.tunnels) tunnels")
         if let recorder, let harPath {
             recorder.stop()
