@@ -33,7 +33,7 @@ let package = Package(
         // loaded when a script first needs it, not linked (a run without scripts never maps it).
         .target(name: "CJavaScriptCore"),
 
-        // One small lock type shared by every layer.
+        // One small lock type shared by every layer, and named threads.
         .target(name: "ReqtopSync", dependencies: ["CProcess"]),
 
         // The vocabulary both layers speak: HTTPRequest, header fields, URLs as written, response and

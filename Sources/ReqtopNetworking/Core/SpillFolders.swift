@@ -10,8 +10,9 @@ import Glibc
 /// A process's folders sit in one folder per user in the temp directory: `reqtop-<uid>/<pid>-bodies`
 /// and `reqtop-<uid>/<pid>-har-entries`, all 0700. The per-user folder holds nothing else, so listing
 /// it is cheap: the first session manager of a process lists it when it starts (a few system calls,
-/// no thread) and removes the dead processes' folders it finds in the background. When the per-user folder cannot be used — it is not a directory this user owns
-/// (made by someone else, a symlink) — a process's folders go in the temp directory itself as
+/// no thread) and removes the dead processes' folders it finds in the background. When the per-user
+/// folder cannot be used — it is not a directory this user owns (made by someone else, a symlink) —
+/// a process's folders go in the temp directory itself as
 /// `reqtop-<pid>-bodies` (earlier versions' layout); those are looked for once per process, when it
 /// first makes a folder, since the temp directory itself can hold thousands of entries.
 package enum SpillFolders {
