@@ -5,7 +5,7 @@ SWIFT_TEST_FLAGS ?= --disable-swift-testing
 ## What `make test` (and so CI) builds with: a warning in any Swift target fails the build.
 STRICT_FLAGS = -Xswiftc -warnings-as-errors
 
-.PHONY: demo test build release static-libstdc++ install test-unit test-tsan bench fuzz clean
+.PHONY: demo test build release static-libs install test-unit test-tsan bench fuzz clean
 
 ## Release binaries (`make release`, and the ones `make bench` measures): the Swift runtime linked
 ## in, and generic type metadata reached through direct accessors instead of by mangled name (the
@@ -14,15 +14,17 @@ STRICT_FLAGS = -Xswiftc -warnings-as-errors
 ## so the libraries stay usable as a dependency of other packages. Also without the run-time
 ## exclusivity checks (`make test` builds keep them; the compile-time ones stay): on the engine
 ## thread they were 4 % of a request's instructions, a call into the runtime per class property access.
-## And with the C++ library the Swift runtime is written in linked in too (its symbols hidden like the
-## runtime's): loading libstdc++.so and binding its 3,300 symbol relocations was about 1 ms of a
-## one-request run. The linker takes libstdc++.a from a folder that holds only it (`static-libstdc++`);
-## where there is no libstdc++.a the binary links the shared library as before. And without SwiftPM's
-## $ORIGIN run path, which sent the loader to look for every system library beside the binary first
-## (39 failed lookups per start; these binaries load no library of their own).
-STATIC_CXX_DIR = $(CURDIR)/.build/static-libstdc++
+## And with the C++ library the Swift runtime is written in, and ncursesw with its terminfo library,
+## linked in too (their symbols hidden like the runtime's): loading libstdc++.so and binding its 3,300
+## symbol relocations was about 1 ms of a one-request run, the two curses libraries 0.17 ms. The linker
+## finds them in a folder that holds only them (`static-libs`: libstdc++.a, and a libncursesw.so that
+## is a linker script naming the two archives); where an archive is missing the binary links the
+## shared library as before. And without SwiftPM's $ORIGIN run path, which sent the loader to look for
+## every system library beside the binary first (39 failed lookups per start; these binaries load no
+## library of their own).
+STATIC_LIBS_DIR = $(CURDIR)/.build/static-libs
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
-	-Xswiftc -enforce-exclusivity=unchecked -Xlinker -L$(STATIC_CXX_DIR) --disable-local-rpath
+	-Xswiftc -enforce-exclusivity=unchecked -Xlinker -L$(STATIC_LIBS_DIR) --disable-local-rpath
 
 ## Build and run the demo: the embedded server plus Resources/demo.http in the inspector.
 demo: build
@@ -33,14 +35,17 @@ build:
 	$(SWIFT) build
 
 ## An optimized `reqtop` at .build/release/reqtop.
-release: static-libstdc++
+release: static-libs
 	@scripts/setup.sh build
 	$(SWIFT) build $(RELEASE_FLAGS) --product reqtop
 
-static-libstdc++:
-	@mkdir -p $(STATIC_CXX_DIR); a=$$(clang -print-file-name=libstdc++.a 2>/dev/null); \
-	if [ -f "$$a" ]; then ln -sf "$$a" $(STATIC_CXX_DIR)/libstdc++.a; \
-	else rm -f $(STATIC_CXX_DIR)/libstdc++.a; echo "release: no libstdc++.a found: libstdc++ stays a shared library" >&2; fi
+static-libs:
+	@mkdir -p $(STATIC_LIBS_DIR); cxx=$$(clang -print-file-name=libstdc++.a 2>/dev/null); \
+	if [ -f "$$cxx" ]; then ln -sf "$$cxx" $(STATIC_LIBS_DIR)/libstdc++.a; \
+	else rm -f $(STATIC_LIBS_DIR)/libstdc++.a; echo "release: no libstdc++.a found: libstdc++ stays a shared library" >&2; fi; \
+	curses=$$(clang -print-file-name=libncursesw.a 2>/dev/null); tinfo=$$(clang -print-file-name=libtinfo.a 2>/dev/null); \
+	if [ -f "$$curses" ] && [ -f "$$tinfo" ]; then echo "INPUT($$curses $$tinfo)" > $(STATIC_LIBS_DIR)/libncursesw.so; \
+	else rm -f $(STATIC_LIBS_DIR)/libncursesw.so; echo "release: no libncursesw.a or libtinfo.a found: ncursesw stays a shared library" >&2; fi
 
 ## The release binary and the manual page (docs/reqtop.1, `reqtop --man`) under PREFIX.
 PREFIX ?= /usr/local
@@ -68,7 +73,7 @@ test-tsan:
 
 ## Benchmarks side by side with curl and URLSession (release build; docs/performance.md).
 ## BENCH_QUICK=1 shrinks every case to smoke-test sizes (figures meaningless, for CI).
-bench: static-libstdc++
+bench: static-libs
 	@scripts/setup.sh test
 	@$(if $(filter-out 0,$(BENCH_QUICK)),true,scripts/setup.sh bench)
 	@[ -x /usr/bin/time ] || { echo "bench: installing time (peak RSS of curl)" >&2; s=""; [ "$$(id -u)" -ne 0 ] && s=sudo; \
