@@ -135,4 +135,27 @@ final class TerminalKitEndToEndTests: XCTestCase {
                      "NO_COLOR=1 still drew colours")
         XCTAssertTrue(screen.contains("\u{1B}[7m"), "reverse video should remain without colours")
     }
+
+    /// `make demo` in a terminal window that is then closed: make gets the SIGHUP, the program under it
+    /// does not, and its terminal reads as hung up. It ends instead of spinning on that at full CPU.
+    func testTheDemoEndsWhenItsTerminalHangsUpUnderMake() throws {
+        let command = try demoCommand()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-hangup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "run:\n\t\(command)\n".write(to: folder.appendingPathComponent("Makefile"), atomically: true, encoding: .utf8)
+        let tmux = try Tmux(arguments: ["make", "-s", "-C", folder.path, "run"])
+        addTeardownBlock { tmux.kill() }
+        let demo = try pid(in: try tmux.waitFor(text: "pid: "))
+        addTeardownBlock { _ = Glibc.kill(demo, SIGKILL) } // a demo still running when the test fails
+        try tmux.run(["kill-session", "-t", "reqtop"])
+        // Gone, or a zombie its new parent has not reaped yet.
+        func running() -> Bool {
+            guard Glibc.kill(demo, 0) == 0, let stat = try? String(contentsOfFile: "/proc/\(demo)/stat", encoding: .utf8) else { return false }
+            return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while running(), Date() < deadline { usleep(20_000) } // polls for the exit; the deadline bounds it
+        XCTAssertFalse(running(), "the demo still runs 10 s after its terminal hung up")
+    }
 }

@@ -131,7 +131,11 @@ package final class EventLoop {
                     case .ignore: if key == .resize { dirty = true }
                     }
                 }
-            } else if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+            }
+            // The terminal is gone (its window closed, its tmux session killed, ssh dropped). A hung-up
+            // terminal also reports POLLIN, with nothing to read: without this the loop spun at full CPU
+            // when no SIGHUP came (`make demo` in a window closed under make, which gets the SIGHUP alone).
+            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
                 return .inputClosed
             }
         }
