@@ -103,8 +103,9 @@ public struct RequestList: Sendable {
         allScripts.contains(where: \.isJavaScript) || hasChecks
     }
 
-    /// Whether a request has response checks (a Hurl response section).
-    public var hasChecks: Bool { specs.contains { $0.checks != nil } }
+    /// Whether a request has response checks (a Hurl or Bruno response section; a long list read
+    /// again from its text is a `.http` file, which has none: its requests are not parsed again to say so).
+    public var hasChecks: Bool { !specs.isReadFromText && specs.contains { $0.checks != nil } }
 
     /// The first capture that sets the variable `name`.
     public func capture(setting name: String) -> ResponseChecks.Capture? {

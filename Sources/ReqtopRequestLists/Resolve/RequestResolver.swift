@@ -136,6 +136,12 @@ public final class RequestResolver: Sendable {
         try resolve(index, keepingResponseReferences: false)
     }
 
+    /// `resolve(_:)` for a caller that already holds the spec at `index` (a long list parses a
+    /// request again each time it is read: this reads it once).
+    public func resolve(_ index: Int, spec: RequestSpec) throws(RequestListError) -> HTTPRequest {
+        try resolve(index, spec: spec, keepingResponseReferences: false)
+    }
+
     /// `text` with the `{{variables}}` the request at `index` sees substituted (the values of its
     /// response checks).
     public func substitute(_ text: String, forRequestAt index: Int) throws(RequestListError) -> String {

@@ -159,7 +159,7 @@ package final class RequestListRunner: Sendable {
                 throw RequestListError(file: error.file, line: error.line, column: error.column,
                                        message: "pre-request script failed: \(error.description)", lineText: "")
             }
-            resolved = try resolver.resolve(item.spec)
+            resolved = try resolver.resolve(item.spec, spec: spec)
             resolved.headers += before.addedHeaders
         } catch {
             var result = RunResult(item: item, task: nil, name: spec.name, method: spec.method, url: spec.url,
