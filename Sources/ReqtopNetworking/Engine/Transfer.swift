@@ -34,22 +34,25 @@ final class Transfer {
 
     // MARK: Idle time (engine thread)
 
+    /// Monotonic seconds from the coarse clock: a tick or so of resolution (4 ms here) is plenty for an
+    /// idle limit of seconds, and it is read without the timestamp counter (a callback that moves bytes
+    /// runs several times a request; the precise clock was ~1% of a long run's CPU).
     static func now() -> Double {
         var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Bytes moved (a callback took or gave some): not idle.
     func moved() {
-        lastActivity = Self.now()
+        if idleLimit != nil { lastActivity = Self.now() }
         paused = false
     }
 
     /// The transfer paused (suspended, or waiting for a stream) or went on.
     func setPaused(_ value: Bool) {
         paused = value
-        if !value { lastActivity = Self.now() }
+        if !value, idleLimit != nil { lastActivity = Self.now() }
     }
 
     /// How long the transfer has been idle, or nil when it is not timed (paused, no idle timeout).
