@@ -15,3 +15,14 @@ int cmemory_limit_arenas(int count) {
     return 0;
 #endif
 }
+
+int cmemory_keep_freed_memory(int bytes) {
+#ifdef __GLIBC__
+    const char *tunables = getenv("GLIBC_TUNABLES");
+    if (getenv("MALLOC_TRIM_THRESHOLD_") || (tunables && strstr(tunables, "glibc.malloc.trim_threshold"))) return 0;
+    return mallopt(M_TRIM_THRESHOLD, bytes);
+#else
+    (void)bytes;
+    return 0;
+#endif
+}

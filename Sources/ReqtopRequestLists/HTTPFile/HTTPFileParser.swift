@@ -225,6 +225,7 @@ struct HTTPFileParseState {
     mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) throws(RequestListError) {
         var position: Int? = 0
         textBase = buffer.baseAddress
+        if keeps == .requests { specs.reserveCapacity(Self.separatorCount(in: buffer) + 1) }
         while let start = position {
             let next = HTTPFileParseState.block(in: buffer, from: start, into: &lines)
             blockStart = start
@@ -233,6 +234,22 @@ struct HTTPFileParseState {
             position = next
         }
         trimBlocks()
+    }
+
+    /// How many lines of the text start with `###` (a request's separator): about how many requests
+    /// it holds, so that the array of them is made once instead of grown — each growth copied it to
+    /// fresh pages (a 5,000-request list: 1,400 page faults, half of a run's).
+    static func separatorCount(in buffer: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        let hash = UInt8(ascii: "#")
+        var count = 0
+        var line = 0
+        while line < buffer.count {
+            if buffer.count - line >= 3, base[line] == hash, base[line + 1] == hash, base[line + 2] == hash { count += 1 }
+            guard let newline = memchr(base + line, Int32(UInt8(ascii: "\n")), buffer.count - line) else { break }
+            line = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(newline)) + 1
+        }
+        return count
     }
 
     /// `run` over a file read a window at a time (`ListFile`): only the window is in memory. A block

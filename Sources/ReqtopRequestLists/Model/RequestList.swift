@@ -128,9 +128,14 @@ public struct RequestList: Sendable {
             return false
         }
         if let hints = source.hints { // a file read where it lies: what its first parse saw
-            return hints.expression || hints.scriptMarker && allScripts.contains(where: \.isJavaScript)
+            return hints.expression || hints.scriptMarker && hasJavaScriptScript
         }
-        return allScripts.contains(where: \.isJavaScript) || Self.hasExpression(source.text ?? sourceLines.joined(separator: "\n"))
+        return hasJavaScriptScript || Self.hasExpression(source.text ?? sourceLines.joined(separator: "\n"))
+    }
+
+    /// `allScripts.contains(where: \.isJavaScript)`, without gathering them first.
+    private var hasJavaScriptScript: Bool {
+        fileScripts.contains(where: \.isJavaScript) || specs.contains { $0.scripts.contains(where: \.isJavaScript) }
     }
 
     /// Whether `text` has a `{{…}}` whose inside is an expression rather than a variable, a dynamic

@@ -51,7 +51,9 @@ package final class RequestListRunner: Sendable {
         self.manager = manager
         self.inputs = inputs
         self.options = options
-        let scripts = inputs.contains(where: { RequestScripts.has($0.list, runningJavaScript: options.runsScripts) })
+        // Each asked once: for a list parsed in full, each answer is a pass over its requests.
+        let javaScript = inputs.map { options.runsScripts && $0.list.hasJavaScript }
+        let scripts = javaScript.contains(true) || inputs.contains(where: { $0.list.hasChecks })
             ? RequestScripts(timeLimit: options.scriptTimeLimit, runsJavaScript: options.runsScripts) : nil
         self.scripts = scripts
         var resolvers: [[RequestResolver]] = []
@@ -59,8 +61,8 @@ package final class RequestListRunner: Sendable {
             resolvers.append(inputs.map { RequestResolver(list: $0.list, variables: $0.variables, scriptVariables: scripts?.variables) })
         }
         for resolver in resolvers[0] { try resolver.validate() }
-        if options.runsScripts, let scripted = inputs.first(where: { $0.list.hasJavaScript }), let why = ScriptRuntime.loadError {
-            throw RequestListError(file: scripted.list.sourcePath, line: 1, column: 1,
+        if let scripted = javaScript.firstIndex(of: true), let why = ScriptRuntime.loadError {
+            throw RequestListError(file: inputs[scripted].list.sourcePath, line: 1, column: 1,
                                    message: "this list has scripts, and \(why); --no-scripts sends it without them", lineText: "")
         }
         self.resolvers = resolvers

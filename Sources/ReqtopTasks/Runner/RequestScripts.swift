@@ -26,10 +26,6 @@ struct RequestScripts: Sendable {
         }
     }
 
-    /// Whether a list has something for this to run: JavaScript (scripts, httpyac `{{ expressions }}`)
-    /// unless `--no-scripts`, or response checks.
-    static func has(_ list: RequestList, runningJavaScript: Bool) -> Bool { (runningJavaScript && list.hasJavaScript) || list.hasChecks }
-
     /// What the scripts of one request did: events for its task (posted once it has one) and the
     /// error of the script that failed, which stops the scripts after it.
     struct Report: Sendable {
