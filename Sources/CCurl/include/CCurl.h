@@ -40,6 +40,11 @@ typedef int (*ccurl_progress_callback)(void *context, curl_off_t dltotal, curl_o
                                        curl_off_t ultotal, curl_off_t ulnow);
 
 /// Sets the functions that every transfer's callbacks are routed to (call once, before any transfer).
+/// `curl_global_init`, with libcurl's receive buffers (`buffer_size + 1` bytes: CURLOPT_BUFFERSIZE as
+/// every transfer sets it) taken from a pool of reused slots outside the malloc heap (BufferPool.c).
+/// Call once, before any other libcurl call.
+CURLcode ccurl_global_init_with_buffer_pool(long flags, size_t buffer_size);
+
 void ccurl_set_callback_targets(ccurl_data_callback on_body, ccurl_data_callback on_header,
                                 ccurl_read_callback on_read, ccurl_seek_callback on_seek,
                                 ccurl_progress_callback on_progress, ccurl_data_callback on_header_out);

@@ -39,7 +39,7 @@ final class EngineLoop {
     }
 
     private static let libcurl: Void = {
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        ccurl_global_init_with_buffer_pool(Int(CURL_GLOBAL_DEFAULT), Int(TransferState.readSize))
         ccurl_set_callback_targets(onBody, onHeader, onRead, onSeek, onProgress, onHeaderOut)
     }()
 
