@@ -239,11 +239,10 @@ final class EngineLoop {
 
 // MARK: - C callbacks: the context is the Transfer; each forwards to the session delegate by task id.
 
-/// Calls `body` with the Transfer behind `context`, which the handle keeps alive while libcurl calls
-/// back: no retain and release around each call (several per request; libcurl calls the progress
-/// callback on every pass).
+/// Calls `body` with the Transfer behind `context` (held for the call: a callback never outlives
+/// what it reports on, whatever it sets off).
 private func withTransfer<R>(_ context: UnsafeMutableRawPointer?, _ body: (Transfer) -> R) -> R {
-    Unmanaged<Transfer>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
+    body(Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue())
 }
 
 private let onBody: ccurl_data_callback = { context, bytes, length in withTransfer(context) { transfer in

@@ -225,7 +225,8 @@ struct HTTPFileParseState {
     mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) throws(RequestListError) {
         var position: Int? = 0
         textBase = buffer.baseAddress
-        if keeps == .requests { specs.reserveCapacity(Self.separatorCount(in: buffer) + 1) }
+        // (Capped: a text of `###` lines and little else does not reserve room for a request per line.)
+        if keeps == .requests { specs.reserveCapacity(min(Self.separatorCount(in: buffer), buffer.count / 16) + 1) }
         while let start = position {
             let next = HTTPFileParseState.block(in: buffer, from: start, into: &lines)
             blockStart = start
