@@ -42,11 +42,11 @@ struct BenchSettings: Codable {
             quick: quick,
             replayRequests: int("BENCH_REQUESTS", 5000, 200),
             replayConcurrencies: (env["BENCH_CONCURRENCY"] ?? "1,8,64").split(separator: ",").compactMap { Int($0) },
-            replayRuns: int("BENCH_RUNS", 5, 1),
+            replayRuns: int("BENCH_RUNS", 7, 1), // 5,000 requests take 0.15 s: a median of 7 (the spread between runs is several per cent)
             longRunRequests: int("BENCH_LONG_REQUESTS", 100_000, 500),
             longRuns: int("BENCH_LONG_RUNS", 3, 1),
             singleRuns: int("BENCH_SINGLE_RUNS", 60, 3), // a median of 60: one process start is milliseconds, and noisy
-            downloadRuns: int("BENCH_DOWNLOAD_RUNS", 3, 1),
+            downloadRuns: int("BENCH_DOWNLOAD_RUNS", 5, 1),
             largeFileMB: int("REQTOP_LARGE_FILE_MB", 256, 256), // what with-test-servers.sh serves unless told
             tuiTasks: int("BENCH_TUI_TASKS", 100_000, 2000),
             tuiMillionTasks: int("BENCH_TUI_MILLION", 1_000_000, 4000),
