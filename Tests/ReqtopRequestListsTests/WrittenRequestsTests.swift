@@ -170,4 +170,24 @@ final class WrittenRequestsTests: XCTestCase {
         XCTAssertEqual(changed.refusal?.message, "not sent: \(url.path) changed since it was read (request #12346 is no longer what was checked)")
         XCTAssertEqual(changed.refusal?.line, 2 + 12_345 * 5, "located at its block, the line of its ### r12345")
     }
+
+    /// The count a parsed list's array is sized by: lines that start with `###`, the first and a last
+    /// one without a newline included; `##`, an indented `###` and one inside a line are not separators.
+    func testSeparatorLinesAreCountedAtLineStartsOnly() {
+        func count(_ text: String) -> Int {
+            Array(text.utf8).withUnsafeBufferPointer { HTTPFileParseState.separatorCount(in: $0) }
+        }
+        XCTAssertEqual(count(""), 0)
+        XCTAssertEqual(count("###"), 1)
+        XCTAssertEqual(count("### a\nGET http://x.test/\n\n### b\nGET http://x.test/b\n###"), 3)
+        XCTAssertEqual(count("## a\n  ### b\nGET http://x.test/ ### c\n#\n##"), 0)
+    }
+
+    /// A text of separators and nothing else: no request, and no room reserved for one per line.
+    func testATextOfSeparatorsOnlyHoldsNoRequest() throws {
+        let text = String(repeating: "###\n", count: 50_000)
+        XCTAssertLessThan(text.utf8.count, HTTPFileParser.writtenRequestsThreshold, "parsed in full, the path that reserves")
+        let list = try HTTPFileParser.parse(text: text, path: "separators.http", keepingRequests: true)
+        XCTAssertEqual(list.specs.count, 0)
+    }
 }

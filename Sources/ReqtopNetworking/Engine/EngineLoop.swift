@@ -239,45 +239,49 @@ final class EngineLoop {
 
 // MARK: - C callbacks: the context is the Transfer; each forwards to the session delegate by task id.
 
-/// Calls `body` with the Transfer behind `context` (held for the call: a callback never outlives
-/// what it reports on, whatever it sets off).
-private func withTransfer<R>(_ context: UnsafeMutableRawPointer?, _ body: (Transfer) -> R) -> R {
-    body(Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue())
+private func transfer(_ context: UnsafeMutableRawPointer?) -> Transfer {
+    Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
 }
 
-private let onBody: ccurl_data_callback = { context, bytes, length in withTransfer(context) { transfer in
+private let onBody: ccurl_data_callback = { context, bytes, length in
+    let transfer = transfer(context)
     switch transfer.delegate.didReceiveBody(UnsafeRawBufferPointer(start: bytes, count: length), transfer: transfer) {
     case .taken: transfer.moved(); return length
     case .paused: transfer.setPaused(true); return ccurl_writefunc_pause()
     case .failed: return 0
     }
-} }
+}
 
-private let onHeader: ccurl_data_callback = { context, bytes, length in withTransfer(context) { transfer in
+private let onHeader: ccurl_data_callback = { context, bytes, length in
+    let transfer = transfer(context)
     transfer.moved()
     let ok = transfer.delegate.didReceiveHeaderLine(UnsafeRawBufferPointer(start: bytes, count: length), transfer: transfer)
     return ok ? length : 0
-} }
+}
 
-private let onHeaderOut: ccurl_data_callback = { context, bytes, length in withTransfer(context) { transfer in
+private let onHeaderOut: ccurl_data_callback = { context, bytes, length in
+    let transfer = transfer(context)
     transfer.moved()
     transfer.delegate.didSendHead(UnsafeRawBufferPointer(start: bytes, count: length), transfer: transfer)
     return length
-} }
+}
 
-private let onRead: ccurl_read_callback = { context, buffer, capacity in withTransfer(context) { transfer in
+private let onRead: ccurl_read_callback = { context, buffer, capacity in
+    let transfer = transfer(context)
     switch transfer.delegate.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity), transfer: transfer) {
     case .bytes(let n): transfer.moved(); return n
     case .pause: transfer.setPaused(true); return ccurl_readfunc_pause()
     case .abort: return ccurl_readfunc_abort()
     }
-} }
+}
 
-private let onSeek: ccurl_seek_callback = { context, offset in withTransfer(context) { transfer in
-    transfer.delegate.seekBody(to: Int64(offset), transfer: transfer) ? 1 : 0
-} }
+private let onSeek: ccurl_seek_callback = { context, offset in
+    let transfer = transfer(context)
+    return transfer.delegate.seekBody(to: Int64(offset), transfer: transfer) ? 1 : 0
+}
 
-private let onProgress: ccurl_progress_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in withTransfer(context) { transfer in
+private let onProgress: ccurl_progress_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in
+    let transfer = transfer(context)
     transfer.delegate.progress(transfer: transfer, downloaded: Int64(downloaded), downloadTotal: Int64(downloadTotal),
                                uploaded: Int64(uploaded), uploadTotal: Int64(uploadTotal))
     // libcurl calls this at least once a second while a transfer runs: the idle timeout is checked here.
@@ -286,4 +290,4 @@ private let onProgress: ccurl_progress_callback = { context, downloadTotal, down
         return 1 // aborts the transfer
     }
     return 0
-} }
+}
