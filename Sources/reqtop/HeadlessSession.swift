@@ -64,25 +64,27 @@ func runHeadless(_ runner: RequestListRunner, settings: HeadlessSettings) -> Int
     }
     defer { journal?.close() }
 
+    // SIGINT or SIGTERM cancels the run; a second one ends the process at once.
+    let stop = StopSignalWaiter(secondSignalExitCode: 130)
+    var interrupted = false
+
+    // The events are printed on this thread, which only waits otherwise: woken when events start
+    // coming, it prints every couple of milliseconds while they do (no printer thread, no hand-off per batch).
     var statusLine: LiveStatusLine?
     var textPrinter: TextEventPrinter?
     var jsonPrinter: JSONLinesPrinter?
     switch settings.format {
     case .text:
         if stderr.isTerminal { statusLine = LiveStatusLine(bus: bus, sink: stderr, total: runner.plannedCount) }
-        textPrinter = TextEventPrinter(bus: bus, sink: stdout, statusLine: statusLine)
+        textPrinter = TextEventPrinter(bus: bus, sink: stdout, statusLine: statusLine, wake: stop.wakeForEvents)
         runner.onNotSent = { [textPrinter] result in textPrinter?.printNotSent(result) }
     case .jsonl:
-        jsonPrinter = JSONLinesPrinter(bus: bus, sink: stdout, secrets: settings.secrets)
+        jsonPrinter = JSONLinesPrinter(bus: bus, sink: stdout, secrets: settings.secrets, wake: stop.wakeForEvents)
         runner.onNotSent = { result in stderr.write(TextEventFormatter.line(forNotSent: result) + "\n") }
     }
     statusLine?.start()
     textPrinter?.start()
     jsonPrinter?.start()
-
-    // SIGINT or SIGTERM cancels the run; a second one ends the process at once.
-    let stop = StopSignalWaiter(secondSignalExitCode: 130)
-    var interrupted = false
 
     let outcome = Protected<RunOutcome?>(nil)
     // On the engine thread when the last task ends there: it only stores the outcome and wakes this thread.
@@ -90,10 +92,12 @@ func runHeadless(_ runner: RequestListRunner, settings: HeadlessSettings) -> Int
         outcome.withLock { $0 = result }
         stop.finish()
     }
-    stop.wait { _ in
+    stop.wait(gathering: headlessGatheringMilliseconds, deliver: {
+        textPrinter?.deliverPending() ?? jsonPrinter?.deliverPending() ?? false
+    }, onSignal: { _ in
         interrupted = true
         runner.cancelAll()
-    }
+    })
 
     textPrinter?.stop()
     jsonPrinter?.stop()

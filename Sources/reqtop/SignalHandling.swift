@@ -37,16 +37,53 @@ final class StopSignalWaiter: Sendable {
         _ = write(writeEnd, &zero, 1)
     }
 
+    /// Makes `wait` start calling its `deliver` (events wait to be printed). Safe from any thread,
+    /// the engine thread too (one `write`).
+    func wakeForEvents() {
+        var byte = Self.eventsByte
+        if writeEnd < 0 { return }
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    /// Signal numbers are below this; the C handler writes nothing else but them, and `finish` a zero.
+    private static let eventsByte: UInt8 = 255
+
     /// Blocks until `finish()` is called, calling `onSignal` with the signal's number on this
     /// thread for each SIGINT or SIGTERM that comes first.
-    func wait(onSignal: (Int32) -> Void) {
+    ///
+    /// After `wakeForEvents()`, `deliver` is called on this thread every `gathering` milliseconds
+    /// (events gather meanwhile) until it returns false, having found nothing to deliver; the next
+    /// `wakeForEvents()` starts it again. A steady stream of events costs whoever posts them nothing.
+    func wait(gathering: Int = 2, deliver: () -> Bool = { false }, onSignal: (Int32) -> Void) {
         guard readEnd >= 0 else { return }
         var byte: UInt8 = 0
+        var deadline: UInt64? // when `deliver` is next due (monotonic nanoseconds), while events come
         while true {
+            if let due = deadline {
+                let now = Self.monotonicNanoseconds()
+                if now >= due {
+                    deadline = deliver() ? now + UInt64(gathering) * 1_000_000 : nil
+                    continue
+                }
+                var ready = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+                let count = poll(&ready, 1, Int32((due - now + 999_999) / 1_000_000))
+                if count == 0 || (count < 0 && errno == EINTR) { continue }
+                if count < 0 { return }
+            }
             let count = read(readEnd, &byte, 1)
             if count < 0, errno == EINTR { continue }
             guard count == 1, byte != 0 else { return } // finished (or the pipe failed)
-            onSignal(Int32(byte))
+            if byte == Self.eventsByte {
+                if deadline == nil { deadline = Self.monotonicNanoseconds() + UInt64(gathering) * 1_000_000 }
+            } else {
+                onSignal(Int32(byte))
+            }
         }
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }

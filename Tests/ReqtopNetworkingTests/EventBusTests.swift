@@ -82,6 +82,61 @@ final class EventBusTests: XCTestCase {
         subscription.cancel()
     }
 
+    /// A pulled subscription: the first event wakes the subscriber once; later posts wake nobody until a
+    /// delivery finds nothing; deliveries run on the caller's thread, in order, and progress still coalesces.
+    func testPulledSubscriptionWakesOncePerIdleSpellAndDeliversOnTheCallersThread() {
+        let bus = EventBus()
+        let wakes = Protected(0)
+        let batches = Protected([[String]]())
+        let subscription = bus.subscribeBatches(wake: { wakes.withLock { $0 += 1 } }) { events in
+            XCTAssertTrue(Thread.isMainThread, "delivered on the thread that asked")
+            batches.withLock { $0.append(events.map(\.name.rawValue)) }
+        }
+        XCTAssertFalse(subscription.deliverPending(), "nothing posted yet")
+        bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .resumed))
+        bus.post(Self.progress(1, 10))
+        bus.post(Self.progress(1, 20))
+        bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .suspended))
+        XCTAssertEqual(wakes.snapshot, 1, "one wake for the events that gathered")
+        XCTAssertEqual(batches.snapshot, [], "nothing delivered before the subscriber asks")
+        XCTAssertTrue(subscription.deliverPending())
+        XCTAssertEqual(batches.snapshot, [["resumed", "progress", "suspended"]])
+        bus.post(TaskEvent(task: TaskID(rawValue: 2), kind: .resumed))
+        XCTAssertEqual(wakes.snapshot, 1, "the subscriber is still delivering: no second wake")
+        XCTAssertTrue(subscription.deliverPending())
+        XCTAssertFalse(subscription.deliverPending(), "nothing left: the subscriber goes idle")
+        bus.post(TaskEvent(task: TaskID(rawValue: 3), kind: .resumed))
+        XCTAssertEqual(wakes.snapshot, 2, "an event after an idle delivery wakes it again")
+        subscription.cancel()
+        XCTAssertFalse(subscription.deliverPending(), "a cancelled subscription delivers nothing")
+        XCTAssertEqual(batches.snapshot, [["resumed", "progress", "suspended"], ["resumed"]])
+    }
+
+    /// A pulled monitor host runs work handed to it before the next events, and `stop()` delivers what
+    /// is pending, then tells the monitor — all on the calling thread.
+    func testPulledMonitorHostDeliversWorkAndEventsOnStop() {
+        final class Monitor: EventMonitor {
+            let seen = Protected([String]())
+            func receive(_ events: [TaskEvent]) { seen.withLock { $0 += events.map(\.name.rawValue) } }
+            func didStop() { seen.withLock { $0.append("stopped") } }
+        }
+        let bus = EventBus()
+        let monitor = Monitor()
+        let wakes = Protected(0)
+        let host = PulledEventMonitorHost(bus: bus, monitor: monitor, wake: { wakes.withLock { $0 += 1 } })
+        host.start()
+        bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .resumed))
+        host.async { monitor.seen.withLock { $0.append("work") } }
+        XCTAssertEqual(wakes.snapshot, 2, "the first event and the work each wake the host")
+        XCTAssertTrue(host.deliverPending())
+        XCTAssertEqual(monitor.seen.snapshot, ["work", "resumed"])
+        bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .suspended))
+        host.stop()
+        bus.post(TaskEvent(task: TaskID(rawValue: 1), kind: .resumed))
+        XCTAssertFalse(host.deliverPending(), "nothing is delivered after stop")
+        XCTAssertEqual(monitor.seen.snapshot, ["work", "resumed", "suspended", "stopped"])
+    }
+
     func testPostingNeverWaitsForABlockedObserver() {
         let bus = EventBus()
         let gate = DispatchSemaphore(value: 0)

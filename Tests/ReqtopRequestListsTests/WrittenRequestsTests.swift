@@ -63,6 +63,24 @@ final class WrittenRequestsTests: XCTestCase {
         }
     }
 
+    /// The hints a long file's first parse notes: a `{%` or `.js` anywhere on a line (at its start and
+    /// end too), a `{{` expression, and nothing for plain variables and dotted URLs.
+    func testScriptHintsSeeMarkersAnywhereOnALine() {
+        func hints(_ lines: [String]) -> ScriptHints {
+            var hints = ScriptHints()
+            for line in lines { Array(line.utf8).withUnsafeBufferPointer { hints.note($0) } }
+            return hints
+        }
+        XCTAssertFalse(hints(["GET http://127.0.0.1:9/files/100b.bin", "Host: a.example", "{{host}}/x", ".j", "{", "x.j"]).scriptMarker)
+        XCTAssertFalse(hints(["GET {{host}}/x?y={{token}}"]).expression)
+        XCTAssertTrue(hints(["< ./pre.js"]).scriptMarker, ".js at the end")
+        XCTAssertTrue(hints([".js"]).scriptMarker, ".js alone")
+        XCTAssertTrue(hints(["{%", "client.test()", "%}"]).scriptMarker, "{% at the start")
+        XCTAssertTrue(hints(["> {% client.global.set('a', 1) %}"]).scriptMarker, "{% inside")
+        XCTAssertTrue(hints(["GET http://x/{{a + b}}"]).expression)
+        XCTAssertTrue(hints(["GET http://x/{{", "1 + 2", "}}"]).expression, "an expression across lines")
+    }
+
     func testEveryHTTPFixtureReadsBackTheSameRequests() throws {
         let files = (FileManager.default.enumerator(atPath: Fixtures.directory)?.allObjects as? [String] ?? [])
             .filter { $0.hasSuffix(".http") || $0.hasSuffix(".rest") }

@@ -41,6 +41,13 @@ public final class EventBus: Sendable {
             postsDone()
             observer.flush()
         }
+
+        /// For a subscription made with `subscribeBatches(wake:_:)`: hands everything pending to the
+        /// handler on the calling thread (the subscriber's own; one thread at a time). Returns false when
+        /// nothing was pending: then the next event calls `wake` again.
+        public func deliverPending() -> Bool {
+            observer.deliverPending()
+        }
     }
 
     private struct Registry {
@@ -80,6 +87,15 @@ public final class EventBus: Sendable {
                                  gathering: DispatchTimeInterval? = nil,
                                  _ handler: @escaping @Sendable ([TaskEvent]) -> Void) -> Subscription {
         add(Observer(queue: queue, perEvent: false, gathering: gathering, spent: spent, handler: handler))
+    }
+
+    /// Subscribes `handler` to batches of events that the subscriber takes on a thread of its own
+    /// (`Subscription.deliverPending()`), with no queue and no thread of the bus's: `wake` is called
+    /// (on the posting thread: it must only signal, not wait) when events start waiting while the
+    /// subscriber is idle — once, until a `deliverPending()` finds nothing. A thread that waits anyway
+    /// (a headless run's main thread) prints the events itself, and the engine wakes nobody per batch.
+    public func subscribeBatches(wake: @escaping @Sendable () -> Void, _ handler: @escaping @Sendable ([TaskEvent]) -> Void) -> Subscription {
+        add(Observer(wake: wake, spent: spent, handler: handler))
     }
 
     private func add(_ observer: Observer) -> Subscription {
@@ -123,20 +139,33 @@ fileprivate final class Observer: Sendable {
         var active = true
     }
 
-    private let queue: DispatchQueue
+    /// How a batch reaches the handler.
+    private enum Delivery {
+        /// A drain on this serial queue, after `gathering` (or at once).
+        case queue(DispatchQueue, gathering: DispatchTimeInterval?)
+        /// The subscriber's thread takes it (`deliverPending`), woken by this call.
+        case caller(wake: @Sendable () -> Void)
+    }
+
+    private let delivery: Delivery
     private let spent: SpentBatches
     private let handler: @Sendable ([TaskEvent]) -> Void
     /// Per-event observers are called once per event and stop mid-batch when unsubscribed.
     private let perEvent: Bool
-    private let gathering: DispatchTimeInterval?
     private let pending = Protected(Pending())
 
     init(queue: DispatchQueue, perEvent: Bool, gathering: DispatchTimeInterval? = nil, spent: SpentBatches,
          handler: @escaping @Sendable ([TaskEvent]) -> Void) {
-        self.queue = queue
+        delivery = .queue(queue, gathering: gathering)
         self.spent = spent
         self.perEvent = perEvent
-        self.gathering = gathering
+        self.handler = handler
+    }
+
+    init(wake: @escaping @Sendable () -> Void, spent: SpentBatches, handler: @escaping @Sendable ([TaskEvent]) -> Void) {
+        delivery = .caller(wake: wake)
+        self.spent = spent
+        perEvent = false
         self.handler = handler
     }
 
@@ -148,9 +177,14 @@ fileprivate final class Observer: Sendable {
 
     /// A drain scheduled before this call runs before it returns (the queue is serial).
     func flush() {
-        dispatchPrecondition(condition: .notOnQueue(queue))
-        // A gathering drain may still be waiting for its time: drain now (the late one finds nothing).
-        queue.sync { if gathering != nil { drain() } }
+        switch delivery {
+        case .queue(let queue, let gathering):
+            dispatchPrecondition(condition: .notOnQueue(queue))
+            // A gathering drain may still be waiting for its time: drain now (the late one finds nothing).
+            queue.sync { if gathering != nil { drain() } }
+        case .caller:
+            drain() // on the subscriber's thread, the only one that delivers
+        }
     }
 
     func enqueue(_ events: [TaskEvent]) {
@@ -162,33 +196,43 @@ fileprivate final class Observer: Sendable {
             return true
         }
         guard schedule else { return }
-        if let gathering {
+        switch delivery {
+        case .queue(let queue, let gathering?):
             queue.asyncAfter(deadline: .now() + gathering) { self.drain() }
-        } else {
+        case .queue(let queue, nil):
             queue.async { self.drain() }
+        case .caller(let wake):
+            wake()
         }
     }
 
-    private func drain() {
-        while true {
-            let batch = pending.withLock { state -> [TaskEvent] in
-                guard state.active, !state.queue.isEmpty else {
-                    state.drainScheduled = false
-                    return []
-                }
-                return state.queue.takeAll()
+    /// Hands what is pending to the handler, once; false when nothing was (the next event schedules again).
+    func deliverPending() -> Bool {
+        let batch = pending.withLock { state -> [TaskEvent] in
+            guard state.active, !state.queue.isEmpty else {
+                state.drainScheduled = false
+                return []
             }
-            if batch.isEmpty { return }
-            if perEvent {
-                for event in batch {
-                    guard isActive else { return spent.keep(batch) }
-                    handler([event])
-                }
-            } else {
-                handler(batch)
-            }
-            spent.keep(batch)
+            return state.queue.takeAll()
         }
+        if batch.isEmpty { return false }
+        if perEvent {
+            for event in batch {
+                guard isActive else {
+                    spent.keep(batch)
+                    return true
+                }
+                handler([event])
+            }
+        } else {
+            handler(batch)
+        }
+        spent.keep(batch)
+        return true
+    }
+
+    private func drain() {
+        while deliverPending() {}
     }
 }
 

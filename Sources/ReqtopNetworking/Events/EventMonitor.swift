@@ -16,8 +16,22 @@ extension EventMonitor {
     public func didStop() {}
 }
 
+/// What owns one monitor's subscription: starts it, waits for it, stops it, and runs work in order
+/// with its events. `EventMonitorHost` calls the monitor on a queue of its own;
+/// `PulledEventMonitorHost` on the thread that asks.
+public protocol EventMonitorHosting: Sendable {
+    /// Starts delivering the bus's events to the monitor (from now on; once).
+    func start()
+    /// Returns once every event posted so far has reached the monitor.
+    func flush()
+    /// Delivers what was posted so far, stops delivering, and tells the monitor.
+    func stop()
+    /// Runs `work` where the monitor is called, ordered with its events.
+    func async(_ work: @escaping @Sendable () -> Void)
+}
+
 /// Subscribes one `EventMonitor` to a bus on a queue of its own, and owns that subscription.
-public final class EventMonitorHost: Sendable {
+public final class EventMonitorHost: EventMonitorHosting {
     private let bus: EventBus
     private let monitor: any EventMonitor
     /// The serial queue the monitor is called on (also for work that must be ordered with its events).
@@ -70,4 +84,65 @@ public final class EventMonitorHost: Sendable {
 
     /// Runs `work` on the monitor's queue, ordered with its events.
     public func async(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
+}
+
+/// Subscribes one `EventMonitor` to a bus and calls it on the thread that asks (`deliverPending()`),
+/// not on a queue: for a thread that waits anyway — a headless run's main thread, between signals —
+/// and can take the events itself. `wake` is called (on whichever thread posts or calls `async`; it
+/// must only signal) when something waits for delivery while the host is idle. Call `start`,
+/// `deliverPending`, `flush` and `stop` from that one thread.
+public final class PulledEventMonitorHost: EventMonitorHosting {
+    private let bus: EventBus
+    private let monitor: any EventMonitor
+    private let wake: @Sendable () -> Void
+    private let subscription = Protected<EventBus.Subscription?>(nil)
+    /// Work handed over with `async`, run before the next events.
+    private let work = Protected<[@Sendable () -> Void]>([])
+
+    public init(bus: EventBus, monitor: any EventMonitor, wake: @escaping @Sendable () -> Void) {
+        self.bus = bus
+        self.monitor = monitor
+        self.wake = wake
+    }
+
+    public func start() {
+        let monitor = self.monitor
+        subscription.withLock { subscription in
+            guard subscription == nil else { return }
+            subscription = bus.subscribeBatches(wake: wake) { events in monitor.receive(events) }
+        }
+    }
+
+    /// Calls the monitor with everything pending (and runs the work handed over), on this thread.
+    /// Returns false when there was nothing: the next event calls `wake` again.
+    public func deliverPending() -> Bool {
+        let jobs = work.withLock { work -> [@Sendable () -> Void] in
+            defer { work = [] }
+            return work
+        }
+        for job in jobs { job() }
+        let delivered = subscription.withLock { $0 }?.deliverPending() ?? false
+        return delivered || !jobs.isEmpty
+    }
+
+    public func flush() {
+        subscription.withLock { $0 }?.flush()
+        while deliverPending() {}
+    }
+
+    public func stop() {
+        flush()
+        guard let stopped = subscription.withLock({ subscription -> EventBus.Subscription? in
+            defer { subscription = nil }
+            return subscription
+        }) else { return }
+        stopped.cancel()
+        while deliverPending() {} // work handed over meanwhile
+        monitor.didStop()
+    }
+
+    public func async(_ work: @escaping @Sendable () -> Void) {
+        self.work.withLock { $0.append(work) }
+        wake()
+    }
 }

@@ -5,15 +5,20 @@ import ReqtopSync
 /// Headless `--events jsonl`: every bus event as exactly `JSONLinesEncoder.line(for:)`, one per
 /// line, written (unbuffered) to `sink` batch by batch.
 package final class JSONLinesPrinter: Sendable {
-    private let host: EventMonitorHost
+    private let host: HeadlessPrinterHost
 
-    package init(bus: EventBus, sink: any OutputSink = FileDescriptorSink.standardOutput, secrets: SecretPolicy) {
-        host = EventMonitorHost(bus: bus, monitor: Writer(sink: sink, secrets: secrets),
-                                queue: DispatchQueue(label: "reqtop.headless.jsonl", qos: .utility), gathering: headlessGathering)
+    /// - Parameter wake: nil: the lines are written on a queue of the printer's own, a few milliseconds
+    ///   after their events; else the caller's thread writes them (`deliverPending()`), woken by `wake`.
+    package init(bus: EventBus, sink: any OutputSink = FileDescriptorSink.standardOutput, secrets: SecretPolicy,
+                 wake: (@Sendable () -> Void)? = nil) {
+        host = HeadlessPrinterHost(bus: bus, monitor: Writer(sink: sink, secrets: secrets), label: "reqtop.headless.jsonl", wake: wake)
     }
 
     /// Starts printing the bus's events.
     package func start() { host.start() }
+
+    /// With `wake`: writes what is pending, on this thread; false when nothing was.
+    package func deliverPending() -> Bool { host.deliverPending() }
 
     /// Waits until every event posted so far has been printed.
     package func flush() { host.flush() }
@@ -55,4 +60,29 @@ package final class JSONLinesPrinter: Sendable {
 
 /// How long a headless printer lets events gather before it writes them: lines still come out
 /// within milliseconds, and a run of one request at a time wakes the printer per batch, not per event.
-let headlessGathering = DispatchTimeInterval.milliseconds(2)
+package let headlessGatheringMilliseconds = 2
+
+/// A headless printer's monitor, called on a queue of its own or, given `wake`, on the caller's thread.
+struct HeadlessPrinterHost: Sendable {
+    private let queued: EventMonitorHost?
+    private let pulled: PulledEventMonitorHost?
+
+    init(bus: EventBus, monitor: any EventMonitor, label: String, wake: (@Sendable () -> Void)?) {
+        if let wake {
+            queued = nil
+            pulled = PulledEventMonitorHost(bus: bus, monitor: monitor, wake: wake)
+        } else {
+            queued = EventMonitorHost(bus: bus, monitor: monitor, queue: DispatchQueue(label: label, qos: .utility),
+                                      gathering: .milliseconds(headlessGatheringMilliseconds))
+            pulled = nil
+        }
+    }
+
+    private var host: any EventMonitorHosting { queued ?? pulled! }
+
+    func start() { host.start() }
+    func flush() { host.flush() }
+    func stop() { host.stop() }
+    func async(_ work: @escaping @Sendable () -> Void) { host.async(work) }
+    func deliverPending() -> Bool { pulled?.deliverPending() ?? false }
+}

@@ -5,21 +5,25 @@ import ReqtopSync
 /// Headless text mode: prints one readable line per lifecycle event (see `TextEventFormatter`)
 /// to `sink`, keeping the live status line (if any) below the printed lines.
 package final class TextEventPrinter: Sendable {
-    private let host: EventMonitorHost
+    private let host: HeadlessPrinterHost
     private let lines: Lines
 
     /// - Parameters:
     ///   - progressInterval: minimum seconds between two progress lines of one task.
     ///   - statusLine: redrawn after each batch of lines, when stderr is a terminal.
+    ///   - wake: nil: the lines are written on a queue of the printer's own, a few milliseconds after
+    ///     their events; else the caller's thread writes them (`deliverPending()`), woken by `wake`.
     package init(bus: EventBus, sink: any OutputSink = FileDescriptorSink.standardOutput,
-                progressInterval: Double = 0.25, statusLine: LiveStatusLine? = nil) {
+                progressInterval: Double = 0.25, statusLine: LiveStatusLine? = nil, wake: (@Sendable () -> Void)? = nil) {
         lines = Lines(sink: sink, statusLine: statusLine, progressInterval: progressInterval)
-        host = EventMonitorHost(bus: bus, monitor: lines, queue: DispatchQueue(label: "reqtop.headless.text", qos: .utility),
-                                gathering: headlessGathering)
+        host = HeadlessPrinterHost(bus: bus, monitor: lines, label: "reqtop.headless.text", wake: wake)
     }
 
     /// Starts printing the bus's events.
     package func start() { host.start() }
+
+    /// With `wake`: writes what is pending, on this thread; false when nothing was.
+    package func deliverPending() -> Bool { host.deliverPending() }
 
     /// Prints a line for a request the runner did not send (in order with the events' lines).
     package func printNotSent(_ result: RunResult) {
