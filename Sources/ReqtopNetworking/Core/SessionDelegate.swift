@@ -138,7 +138,8 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
         var sameQueue: [FinishedTask] = []
         for task in finishedTasks {
             if task.delegate.completesOnEngineThread {
-                // Its handler is short: here and now, its terminal event after it, then what it deferred.
+                // Its handler is short: here and now, its terminal event after it; what it deferred
+                // runs in `afterPass`, once the requests that take the freed slots have gone out.
                 if !sameQueue.isEmpty {
                     Self.complete(sameQueue, bus: bus)
                     sameQueue.removeAll()
@@ -146,7 +147,6 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
                 let (handler, event) = task.delegate.respond(task.finished)
                 handler()
                 bus.post(TaskEvent(task: task.delegate.task.id, kind: event))
-                EngineThread.runAfterPassWork()
             } else if task.delegate.serializesOnCompletionQueue {
                 if let queue = sameQueue.first?.delegate.completionQueue, queue !== task.delegate.completionQueue {
                     Self.complete(sameQueue, bus: bus)
@@ -165,6 +165,17 @@ final class SessionDelegate { // created and used on the engine thread (by `Engi
         }
         if !sameQueue.isEmpty { Self.complete(sameQueue, bus: bus) }
         finishedTasks.removeAll(keepingCapacity: true)
+    }
+
+    /// After a pass, once the transfers that took the slots it freed have sent their requests: the
+    /// events so far, then the work the handlers that ran on the engine thread deferred
+    /// (`SessionManager.afterCompletion`: a runner's next requests). That work — resolving and creating
+    /// the requests after them — falls in the wait for the responses, not between one response and the
+    /// next request.
+    func afterPass() {
+        EngineThread.check()
+        if !pending.isEmpty { bus.post(pending.takeAll()) }
+        EngineThread.runAfterPassWork()
     }
 
     /// On the completion queue the tasks share, in order: each one's response, handler, terminal event.

@@ -113,7 +113,8 @@ enum EngineThread {
         pthread_getspecific(key).map { Unmanaged<AfterPass>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// Defers `work` (on an engine thread) to just after the terminal event of the task completing now.
+    /// Defers `work` (on an engine thread) to the end of the pass: after the terminal event of the task
+    /// completing now, and after the transfers that take the slots freed start (`SessionDelegate.afterPass`).
     static func afterPass(_ work: @escaping @Sendable () -> Void) { afterPassWork?.work.append(work) }
 
     /// Runs the deferred work, in order (work it defers runs too).

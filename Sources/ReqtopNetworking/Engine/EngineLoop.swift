@@ -61,6 +61,7 @@ final class EngineLoop {
             }
             for command in commands {
                 if case .shutdown = command {
+                    delegate.afterPass() // what the last pass deferred, as it would have run
                     shutdown()
                     return
                 }
@@ -68,9 +69,13 @@ final class EngineLoop {
             }
             admit()
             curl_multi_perform(multi, &stillRunning)
+            // The work the last pass's completion handlers deferred (the runner resolving and creating
+            // its next requests) runs once the transfers that took the freed slots have sent their requests.
+            delegate.afterPass()
             collectFinished()
             delegate.endOfPass()
             if admit() { continue } // slots freed: start the next ones before sleeping
+            delegate.afterPass()
             // Commands that came without a wake-up (starts while the slots were full) are taken before
             // sleeping; otherwise the inbox learns whether the slots are full for the next sleep.
             let full = active.count >= maxConcurrent
@@ -229,6 +234,7 @@ final class EngineLoop {
         waitingOrder.removeAll()
         parked.removeAll()
         delegate.endOfPass()
+        delegate.afterPass()
         spareHandles.forEach { curl_easy_cleanup($0) }
         spareHandles.removeAll()
         curl_multi_cleanup(multi)
