@@ -240,17 +240,13 @@ struct ScriptHints: Sendable {
 
     mutating func note(_ line: UnsafeBufferPointer<UInt8>) {
         var sawBraces = false
-        if let base = line.baseAddress, line.count >= 2 {
-            // Most lines hold neither a brace nor ".js" (URLs hold dots): the C library's scans find that
-            // quickly; only a line with a brace is walked byte by byte.
-            if !scriptMarker, Self.containsJS(line) { scriptMarker = true }
-            if memchr(base, Int32(UInt8(ascii: "{")), line.count) != nil || memchr(base, Int32(UInt8(ascii: "}")), line.count) != nil {
-                for index in 0..<(line.count - 1) {
-                    let (a, b) = (line[index], line[index + 1])
-                    if a == UInt8(ascii: "{"), b == UInt8(ascii: "%") { scriptMarker = true }
-                    if (a == UInt8(ascii: "{") && b == UInt8(ascii: "{")) || (a == UInt8(ascii: "}") && b == UInt8(ascii: "}")) { sawBraces = true }
-                }
-            }
+        var index = 0
+        while index + 1 < line.count {
+            let (a, b) = (line[index], line[index + 1])
+            if a == UInt8(ascii: "{"), b == UInt8(ascii: "%") { scriptMarker = true }
+            if a == UInt8(ascii: "."), b == UInt8(ascii: "j"), index + 2 < line.count, line[index + 2] == UInt8(ascii: "s") { scriptMarker = true }
+            if (a == UInt8(ascii: "{") && b == UInt8(ascii: "{")) || (a == UInt8(ascii: "}") && b == UInt8(ascii: "}")) { sawBraces = true }
+            index += 1
         }
         guard !expression else { return }
         if var text = open {
@@ -273,17 +269,5 @@ struct ScriptHints: Sendable {
         } else if let last = text.range(of: "{{", options: .backwards), !text[last.upperBound...].contains("}}") {
             open = String(text[last.lowerBound...])
         }
-    }
-
-    /// Whether `line` holds ".js", found from dot to dot.
-    private static func containsJS(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = line.baseAddress else { return false }
-        var offset = 0
-        while offset + 3 <= line.count, let dot = memchr(base + offset, Int32(UInt8(ascii: ".")), line.count - offset - 2) {
-            let at = base.distance(to: dot.assumingMemoryBound(to: UInt8.self))
-            if line[at + 1] == UInt8(ascii: "j"), line[at + 2] == UInt8(ascii: "s") { return true }
-            offset = at + 1
-        }
-        return false
     }
 }
