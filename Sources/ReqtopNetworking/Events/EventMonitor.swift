@@ -37,7 +37,7 @@ public final class EventMonitorHost: EventMonitorHosting {
     /// The serial queue the monitor is called on (also for work that must be ordered with its events).
     public let queue: DispatchQueue
     private let gathering: DispatchTimeInterval?
-    private let subscription = Protected<EventBus.Subscription?>(nil)
+    private let subscription = HostedSubscription()
 
     /// - Parameters:
     ///   - label: the queue's label.
@@ -58,26 +58,19 @@ public final class EventMonitorHost: EventMonitorHosting {
     /// Starts delivering the bus's events to the monitor (from now on; once).
     public func start() {
         let monitor = self.monitor
-        subscription.withLock { subscription in
-            guard subscription == nil else { return }
-            subscription = bus.subscribeBatches(queue: queue, gathering: gathering) { events in monitor.receive(events) }
-        }
+        subscription.start { bus.subscribeBatches(queue: queue, gathering: gathering) { events in monitor.receive(events) } }
     }
 
     /// Returns once every event posted so far has reached the monitor (and what was queued after it ran).
     public func flush() {
-        subscription.withLock { $0 }?.flush()
+        subscription.current?.flush()
         queue.sync {}
     }
 
     /// Delivers what was posted so far, stops delivering, and tells the monitor.
     public func stop() {
         flush()
-        guard let stopped = subscription.withLock({ subscription -> EventBus.Subscription? in
-            defer { subscription = nil }
-            return subscription
-        }) else { return }
-        stopped.cancel()
+        guard subscription.cancel() else { return }
         let monitor = self.monitor
         queue.sync { monitor.didStop() }
     }
@@ -95,7 +88,7 @@ public final class PulledEventMonitorHost: EventMonitorHosting {
     private let bus: EventBus
     private let monitor: any EventMonitor
     private let wake: @Sendable () -> Void
-    private let subscription = Protected<EventBus.Subscription?>(nil)
+    private let subscription = HostedSubscription()
     /// Work handed over with `async`, run before the next events.
     private let work = Protected<[@Sendable () -> Void]>([])
 
@@ -107,10 +100,7 @@ public final class PulledEventMonitorHost: EventMonitorHosting {
 
     public func start() {
         let monitor = self.monitor
-        subscription.withLock { subscription in
-            guard subscription == nil else { return }
-            subscription = bus.subscribeBatches(wake: wake) { events in monitor.receive(events) }
-        }
+        subscription.start { bus.subscribeBatches(wake: wake) { events in monitor.receive(events) } }
     }
 
     /// Calls the monitor with everything pending (and runs the work handed over), on this thread.
@@ -121,22 +111,18 @@ public final class PulledEventMonitorHost: EventMonitorHosting {
             return work
         }
         for job in jobs { job() }
-        let delivered = subscription.withLock { $0 }?.deliverPending() ?? false
+        let delivered = subscription.current?.deliverPending() ?? false
         return delivered || !jobs.isEmpty
     }
 
     public func flush() {
-        subscription.withLock { $0 }?.flush()
+        subscription.current?.flush()
         while deliverPending() {}
     }
 
     public func stop() {
         flush()
-        guard let stopped = subscription.withLock({ subscription -> EventBus.Subscription? in
-            defer { subscription = nil }
-            return subscription
-        }) else { return }
-        stopped.cancel()
+        guard subscription.cancel() else { return }
         while deliverPending() {} // work handed over meanwhile
         monitor.didStop()
     }
@@ -144,5 +130,28 @@ public final class PulledEventMonitorHost: EventMonitorHosting {
     public func async(_ work: @escaping @Sendable () -> Void) {
         self.work.withLock { $0.append(work) }
         wake()
+    }
+}
+
+/// The one subscription a monitor host owns: made at the first `start`, cancelled at the first `cancel`.
+private final class HostedSubscription: Sendable {
+    private let subscription = Protected<EventBus.Subscription?>(nil)
+
+    func start(_ subscribe: () -> EventBus.Subscription) {
+        subscription.withLock { subscription in
+            if subscription == nil { subscription = subscribe() }
+        }
+    }
+
+    var current: EventBus.Subscription? { subscription.withLock { $0 } }
+
+    /// Cancels the subscription; false when there was none (not started, or stopped already).
+    func cancel() -> Bool {
+        guard let stopped = subscription.withLock({ subscription -> EventBus.Subscription? in
+            defer { subscription = nil }
+            return subscription
+        }) else { return false }
+        stopped.cancel()
+        return true
     }
 }
