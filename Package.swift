@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "reqtop", targets: ["reqtop"]),
         .library(name: "ReqtopHTTPModel", targets: ["ReqtopHTTPModel"]),
         .library(name: "ReqtopNetworking", targets: ["ReqtopNetworking"]),
+        .library(name: "ReqtopNetworkingFoundation", targets: ["ReqtopNetworkingFoundation"]),
         .library(name: "ReqtopNetworkingTesting", targets: ["ReqtopNetworkingTesting"]),
         .library(name: "ReqtopRequestLists", targets: ["ReqtopRequestLists"]),
         .library(name: "ReqtopTerminalUI", targets: ["ReqtopTerminalUI"]),
@@ -41,6 +42,9 @@ let package = Package(
         .target(name: "ReqtopHTTPModel", dependencies: ["ReqtopSync"]),
         // Layer 1: the networking core.
         .target(name: "ReqtopNetworking", dependencies: ["CCurl", "ReqtopSync", "ReqtopHTTPModel"]),
+        // Foundation's URLRequest and HTTPURLResponse at the networking core's edge, apart: the core and
+        // the executable are built on FoundationEssentials (no ICU, no CoreFoundation: a faster start).
+        .target(name: "ReqtopNetworkingFoundation", dependencies: ["ReqtopNetworking", "ReqtopHTTPModel"]),
         // Test support for code that embeds the networking core: records bus events and awaits them.
         .target(name: "ReqtopNetworkingTesting", dependencies: ["ReqtopNetworking", "ReqtopSync"]),
         // Layer 2: request lists.
@@ -86,14 +90,14 @@ let package = Package(
         .testTarget(name: "ReqtopHTTPModelTests", dependencies: ["ReqtopHTTPModel"]),
         .testTarget(name: "ReqtopScriptsTests", dependencies: ["ReqtopScripts", "ReqtopHTTPModel"]),
         .testTarget(name: "ReqtopTestServerTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport"]),
-        .testTarget(name: "ReqtopProxyTests", dependencies: ["ReqtopProxy", "ReqtopNetworking", "ReqtopNetworkingTesting", "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"]),
-        .testTarget(name: "ReqtopNetworkingTests", dependencies: ["ReqtopNetworking", "ReqtopNetworkingTesting", "ReqtopSync", "ReqtopTestServer",
+        .testTarget(name: "ReqtopProxyTests", dependencies: ["ReqtopProxy", "ReqtopNetworking", "ReqtopNetworkingFoundation", "ReqtopNetworkingTesting", "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"]),
+        .testTarget(name: "ReqtopNetworkingTests", dependencies: ["ReqtopNetworking", "ReqtopNetworkingFoundation", "ReqtopNetworkingTesting", "ReqtopSync", "ReqtopTestServer",
                                                               "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopRequestListsTests", dependencies: ["ReqtopRequestLists", "ReqtopTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReqtopTerminalUITests", dependencies: ["ReqtopTerminalUI", "ReqtopNcurses", "ReqtopTestSupport"], exclude: ["Screens/__Snapshots__"]),
-        .testTarget(name: "ReqtopTasksTests", dependencies: ["ReqtopTasks", "ReqtopNetworking", "ReqtopNetworkingTesting", "ReqtopRequestLists",
+        .testTarget(name: "ReqtopTasksTests", dependencies: ["ReqtopTasks", "ReqtopNetworking", "ReqtopNetworkingFoundation", "ReqtopNetworkingTesting", "ReqtopRequestLists",
                                                           "ReqtopSync", "ReqtopTestServer", "ReqtopTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopTasks", "ReqtopInspector", "ReqtopNetworkingTesting", "ReqtopNetworking", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
+        .testTarget(name: "ReqtopInspectorTests", dependencies: ["ReqtopTasks", "ReqtopInspector", "ReqtopNetworkingTesting", "ReqtopNetworking", "ReqtopNetworkingFoundation", "ReqtopTerminalUI", "ReqtopTestServer", "ReqtopTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ReqtopTestServer", "ReqtopTestSupport", "ReqtopTasks", "ReqtopSync"], exclude: ["README.md", "Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Bytes waiting to be consumed from the front: appends at the end, `drop` moves a read offset,
 /// the storage is compacted when the consumed part is most of it.

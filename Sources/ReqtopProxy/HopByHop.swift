@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReqtopHTTPModel
 
 /// Header fields that describe one connection, not the message (RFC 9110 §7.6.1): a proxy removes
@@ -11,7 +11,7 @@ enum HopByHop {
     static func removing(from headers: [HTTPHeader]) -> [HTTPHeader] {
         var named = names
         for value in headers.values(for: "Connection") + headers.values(for: "Proxy-Connection") {
-            for token in value.split(separator: ",") { named.insert(token.trimmingCharacters(in: .whitespaces).lowercased()) }
+            for token in value.split(separator: ",") { named.insert(token.trimmingWhitespace().lowercased()) }
         }
         return headers.filter { !named.contains($0.name.lowercased()) }
     }

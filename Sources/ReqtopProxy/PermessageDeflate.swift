@@ -20,7 +20,7 @@ final class PermessageDeflate: WebSocketInflating, @unchecked Sendable {
     static func agreed(in response: HTTPResponseHead) -> (client: PermessageDeflate, host: PermessageDeflate)? {
         for value in response.headers.values(for: "Sec-WebSocket-Extensions") {
             for offer in value.split(separator: ",") {
-                let parameters = offer.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                let parameters = offer.split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
                 guard parameters.first == "permessage-deflate" else { continue }
                 guard let client = PermessageDeflate(resetsEachMessage: parameters.contains("client_no_context_takeover")),
                       let host = PermessageDeflate(resetsEachMessage: parameters.contains("server_no_context_takeover")) else { return nil }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,9 +25,9 @@ public struct ProxyCredentials: Sendable, Equatable {
     func areSent(in headers: [HTTPHeader]) -> Bool {
         let values = headers.values(for: "Proxy-Authorization")
         guard values.count == 1 else { return false }
-        let parts = values[0].trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        let parts = values[0].trimmingWhitespace().split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "basic",
-              let decoded = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)) else { return false }
+              let decoded = Data(base64Encoded: String(parts[1]).trimmingWhitespace()) else { return false }
         let expected = Data("\(user):\(password)".utf8)
         guard decoded.count == expected.count else { return false }
         return zip(decoded, expected).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReqtopNetworking
 
 /// How `ForwardProxy` listens and forwards.

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopHTTPModel
 
 /// A client's request head as it arrived: request line and header fields in order, names in
@@ -18,13 +21,13 @@ struct ClientRequestHead {
     /// Whether the client asked to close the connection after this exchange (RFC 9112 §9.3).
     var wantsClose: Bool {
         let tokens = headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .map { $0.trimmingWhitespace().lowercased() }
         if tokens.contains("close") { return true }
         return isHTTP10 && !tokens.contains("keep-alive")
     }
 
     var expectsContinue: Bool {
-        headers.value(for: "Expect")?.trimmingCharacters(in: .whitespaces).lowercased() == "100-continue"
+        headers.value(for: "Expect")?.trimmingWhitespace().lowercased() == "100-continue"
     }
 }
 
@@ -93,7 +96,7 @@ enum RequestHeadParser {
             guard HTTPRequest.isValidMethod(name) else {
                 return .malformed(status: 400, reason: "a header name that is not a token: \(name.prefix(80))")
             }
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+            let value = line[line.index(after: colon)...].trimmingASCII(" \t")
             guard !value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
                 return .malformed(status: 400, reason: "a control character in the value of \(name)")
             }
@@ -123,10 +126,10 @@ enum RequestHeadParser {
     static func framing(of head: ClientRequestHead) -> Result<BodyFraming, ProxyError> {
         let codings = head.headers.values(for: "Transfer-Encoding")
         let lengths = head.headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimmingWhitespace() }
         if !codings.isEmpty {
             if !lengths.isEmpty { return .failure(ProxyError("both Transfer-Encoding and Content-Length")) }
-            let all = codings.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let all = codings.flatMap { $0.split(separator: ",") }.map { $0.trimmingWhitespace().lowercased() }
             guard all == ["chunked"], !head.isHTTP10 else {
                 // Another coding would have to be forwarded as it is, and this proxy removes the chunking.
                 return .failure(ProxyError("a Transfer-Encoding other than chunked is not forwarded: \(codings.joined(separator: ", "))",

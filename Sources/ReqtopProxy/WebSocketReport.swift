@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopHTTPModel
 import ReqtopNetworking
 
@@ -37,7 +40,7 @@ final class WebSocketReport: TunnelEvents {
     /// Whether `head` asks to become a WebSocket: `GET` with `Upgrade: websocket` (RFC 6455 §4.1).
     static func isUpgrade(_ head: ClientRequestHead) -> Bool {
         head.method == "GET" && head.headers.values(for: "Upgrade").contains { value in
-            value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "websocket" }
+            value.split(separator: ",").contains { $0.trimmingWhitespace().lowercased() == "websocket" }
         }
     }
 
@@ -138,7 +141,7 @@ final class WebSocketReport: TunnelEvents {
         let version = status.first.map { $0.hasPrefix("HTTP/") ? String($0.dropFirst(5)) : String($0) } ?? ""
         let headers = lines.dropFirst().compactMap { line -> HTTPHeader? in
             guard let colon = line.firstIndex(of: ":") else { return nil }
-            return HTTPHeader(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            return HTTPHeader(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingWhitespace())
         }
         return HTTPResponseHead(url: url, httpVersion: version, status: status.count > 1 ? Int(status[1]) ?? 0 : 0,
                                 reason: status.count > 2 ? String(status[2]) : "", headers: headers, size: bytes.count)

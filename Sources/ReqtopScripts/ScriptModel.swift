@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopHTTPModel
 
 /// A script's text and where it is written (`file:line:col` of its first character), which its
@@ -134,7 +137,7 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
         self.timedOut = timedOut
     }
 
-    public var description: String { "\((file as NSString).lastPathComponent):\(line):\(column): \(message)" }
+    public var description: String { "\(file.lastPathComponent):\(line):\(column): \(message)" }
 }
 
 /// What a script did.

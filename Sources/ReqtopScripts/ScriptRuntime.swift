@@ -1,6 +1,6 @@
 import CJavaScriptCore
 import CTLS
-import Foundation
+import FoundationEssentials
 import ReqtopHTTPModel
 import ReqtopSync
 
@@ -67,7 +67,7 @@ public final class ScriptRuntime: @unchecked Sendable {
     /// Sets global variables before any script runs (a run that starts from an earlier one's).
     public func setGlobals(_ values: [String: String]) {
         lock.withLock {
-            let json = String(decoding: (try? JSONSerialization.data(withJSONObject: values)) ?? Data("{}".utf8), as: UTF8.self)
+            let json = "{" + values.map { JSONEscaping.quoted($0.key) + ":" + JSONEscaping.quoted($0.value) }.joined(separator: ",") + "}"
             _ = try? Self.evaluate("__reqtop.setGlobals(\(Self.quoted(json)))", file: "reqtop", line: 1, in: context)
         }
     }
@@ -211,7 +211,7 @@ public final class ScriptRuntime: @unchecked Sendable {
                 exception?.pointee = JSValueMakeString(context, message)
                 return JSValueMakeUndefined(context)
             }
-            let hex = JSStringCreateWithUTF8CString(out.prefix(Int(length)).map { String(format: "%02x", $0) }.joined())
+            let hex = JSStringCreateWithUTF8CString(out.prefix(Int(length)).map { String(printf: "%02x", $0) }.joined())
             defer { JSStringRelease(hex) }
             return JSValueMakeString(context, hex)
         }
@@ -302,9 +302,8 @@ public final class ScriptRuntime: @unchecked Sendable {
 
     /// `text` as a JavaScript string literal (JSON's quoting is JavaScript's).
     static func quoted(_ text: String) -> String {
-        String(decoding: (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8),
-               as: UTF8.self).dropFirst().dropLast().description
+        JSONEscaping.quoted(text)
     }
 
-    private static func seconds(_ value: Double) -> String { String(format: "%.1f", value) }
+    private static func seconds(_ value: Double) -> String { String(printf: "%.1f", value) }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,7 +41,7 @@ func write(_ report: TestReportRequest, results: [RunResult], lists: [String]) -
         try data.write(to: URL(fileURLWithPath: report.path))
         return 0
     } catch {
-        printToStandardError("reqtop: cannot write the \(report.format.rawValue) report \(report.path): \(error.localizedDescription)")
+        printToStandardError("reqtop: cannot write the \(report.format.rawValue) report \(report.path): \(error.readableDescription)")
         return 1
     }
 }
@@ -108,7 +108,7 @@ func runHeadless(_ runner: RequestListRunner, settings: HeadlessSettings) -> Int
         do {
             try recorder.write(to: URL(fileURLWithPath: path))
         } catch {
-            stderr.write("reqtop: cannot write the HAR file \(path): \(error.localizedDescription)\n")
+            stderr.write("reqtop: cannot write the HAR file \(path): \(error.readableDescription)\n")
             exitCode = 1
         }
     }

@@ -1,5 +1,8 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopInspector
 import ReqtopNcurses
 import ReqtopNetworking
@@ -127,7 +130,7 @@ private func startJournal(_ bus: EventBus, source: String) -> JournalWriter? {
         Journals.prune(keeping: writer.url)
         return writer
     } catch {
-        printToStandardError("reqtop: no session journal (\(error.localizedDescription)); use --no-journal to silence this")
+        printToStandardError("reqtop: no session journal (\(error.readableDescription)); use --no-journal to silence this")
         return nil
     }
 }
@@ -201,7 +204,7 @@ func runListInteractively(_ runner: RequestListRunner, settings: HeadlessSetting
         do {
             try SessionExport.writeHAR(store.storedRecords(), to: path, secrets: settings.secrets)
         } catch {
-            printToStandardError("reqtop: cannot write the HAR file \(path): \(error.localizedDescription)")
+            printToStandardError("reqtop: cannot write the HAR file \(path): \(error.readableDescription)")
             code = 1
         }
     }
@@ -211,7 +214,7 @@ func runListInteractively(_ runner: RequestListRunner, settings: HeadlessSetting
             printToStandardError("reqtop: kept \(kept.kept) bodies (\(ByteCount.format(kept.bytes))) in \(folder); index.tsv lists them"
                                  + (kept.released > 0 ? " (\(kept.released) released during the session are listed, not kept)" : ""))
         } catch {
-            printToStandardError("reqtop: cannot keep the bodies in \(folder): \(error.localizedDescription)")
+            printToStandardError("reqtop: cannot keep the bodies in \(folder): \(error.readableDescription)")
             code = 1
         }
     }

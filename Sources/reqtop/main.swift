@@ -1,5 +1,8 @@
 import CMemory
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopInspector
 import ReqtopNetworking
 import ReqtopTasks

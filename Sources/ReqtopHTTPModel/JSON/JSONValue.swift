@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A parsed JSON value. Numbers keep their source text so `{{login.response.body.$.id}}`
 /// substitutes exactly what the server sent.

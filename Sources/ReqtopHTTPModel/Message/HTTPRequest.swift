@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One HTTP request as reqtop sends it: the method exactly as written (any RFC 9110 token), the
 /// URL as written, the header fields in order with duplicates kept, the body, and the options of

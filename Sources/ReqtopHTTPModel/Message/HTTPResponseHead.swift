@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The status line and header fields of one HTTP response (a redirect's or the final one).
 public struct HTTPResponseHead: Sendable, Hashable {

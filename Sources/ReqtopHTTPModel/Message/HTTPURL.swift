@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An absolute URL kept exactly as written. Foundation's `URL` re-encodes a whole string when one
 /// character needs escaping (`?a=%3A&b=[1]` becomes `?a=%253A&b=%5B1%5D`); this type keeps every
@@ -76,7 +79,7 @@ public struct HTTPURL: Sendable, Hashable, Codable, CustomStringConvertible {
         // Most URLs are written without blanks around them: the first and last bytes tell.
         func isPlain(_ byte: UInt8?) -> Bool { byte.map { $0 > 0x20 && $0 < 0x7F } ?? true }
         if !text.withUTF8({ isPlain($0.first) && isPlain($0.last) }) {
-            text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            text = text.trimmingWhitespaceAndNewlines()
         }
         guard var found = text.withUTF8({ Self.locateParts($0) }) else { return nil }
         if found.pathNeedsEscaping {
@@ -191,7 +194,7 @@ public struct HTTPURL: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// The scheme of a URL or reference (`file` of `file:///x`), lower case, or nil for a relative reference.
     public static func scheme(of reference: String) -> String? {
-        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        let trimmed = reference.trimmingWhitespace()
         return schemeLength(trimmed).map { trimmed.prefix($0).lowercased() }
     }
 
@@ -199,7 +202,7 @@ public struct HTTPURL: Sendable, Hashable, Codable, CustomStringConvertible {
     /// reference without a fragment keeps this URL's fragment (RFC 9110 §10.2.2). Nil when the
     /// result is not a URL with a host.
     public func resolving(_ reference: String) -> HTTPURL? {
-        let ref = Self.escape(reference.trimmingCharacters(in: .whitespaces))
+        let ref = Self.escape(reference.trimmingWhitespace())
         if Self.schemeLength(ref) != nil { return HTTPURL(string: ref).map { $0.removingDotSegments() } }
         var target: String
         let (refPath, refQuery, refFragment) = Self.splitRelative(ref)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One `Set-Cookie` field value (RFC 6265 §4.1): the cookie's name and value, and the attributes
 /// the Cookies tab shows. `{{login.response.cookies.token.value}}` reads `value`.
@@ -6,7 +6,7 @@ public struct SetCookie: Sendable, Hashable {
     public var name = "", value = "", domain = "", path = "", expires = "", flags = ""
 
     public init(parsing field: String) {
-        let parts = field.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = field.split(separator: ";").map { $0.trimmingWhitespace() }
         (name, value) = Self.nameAndValue(parts.first ?? "")
         var flags: [String] = []
         for attribute in parts.dropFirst() {
@@ -27,6 +27,6 @@ public struct SetCookie: Sendable, Hashable {
     /// without `=`, all of it is the name.
     public static func nameAndValue(_ pair: String) -> (name: String, value: String) {
         guard let eq = pair.firstIndex(of: "=") else { return (pair, "") }
-        return (String(pair[..<eq]).trimmingCharacters(in: .whitespaces), String(pair[pair.index(after: eq)...]).trimmingCharacters(in: .whitespaces))
+        return (String(pair[..<eq]).trimmingWhitespace(), String(pair[pair.index(after: eq)...]).trimmingWhitespace())
     }
 }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One WebSocket message as it went over the connection (RFC 6455): a text or binary message
 /// (its fragments joined), or a control frame (close, ping, pong).

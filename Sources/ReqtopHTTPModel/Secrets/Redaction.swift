@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopSync
 
 /// What counts as a secret, and how it is hidden in everything that leaves the process: HAR files,
@@ -38,12 +41,51 @@ public struct Redaction: Sendable {
     static func jsonSecretMembers(_ text: String) -> [(range: Range<String.Index>, value: String)] {
         guard text.utf8.contains(UInt8(ascii: "\"")), text.utf8.contains(UInt8(ascii: ":")) else { return [] }
         var found: [(Range<String.Index>, String)] = []
-        let pattern = #""([A-Za-z0-9_\-]{1,64})"\s*:\s*"((?:[^"\\]|\\.){1,4096})""#
-        guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
-        let whole = NSRange(text.startIndex..., in: text)
-        for match in regex.matches(in: text, range: whole) {
-            guard let name = Range(match.range(at: 1), in: text), let value = Range(match.range(at: 2), in: text),
-                  isSecretParameter(String(text[name])), !text[value].containsBytes("{{") else { continue }
+        // By hand, as the expression `"([A-Za-z0-9_\-]{1,64})"\s*:\s*"((?:[^"\\]|\\.){1,4096})"` matches (leftmost,
+        // not overlapping; JSON's blanks between tokens): the name, its colon, its string value.
+        let bytes = Array(text.utf8), count = bytes.count
+        func isNameByte(_ b: UInt8) -> Bool {
+            PercentEncoding.isUnreserved(b) && b != UInt8(ascii: ".") && b != UInt8(ascii: "~")
+        }
+        func isBlank(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+        func member(at quote: Int) -> (name: Range<Int>, value: Range<Int>, end: Int)? {
+            var i = quote + 1
+            while i < count, i - quote - 1 < 65, isNameByte(bytes[i]) { i += 1 }
+            let name = (quote + 1)..<i
+            guard !name.isEmpty, name.count <= 64, i < count, bytes[i] == UInt8(ascii: "\"") else { return nil }
+            i += 1
+            while i < count, isBlank(bytes[i]) { i += 1 }
+            guard i < count, bytes[i] == UInt8(ascii: ":") else { return nil }
+            i += 1
+            while i < count, isBlank(bytes[i]) { i += 1 }
+            guard i < count, bytes[i] == UInt8(ascii: "\"") else { return nil }
+            i += 1
+            let valueStart = i
+            var characters = 0
+            while i < count, characters <= 4096 {
+                let b = bytes[i]
+                if b == UInt8(ascii: "\"") { break }
+                if b == UInt8(ascii: "\\") {
+                    // `\\.`: any character but a line break after the backslash.
+                    guard i + 1 < count, bytes[i + 1] != 0x0A, bytes[i + 1] != 0x0D else { return nil }
+                    i += 2
+                } else {
+                    i += 1
+                }
+                while i < count, bytes[i] & 0xC0 == 0x80 { i += 1 } // the rest of a multi-byte character
+                characters += 1
+            }
+            guard characters >= 1, characters <= 4096, i < count, bytes[i] == UInt8(ascii: "\"") else { return nil }
+            return (name, valueStart..<i, i + 1)
+        }
+        func index(_ offset: Int) -> String.Index { text.utf8.index(text.utf8.startIndex, offsetBy: offset) }
+        var at = 0
+        while at < count {
+            guard bytes[at] == UInt8(ascii: "\""), let match = member(at: at) else { at += 1; continue }
+            at = match.end
+            let name = String(decoding: bytes[match.name], as: UTF8.self)
+            let value = index(match.value.lowerBound)..<index(match.value.upperBound)
+            guard isSecretParameter(name), !text[value].containsBytes("{{") else { continue }
             found.append((value, String(text[value])))
         }
         return found
@@ -111,9 +153,9 @@ public struct Redaction: Sendable {
 
     /// Query parameter (and form field) names whose value is a credential.
     public static func isSecretParameter(_ name: some StringProtocol) -> Bool {
-        // Foundation's percent decoding only for a name that has an escape: this runs for every
+        // Percent decoding only for a name that has an escape: this runs for every
         // query parameter of every event line.
-        let name = name.utf8.contains(UInt8(ascii: "%")) ? (String(name).removingPercentEncoding ?? String(name)).lowercased() : name.asciiLowercased()
+        let name = name.utf8.contains(UInt8(ascii: "%")) ? (name.percentDecoded() ?? String(name)).lowercased() : name.asciiLowercased()
         if secretParameterNameList.contains(name) { return true }
         return secretParameterWordList.contains { name.containsBytes($0) }
     }
@@ -237,7 +279,7 @@ public struct Redaction: Sendable {
     public func text(_ text: String) -> String {
         guard !values.isEmpty else { return text }
         var result = text
-        for value in values where result.containsBytes(value) { result = result.replacingOccurrences(of: value, with: Self.marker) }
+        for value in values where result.containsBytes(value) { result = result.replacingEvery(value, with: Self.marker) }
         return result
     }
 
@@ -255,11 +297,12 @@ public struct Redaction: Sendable {
         }
         guard !values.isEmpty else { return result }
         for value in values {
-            let needle = Data(value.utf8)
-            var searchStart = result.startIndex
-            while let range = result.range(of: needle, in: searchStart..<result.endIndex) {
-                result.replaceSubrange(range, with: Data(Self.marker.utf8))
-                searchStart = range.lowerBound + Self.marker.utf8.count
+            let needle = Array(value.utf8)
+            var searchStart = 0
+            while let found = ByteSearch.firstOffset(of: needle, in: result, from: searchStart) {
+                let start = result.startIndex + found
+                result.replaceSubrange(start..<(start + needle.count), with: Data(Self.marker.utf8))
+                searchStart = found + Self.marker.utf8.count
             }
         }
         return result

@@ -156,7 +156,7 @@ package enum Keymap {
             for binding in inContext where !seen.contains(binding.command) {
                 seen.append(binding.command)
                 let keys = inContext.filter { $0.command == binding.command }.map { label($0.key) }.joined(separator: " ")
-                lines.append("  " + keys.padding(toLength: 14, withPad: " ", startingAt: 0) + binding.help)
+                lines.append("  " + keys.fitted(to: 14) + binding.help)
             }
             lines.append("")
         }

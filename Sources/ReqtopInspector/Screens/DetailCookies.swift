@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReqtopNetworking
 import ReqtopTasks
 import ReqtopTerminalUI
@@ -11,7 +11,7 @@ enum DetailCookies {
         let hops = r.redirects.count + 1
         for head in r.sentHeads {
             let sent = head.headers.filter { $0.name.lowercased() == "cookie" }.flatMap { field in
-                field.value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                field.value.split(separator: ";").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
             }
             let hop = hops > 1 ? " (hop \(head.hop + 1) of \(hops))" : ""
             lines.append("── sent to \(head.url.absoluteString)\(hop) ──")

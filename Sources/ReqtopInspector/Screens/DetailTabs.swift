@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReqtopTasks
 
 /// One tab of the detail view: its title and what it shows of a task. A tab is a type: adding one

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 import ReqtopTerminalUI
 import ReqtopTasks
@@ -141,7 +144,7 @@ enum DetailText {
             let offset = Int((start / t.total * Double(barWidth)).rounded())
             let length = ms < 0 ? 0 : max(value > 0 ? 1 : 0, Int((value / t.total * Double(barWidth)).rounded()))
             let bar = String(repeating: " ", count: min(offset, barWidth)) + String(repeating: "█", count: min(length, max(0, barWidth - offset)))
-            lines.append(name.padding(toLength: 8, withPad: " ", startingAt: 0)
+            lines.append(name.fitted(to: 8)
                          + Milliseconds.format(ms).leftPadded(to: 10) + "  " + bar)
             start += value
         }
@@ -182,14 +185,14 @@ enum DetailText {
         var lines = ["Running for \(Milliseconds.format(elapsed))" + (r.state == .suspended ? " (suspended now)" : ""), ""]
         let firstByte = r.timeline.first { $0.event == .response }?.time
         if let firstByte {
-            lines.append("until the response head".padding(toLength: 26, withPad: " ", startingAt: 0) + Milliseconds.format((firstByte - started) * 1000).leftPadded(to: 10))
-            lines.append("receiving so far".padding(toLength: 26, withPad: " ", startingAt: 0)
+            lines.append("until the response head".fitted(to: 26) + Milliseconds.format((firstByte - started) * 1000).leftPadded(to: 10))
+            lines.append("receiving so far".fitted(to: 26)
                          + Milliseconds.format(max(0, (now - firstByte) * 1000 - paused)).leftPadded(to: 10)
                          + "  \(ByteCount.format(r.downloaded))")
         } else {
-            lines.append("waiting for a response".padding(toLength: 26, withPad: " ", startingAt: 0) + Milliseconds.format(max(0, elapsed - paused)).leftPadded(to: 10))
+            lines.append("waiting for a response".fitted(to: 26) + Milliseconds.format(max(0, elapsed - paused)).leftPadded(to: 10))
         }
-        if paused > 0 { lines.append("paused".padding(toLength: 26, withPad: " ", startingAt: 0) + Milliseconds.format(paused).leftPadded(to: 10)) }
+        if paused > 0 { lines.append("paused".fitted(to: 26) + Milliseconds.format(paused).leftPadded(to: 10)) }
         lines += ["", "the full waterfall (dns, connect, tls, send, wait, receive) appears when the task ends"]
         return lines
     }
@@ -198,7 +201,7 @@ enum DetailText {
         guard let first = r.timeline.first?.time else { return ["no events yet"] }
         var lines: [String] = []
         for entry in r.timeline {
-            let offset = String(format: "+%.3fs", entry.time - first).leftPadded(to: 9)
+            let offset = String(printf: "+%.3fs", entry.time - first).leftPadded(to: 9)
             let payload = entry.payload(in: r)
             let name = entry.event == .request ? "request sent" : entry.event.rawValue
             lines.append("\(offset)  \(name)" + (payload.first.map { "  \($0)" } ?? ""))

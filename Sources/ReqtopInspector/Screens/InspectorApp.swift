@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 import ReqtopTerminalUI
 import ReqtopTasks
@@ -200,7 +203,7 @@ package final class InspectorApp {
             let first = Rect(x: rows[1].x, y: rows[1].y, width: rows[1].width, height: 1)
             let second = Rect(x: rows[1].x, y: rows[1].y + 1, width: rows[1].width, height: 1)
             frame.render(StatusLine(left: lines.first ?? "", right: ""), in: first)
-            let rest = lines.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            let rest = lines.dropFirst().map { $0.trimmingWhitespace() }.joined(separator: " ")
             frame.render(StatusLine(left: " " + rest, right: right), in: second)
             return
         }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopTasks
 
 /// The prompts' histories (↑/↓), kept between sessions in `<state>/prompt-history.json`, one list
@@ -13,7 +16,7 @@ package struct PromptHistoryFile: Sendable {
 
     func load() -> [PromptKind: [String]] {
         guard let data = try? Data(contentsOf: url),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: [String]] else { return [:] }
+              let object = try? JSONDecoder().decode([String: [String]].self, from: data) else { return [:] }
         var histories: [PromptKind: [String]] = [:]
         for kind in PromptKind.remembered { histories[kind] = object[kind.storageName] }
         return histories
@@ -24,8 +27,9 @@ package struct PromptHistoryFile: Sendable {
         for kind in PromptKind.remembered { object[kind.storageName] = histories[kind].map { Array($0.suffix(Self.limit)) } }
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-        try data.write(to: url, options: .atomic)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(object).write(to: url, options: .atomic)
         // Typed headers and bodies can hold tokens: only this user reads them (as the journals).
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
     }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 import ReqtopTerminalUI
 import ReqtopTasks
@@ -83,7 +86,7 @@ final class PromptOverlay: InspectorOverlay {
             app.overlay = nil
             return app.submitTypedRequest(active.state.text + text, keepingText: text)
         }
-        let inserted = active.kind == .newRequestBody ? text : text.replacingOccurrences(of: "\n", with: " ")
+        let inserted = active.kind == .newRequestBody ? text : text.replacingEvery("\n", with: " ")
         for character in inserted { active.state.apply(.insert(character)) }
     }
 
@@ -114,14 +117,14 @@ extension InspectorApp {
         case .failure(let error):
             open(.newRequestLine, text: text.contains("\n") ? "" : text, note: error.message)
         case .success(let parsed):
-            let whole = input.trimmingCharacters(in: .whitespacesAndNewlines)
+            let whole = input.trimmingWhitespaceAndNewlines()
             if whole.contains("\n") || whole.hasPrefix("curl") { return push(ComposeScreen(request: parsed.request, note: parsed.note)) }
             open(.newRequestHeader, text: "", draft: parsed.request)
         }
     }
 
     func submit(_ line: String, of active: ActivePrompt) {
-        let text = line.trimmingCharacters(in: .whitespaces)
+        let text = line.trimmingWhitespace()
         switch active.kind {
         case .filter:
             tableScreen.applyFilter(text, app: self)
@@ -144,8 +147,8 @@ extension InspectorApp {
             guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
                 return open(.newRequestHeader, text: text, draft: draft, note: "a header looks like Name: value")
             }
-            draft.headers.append(HTTPHeader(name: String(text[..<colon]).trimmingCharacters(in: .whitespaces),
-                                            value: String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+            draft.headers.append(HTTPHeader(name: String(text[..<colon]).trimmingWhitespace(),
+                                            value: String(text[text.index(after: colon)...]).trimmingWhitespace()))
             open(.newRequestHeader, text: "", draft: draft)
         case .newRequestBody:
             guard var draft = active.draft else { return }

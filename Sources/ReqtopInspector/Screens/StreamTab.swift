@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopHTTPModel
 import ReqtopNetworking
 import ReqtopSync
@@ -158,7 +161,7 @@ final class StreamTabLines: Sendable {
     static func lines(of entry: StreamMessageLog.Entry, since start: Double) -> [String] {
         let message = entry.message
         if message.format == .websocket { return webSocketLines(of: entry, since: start) }
-        var head = String(format: "+%.3f s  #%d", max(0, entry.time - start), message.index)
+        var head = String(printf: "+%.3f s  #%ld", max(0, entry.time - start), message.index)
         if let event = message.event { head += "  " + event }
         if let id = message.id { head += "  id=" + id }
         if let retry = message.retry { head += "  retry=\(retry) ms" }
@@ -178,7 +181,7 @@ final class StreamTabLines: Sendable {
         let arrow = message.direction == .send ? "↑ send" : "↓ receive"
         let kind = WebSocketMessage(direction: message.direction ?? .receive, opcode: UInt8(clamping: message.opcode ?? 0), payload: Data(),
                                     size: 0).kind
-        var head = String(format: "+%.3f s  #%d  ", max(0, entry.time - start), message.index) + arrow + "  " + kind
+        var head = String(printf: "+%.3f s  #%ld  ", max(0, entry.time - start), message.index) + arrow + "  " + kind
         if let code = message.closeCode { head += " \(code)" }
         head += "  " + ByteCount.format(Int64(message.size))
         if !message.isWhole { head += " (first \(ByteCount.format(Int64(message.data.utf8.count))) kept)" }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 import ReqtopTerminalUI
 import ReqtopTasks
@@ -143,7 +146,7 @@ final class TableScreen: InspectorScreen {
         if notSent > 0 { figures += " (\(notSent) not sent)" }
         figures += "  sort \(order)"
         if !filter.isEmpty { figures += "  filter \(filter)" }
-        figures += String(format: "   %.1f req/s  %@/s  ", a.requestsPerSecond, ByteCount.format(Int64(a.bytesPerSecond)))
+        figures += String(printf: "   %.1f req/s  ", a.requestsPerSecond) + ByteCount.format(Int64(a.bytesPerSecond)) + "/s  "
         figures += "p50 \(a.p50.map(Milliseconds.format) ?? "–")  p95 \(a.p95.map(Milliseconds.format) ?? "–")  "
         figures += "max \(a.max.map(Milliseconds.format) ?? "–")"
         frame.buffer.setString(x: area.x, y: area.y + 1, figures, style: Style().dim, maxWidth: area.width)

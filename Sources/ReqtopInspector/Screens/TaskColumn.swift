@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 import ReqtopTasks
 import ReqtopTerminalUI
@@ -123,7 +126,7 @@ struct TaskColumn: Sendable {
             guard let fraction = record.progressFraction else {
                 return bar ? (record.response == nil ? "waiting…" : "receiving…") : "…"
             }
-            let percent = String(format: "%3.0f%%", fraction * 100)
+            let percent = String(printf: "%3.0f%%", fraction * 100)
             return bar ? Gauge.bar(ratio: fraction, width: 10) + " " + percent : percent
         }
     }

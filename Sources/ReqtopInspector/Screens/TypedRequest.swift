@@ -8,7 +8,7 @@ import ReqtopTasks
 enum TypedRequest {
     /// The request (with a note when a paste held more than one), or why it is not one.
     static func parse(_ input: String) -> Result<(request: HTTPRequest, note: String?), TypedRequestError> {
-        let text = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = input.trimmingWhitespaceAndNewlines()
         if text.hasPrefix("curl ") || text.hasPrefix("curl\t") { return load(text, format: .curl, what: "curl command") }
         if text.contains("\n") { return load(text, format: .http, what: ".http request") }
         return line(text).map { .success(($0, nil)) } ?? .failure(TypedRequestError(

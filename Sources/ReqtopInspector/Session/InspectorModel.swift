@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -179,7 +180,7 @@ package final class InspectorModel: InspectorActions {
             return "saved \(count) \(marked ? "marked " : "")task\(count == 1 ? "" : "s") to \(path)\(note)"
                 + (marked ? " (U clears the marks)" : "")
         } catch {
-            return "could not save \(path): \(error.localizedDescription)"
+            return "could not save \(path): \(error.readableDescription)"
         }
     }
 
@@ -193,7 +194,7 @@ package final class InspectorModel: InspectorActions {
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
             return "wrote the curl command of \(record.id) to \(path)" + (secrets.redacts ? " (secrets redacted)" : "")
         } catch {
-            return "could not write \(path): \(error.localizedDescription)"
+            return "could not write \(path): \(error.readableDescription)"
         }
     }
 
@@ -207,7 +208,7 @@ package final class InspectorModel: InspectorActions {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            return "could not copy \(what): \(error.localizedDescription)"
+            return "could not copy \(what): \(error.readableDescription)"
         }
         let why = sendToTerminal == nil ? "no terminal to copy through" : "\(size) is more than terminals take"
         return "\(why): wrote \(what) to \(path)"
@@ -215,8 +216,8 @@ package final class InspectorModel: InspectorActions {
 
     package func saveBody(_ record: TaskRecord, to path: String) -> String {
         guard let body = record.body else { return "\(record.id) has no body to save" }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        var isDirectory: Bool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory {
             return "\(path) is a folder: nothing saved (give a file name)"
         }
         do {
@@ -228,7 +229,7 @@ package final class InspectorModel: InspectorActions {
             }
             return "saved the body of \(record.id) (\(ByteCount.format(body.count))) to \(path)"
         } catch {
-            return "could not save \(path): \(error.localizedDescription)"
+            return "could not save \(path): \(error.readableDescription)"
         }
     }
 
@@ -248,11 +249,11 @@ package final class InspectorModel: InspectorActions {
                                            bodyFiles: &bodyFiles, redaction: nil)
             for body in bodyFiles.files + [(name: file.path, data: Data(original.utf8))] {
                 guard FileManager.default.createFile(atPath: body.name, contents: body.data, attributes: [.posixPermissions: 0o600]) else {
-                    throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: body.name])
+                    throw CocoaError(.fileWriteNoPermission, userInfo: ["NSFilePath": body.name])
                 }
             }
         } catch {
-            return "could not write \(file.path): \(error.localizedDescription)"
+            return "could not write \(file.path): \(error.readableDescription)"
         }
         let editor = ProcessInfo.processInfo.environment["VISUAL"] ?? ProcessInfo.processInfo.environment["EDITOR"] ?? "vi"
         let status = runInTerminal(editor.split(separator: " ").map(String.init) + [file.path])

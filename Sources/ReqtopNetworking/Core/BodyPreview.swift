@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReqtopSync
 
 /// The first bytes of a body while it arrives, for a live view (an inspector's Body tab): the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReqtopSync
 
 /// A handle to one request. Created suspended; `resume()`, `suspend()` and `cancel()` go through its manager.

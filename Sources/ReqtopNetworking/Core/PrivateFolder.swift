@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReqtopSync
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +17,7 @@ public enum PrivateFolder {
 
     /// Where "made private" notices go: stderr unless replaced (a test collects them).
     public static let notices = Protected<@Sendable (String) -> Void>({ message in
-        FileHandle.standardError.write(Data(("reqtop: " + message + "\n").utf8))
+        writeToStandardError("reqtop: " + message + "\n")
     })
 
     /// The paths already noticed in this process (each is said once).
@@ -33,7 +33,7 @@ public enum PrivateFolder {
             do {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw Refused(description: "cannot create \(path): \(error.localizedDescription)")
+                throw Refused(description: "cannot create \(path): \(error.readableDescription)")
             }
             guard lstat(path, &info) == 0 else { throw Refused(description: "cannot use \(path) (\(String(cString: strerror(errno))))") }
         }

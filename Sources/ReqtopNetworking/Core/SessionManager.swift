@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopSync
 
 /// Creates and drives HTTP tasks on one libcurl engine, in the manner of AFNetworking's
@@ -47,7 +50,7 @@ public final class SessionManager: Sendable {
             let publisher = try EventPublisher(manager: self, path: path, options: EventStreamOptions())
             environmentPublisher.withLock { $0 = publisher }
         } catch {
-            FileHandle.standardError.write(Data("reqtop: REQTOP_SOCKET=\(path): cannot publish events there (\(error))\n".utf8))
+            writeToStandardError("reqtop: REQTOP_SOCKET=\(path): cannot publish events there (\(error))\n")
         }
     }
 

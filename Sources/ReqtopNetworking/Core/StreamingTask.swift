@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Takes a streaming task's response as it arrives (a proxy hands it on to its client). Called on
 /// the engine thread: keep each call short and never block in it.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything a finished task produced, handed to its completion handler.
 public struct TaskResponse<Value: Sendable>: Sendable {

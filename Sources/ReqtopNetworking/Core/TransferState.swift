@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -170,7 +170,7 @@ final class TransferState {
         }
         let values = head.headers.values(for: "Content-Length")
         let lengths = values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimmingWhitespace() }
         guard let first = lengths.first else { return nil }
         if lengths.contains(where: { $0 != first }) {
             return "the response has different Content-Length values (\(lengths.joined(separator: ", "))): its body length is unknown"

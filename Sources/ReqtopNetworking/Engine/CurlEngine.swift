@@ -1,5 +1,9 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopSync
 
 /// libcurl's multi interface on a thread of its own: the handle other threads hold.

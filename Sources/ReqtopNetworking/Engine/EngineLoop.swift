@@ -1,5 +1,8 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopSync
 
 /// The engine thread's side: the multi handle, every transfer, the waiting queue (at most

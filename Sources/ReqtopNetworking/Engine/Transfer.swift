@@ -1,5 +1,8 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One easy handle and what must live as long as it does. Engine thread only.
 final class Transfer {

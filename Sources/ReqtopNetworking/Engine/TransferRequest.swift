@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One request and the settings it is sent with: the request's own options where it has them,
 /// the session's otherwise. This is the one place where options meet the configuration.

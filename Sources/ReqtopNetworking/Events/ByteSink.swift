@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReqtopHTTPModel
 
 /// A growable byte buffer written through a pointer, for the JSON writer: one capacity check per

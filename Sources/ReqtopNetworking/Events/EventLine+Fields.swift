@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One field of an event line: its key, how it is written and how it is read back.
 package struct EventLineField: Sendable {

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The one schema of an event outside the process: every field any event line can carry. JSON
 /// Lines (`--events jsonl`), the event stream (`reqtop attach`) and the session journal are all this

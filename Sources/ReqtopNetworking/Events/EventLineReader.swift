@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Turns event lines (`EventLine`) back into task events. A line refers to what came before it —
 /// an end event to the task's response head and redirect hops, a response to the request's URL —

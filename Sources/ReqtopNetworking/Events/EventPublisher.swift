@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -241,8 +241,8 @@ public final class EventPublisher: Sendable {
 
     /// Runs `{"command":"suspend|resume|cancel","task":N}` when the app allowed remote control.
     private func answer(_ line: Data, to fd: Int32) {
-        guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
-              let command = object["command"] as? String, let id = object["task"] as? Int else { return }
+        guard let object = try? JSONValue(parsing: line), let command = object["command"]?.stringValue,
+              case let .number(number)? = object["task"], let id = Int(number) else { return }
         var reply = JSONObjectWriter()
         reply.string("command", command)
         var outcome = "done"
@@ -285,7 +285,7 @@ public final class EventPublisher: Sendable {
             raw.copyBytes(from: bytes)
             raw[bytes.count] = 0
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = path.deletingLastPathComponent
         if folder == defaultFolder {
             // reqtop's own folder must be this user's and private: another user who made it first (the
             // /tmp fallback is shared) or a symlink would let someone else control or read the socket.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The lines of an event stream (`SessionManager.publishEvents`): `EventLine`s at full detail —
 /// the JSON Lines schema of `JSONLinesEncoder` plus what a viewer needs to show a task again in full

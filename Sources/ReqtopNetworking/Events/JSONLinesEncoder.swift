@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Encodes events as JSON Lines — one object per line, the stable schema of `--events jsonl`
 /// (docs/events.md): an `EventLine` at its plain detail, written by `PlainLineWriter` straight from the event. Every line has `event`, `task` (integer)

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes one JSON object field by field into a `ByteSink`; the caller supplies the fields in
 /// sorted key order.

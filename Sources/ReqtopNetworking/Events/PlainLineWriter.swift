@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes the plain line of an event (`--events jsonl`) straight from the event into the
 /// caller's buffer: the fields `EventLine` at its `plain` detail has, in the same sorted order

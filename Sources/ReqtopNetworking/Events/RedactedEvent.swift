@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Redaction {
     /// An event as it may leave the process (JSON Lines, the attach stream): every URL and head

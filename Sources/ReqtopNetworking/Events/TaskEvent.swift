@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One step in a task's lifecycle, as posted on the `EventBus`.
 public struct TaskEvent: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The header fields of a request as libcurl writes them for HTTP/1.1: its own fields where it
 /// puts them, the request's in list order — what `--dry-run` shows (the added ones marked) and
@@ -22,7 +22,7 @@ public enum ClientHeaders {
             add("Host", request.url.authority)
         }
         if let userInfo = request.url.userInfo {
-            add("Authorization", "Basic " + Data((userInfo.removingPercentEncoding ?? userInfo).utf8).base64EncodedString())
+            add("Authorization", "Basic " + Data((userInfo.percentDecoded() ?? userInfo).utf8).base64EncodedString())
         }
         add("User-Agent", transfer.userAgent)
         add("Accept", "*/*")

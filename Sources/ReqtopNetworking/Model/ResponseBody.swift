@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A response body: in memory, or in a file (a download's destination, or a body that outgrew the memory cap).
 public enum ResponseBody: Sendable {
@@ -26,9 +29,18 @@ public enum ResponseBody: Sendable {
         switch self {
         case .data(let data): return data.prefix(maxLength)
         case .file(let file):
-            let handle = try FileHandle(forReadingFrom: file.url)
-            defer { try? handle.close() }
-            return try handle.read(upToCount: maxLength) ?? Data()
+            let fd = open(file.url.path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw CocoaError(.fileReadNoSuchFile, userInfo: ["NSFilePath": file.url.path, "NSUnderlyingError": POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)]) }
+            defer { close(fd) }
+            var bytes = [UInt8](repeating: 0, count: max(0, maxLength))
+            var filled = 0
+            while filled < bytes.count {
+                let got = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else { break }
+                filled += got
+            }
+            return Data(bytes.prefix(filled))
         }
     }
 }

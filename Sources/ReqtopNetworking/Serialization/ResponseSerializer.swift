@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns a finished response into a value. Runs off the engine thread.
 public protocol ResponseSerializer: Sendable {
@@ -49,7 +49,7 @@ public struct TextResponseSerializer: ResponseSerializer {
         let data = try body?.loadData() ?? Data()
         let charset = head.headers.value(for: "Content-Type")?
             .split(separator: ";").dropFirst()
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .map { $0.trimmingWhitespace().lowercased() }
             .first { $0.hasPrefix("charset=") }?.dropFirst("charset=".count)
         let encoding: String.Encoding = switch charset.map(String.init) {
         case "iso-8859-1", "latin1": .isoLatin1
@@ -73,7 +73,7 @@ public struct JSONResponseSerializer: ResponseSerializer {
         do {
             return try JSONValue(parsing: data)
         } catch {
-            throw SerializationError(serializer: name, message: "body is not JSON (\(error.localizedDescription))")
+            throw SerializationError(serializer: name, message: "body is not JSON (\(error.readableDescription))")
         }
     }
 }

@@ -1,5 +1,8 @@
 import CHTTP2
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopHTTPModel
 import ReqtopNetworking
 

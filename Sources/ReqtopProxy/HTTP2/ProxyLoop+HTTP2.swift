@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -128,7 +128,7 @@ extension ProxyLoop {
         options.followRedirects = false
         options.compressed = false
         let request = HTTPRequest(method: method, url: url, headers: forwarded, options: options)
-        let length = headers.value(for: "content-length").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        let length = headers.value(for: "content-length").flatMap { Int64($0.trimmingWhitespace()) }
         let expectsContinue = !endStream && headers.value(for: "expect")?.lowercased() == "100-continue"
         let plan = ProxyExchange.Plan(method: method, clientIsHTTP10: false, clientWantsClose: false, expectsContinue: expectsContinue,
                                       bodyLength: endStream ? nil : length, hasBody: !endStream, via: configuration.via, http2: true)

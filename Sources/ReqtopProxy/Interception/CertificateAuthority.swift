@@ -1,5 +1,5 @@
 import CTLS
-import Foundation
+import FoundationEssentials
 import ReqtopNetworking
 import ReqtopSync
 

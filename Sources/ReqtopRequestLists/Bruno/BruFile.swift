@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One `.bru` file read into its blocks (Bruno's markup): `name {` at the start of a line, its
 /// lines, `}` at the start of a line. A dictionary block holds `key: value` lines (`~key` is
@@ -110,14 +113,14 @@ struct BruFile {
                 //   multi-line
                 // ''' (possibly followed by @contentType(…))
                 var rest = String(value.dropFirst(3))
-                if let end = rest.range(of: "'''") {
+                if let end = rest.byteRange(of: "'''") {
                     value = String(rest[..<end.lowerBound])
                 } else {
                     var collected: [String] = rest.isEmpty ? [] : [rest]
                     while i < lines.count {
                         let next = lines[i]
                         i += 1
-                        if let end = next.range(of: "'''") {
+                        if let end = next.byteRange(of: "'''") {
                             let before = String(next[..<end.lowerBound])
                             if !before.trimmingWhitespace().isEmpty { collected.append(before) }
                             rest = ""

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads a Bruno collection (a folder with `bruno.json`; or one `.bru` file of it) as a request
 /// list that resolves as a `.http` list does.
@@ -21,13 +24,13 @@ enum BrunoImporter {
     static func collectionRoot(of path: String) -> String? {
         // Absolute and standardized first: walking up a relative path (`x.bru`, `.`) would end in "".
         let absolute = RequestBody.absolutePath(path, relativeTo: FileManager.default.currentDirectoryPath)
-        var isDirectory: ObjCBool = false
-        var directory = FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) && isDirectory.boolValue
-            ? absolute : (absolute as NSString).deletingLastPathComponent
+        var isDirectory: Bool = false
+        var directory = FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) && isDirectory
+            ? absolute : absolute.deletingLastPathComponent
         for _ in 0..<32 {
-            if FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent("bruno.json")) { return directory }
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("bruno.json")) { return directory }
             guard directory != "/", !directory.isEmpty else { break }
-            directory = (directory as NSString).deletingLastPathComponent
+            directory = directory.deletingLastPathComponent
         }
         return nil
     }
@@ -36,12 +39,12 @@ enum BrunoImporter {
     static func parse(path: String) throws(RequestListError) -> RequestList {
         // Walked as an absolute path (`.` and `x.bru` have no parent to walk up to); said as given.
         let absolute = RequestBody.absolutePath(path, relativeTo: FileManager.default.currentDirectoryPath)
-        var isDirectory: ObjCBool = false
+        var isDirectory: Bool = false
         _ = FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory)
-        let root = collectionRoot(of: absolute) ?? (isDirectory.boolValue ? absolute : (absolute as NSString).deletingLastPathComponent)
+        let root = collectionRoot(of: absolute) ?? (isDirectory ? absolute : absolute.deletingLastPathComponent)
         var reader = BrunoReader(root: root)
         try reader.readCollection()
-        if isDirectory.boolValue {
+        if isDirectory {
             try reader.walk(directory: absolute, folders: [], inherited: reader.collectionLevel)
         } else {
             try reader.single(file: absolute)
@@ -82,7 +85,7 @@ struct BrunoReader: ExportedListReader {
     }
 
     mutating func readCollection() throws(RequestListError) {
-        let file = (root as NSString).appendingPathComponent("collection.bru")
+        let file = root.appendingPathComponent("collection.bru")
         guard FileManager.default.fileExists(atPath: file) else { return }
         let bru = try Self.read(file)
         collectionLevel = level(bru, over: BrunoLevel())
@@ -106,7 +109,7 @@ struct BrunoReader: ExportedListReader {
     }
 
     static func script(_ bru: BruFile, _ name: String, _ kind: RequestScript.Kind) -> [RequestScript] {
-        guard let block = bru.block(name), !block.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return [] }
+        guard let block = bru.block(name), !block.text.trimmingWhitespaceAndNewlines().isEmpty else { return [] }
         return [RequestScript(kind: kind, source: block.text, location: SourceLocation(file: bru.path, line: block.line + 1, column: 3))]
     }
 
@@ -117,18 +120,18 @@ struct BrunoReader: ExportedListReader {
         var subfolders: [(seq: Double, name: String, path: String, bru: BruFile?)] = []
         var requests: [(seq: Double, name: String, bru: BruFile)] = []
         for name in names where !name.hasPrefix(".") && name != "node_modules" {
-            let full = (directory as NSString).appendingPathComponent(name)
-            var isDirectory: ObjCBool = false
+            let full = directory.appendingPathComponent(name)
+            var isDirectory: Bool = false
             _ = FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
-            if isDirectory.boolValue {
+            if isDirectory {
                 if directory == root, name == "environments" { continue }
-                let folderFile = (full as NSString).appendingPathComponent("folder.bru")
+                let folderFile = full.appendingPathComponent("folder.bru")
                 let bru = FileManager.default.fileExists(atPath: folderFile) ? try Self.read(folderFile) : nil
                 let title = bru?.block("meta")?.entries.first { $0.key == "name" }?.value ?? name
                 subfolders.append((Self.seq(bru), title, full, bru))
             } else if name.hasSuffix(".bru"), name != "folder.bru", name != "collection.bru" {
                 let bru = try Self.read(full)
-                requests.append((Self.seq(bru), (name as NSString).deletingPathExtension, bru))
+                requests.append((Self.seq(bru), name.deletingPathExtension, bru))
             }
         }
         for folder in subfolders.sorted(by: { ($0.seq, $0.name) < ($1.seq, $1.name) }) {
@@ -144,15 +147,15 @@ struct BrunoReader: ExportedListReader {
     mutating func single(file: String) throws(RequestListError) {
         var level = collectionLevel
         var folders: [String] = []
-        var directory = (file as NSString).deletingLastPathComponent
+        var directory = file.deletingLastPathComponent
         var chain: [String] = []
         while !directory.isEmpty, directory != root, directory.hasPrefix(root) {
             chain.insert(directory, at: 0)
-            directory = (directory as NSString).deletingLastPathComponent
+            directory = directory.deletingLastPathComponent
         }
         for folder in chain {
-            let folderFile = (folder as NSString).appendingPathComponent("folder.bru")
-            folders.append((folder as NSString).lastPathComponent)
+            let folderFile = folder.appendingPathComponent("folder.bru")
+            folders.append(folder.lastPathComponent)
             if FileManager.default.fileExists(atPath: folderFile) { level = self.level(try Self.read(folderFile), over: level) }
         }
         request(try Self.read(file), folders: folders, inherited: level)

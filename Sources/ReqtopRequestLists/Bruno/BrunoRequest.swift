@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension BrunoReader {
     /// The request of one `.bru` file.
@@ -12,10 +15,10 @@ extension BrunoReader {
         }
         func value(_ key: String) -> String? { methodBlock.entries.first { $0.key == key }?.value }
         let level = self.level(bru, over: inherited)
-        let name = bru.block("meta")?.entries.first { $0.key == "name" }?.value ?? ((bru.path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let name = bru.block("meta")?.entries.first { $0.key == "name" }?.value ?? bru.path.lastPathComponent.deletingPathExtension
         var url = value("url") ?? ""
         for param in bru.block("params:path")?.entries ?? [] where param.enabled {
-            url = url.replacingOccurrences(of: ":" + param.key, with: param.value)
+            url = url.replacingEvery(":" + param.key, with: param.value)
         }
         var spec = RequestSpec(name: (folders + [name]).joined(separator: " / "), method: methodBlock.name.uppercased(), url: url,
                                location: location(methodBlock.line))
@@ -24,9 +27,9 @@ extension BrunoReader {
         spec.body = body(mode: value("body") ?? "none", bru: bru, headers: &spec.headers, requestName: spec.name ?? name)
         // A folder's and the request's own variables are substituted into it (Bruno ranks them above the environment).
         for (key, text) in level.variables.reversed() {
-            spec.url = spec.url.replacingOccurrences(of: "{{\(key)}}", with: text)
-            spec.headers = spec.headers.map { HTTPHeader(name: $0.name, value: $0.value.replacingOccurrences(of: "{{\(key)}}", with: text)) }
-            if case .text(let body)? = spec.body { spec.body = .text(body.replacingOccurrences(of: "{{\(key)}}", with: text)) }
+            spec.url = spec.url.replacingEvery("{{\(key)}}", with: text)
+            spec.headers = spec.headers.map { HTTPHeader(name: $0.name, value: $0.value.replacingEvery("{{\(key)}}", with: text)) }
+            if case .text(let body)? = spec.body { spec.body = .text(body.replacingEvery("{{\(key)}}", with: text)) }
         }
         spec.scripts = level.preScripts + level.postScripts
         spec.checks = checks(bru)
@@ -75,7 +78,7 @@ extension BrunoReader {
             let fields = bru.block("body:multipart-form")?.entries.filter(\.enabled).map { entry -> ExportedFormField in
                 var value = entry.value
                 var type: String?
-                if let range = value.range(of: " @contentType(") {
+                if let range = value.byteRange(of: " @contentType(") {
                     type = String(value[range.upperBound...].prefix { $0 != ")" })
                     value = String(value[..<range.lowerBound])
                 }
@@ -90,13 +93,13 @@ extension BrunoReader {
             Self.addContentType("application/json", to: &headers)
             var out: [UInt8] = []
             JSONEscaping.appendQuoted(text("body:graphql") ?? "", to: &out)
-            let variables = text("body:graphql:vars")?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let variables = text("body:graphql:vars")?.trimmingWhitespaceAndNewlines()
             return .text("{\"query\":" + String(decoding: out, as: UTF8.self)
                          + (variables.map { $0.isEmpty ? "" : ",\"variables\":" + $0 } ?? "") + "}")
         case "file":
             guard let entry = bru.block("body:file")?.entries.first(where: \.enabled), entry.value.hasPrefix("@file(") else { return nil }
             let file = String(entry.value.dropFirst(6).prefix { $0 != ")" })
-            if let range = entry.value.range(of: "@contentType(") {
+            if let range = entry.value.byteRange(of: "@contentType(") {
                 Self.addContentType(String(entry.value[range.upperBound...].prefix { $0 != ")" }), to: &headers)
             }
             return .file(path: file, resolvedAgainst: root)
@@ -193,11 +196,11 @@ public enum BrunoEnvironments {
     /// is in no Bruno collection. Secret names are listed (their values come from elsewhere).
     public static func load(besides path: String, name: String) throws(RequestListError) -> [String: String]? {
         guard let root = BrunoImporter.collectionRoot(of: path) else { return nil }
-        let folder = (root as NSString).appendingPathComponent("environments")
-        let file = (folder as NSString).appendingPathComponent("\(name).bru")
+        let folder = root.appendingPathComponent("environments")
+        let file = folder.appendingPathComponent("\(name).bru")
         guard FileManager.default.fileExists(atPath: file) else {
             let available = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".bru") }
-                .map { ($0 as NSString).deletingPathExtension }.sorted()
+                .map { $0.deletingPathExtension }.sorted()
             throw RequestListError(file: folder, line: 0, column: 0,
                                    message: "no environment named \(quoting: name) in this Bruno collection (available: "
                                        + (available.isEmpty ? "none" : available.joined(separator: ", ")) + ")", lineText: "")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The response of a completed named request, recorded for `{{name.response…}}` references.
 public struct RecordedResponse: Sendable, Hashable {

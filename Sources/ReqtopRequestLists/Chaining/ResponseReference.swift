@@ -19,7 +19,7 @@ public struct ResponseReference: Sendable, Hashable {
 
     static func parse(_ text: String) throws(VariableReference.Invalid) -> ResponseReference {
         let usage = "expected NAME.response.body.$.path, NAME.response.headers.Header-Name or NAME.response.status"
-        guard let range = text.range(of: ".response") else {
+        guard let range = text.byteRange(of: ".response") else {
             throw VariableReference.Invalid(message: "invalid response reference \(quoting: text): \(usage)")
         }
         let name = String(text[..<range.lowerBound])

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The test an assert applies to its query's value (Hurl's predicates), possibly negated.
 public struct CheckPredicate: Sendable, Hashable {
@@ -82,7 +85,7 @@ public struct CheckPredicate: Sendable, Hashable {
             case let (.string(a), .string(b)?):
                 return op == .startsWith ? a.hasPrefix(b) : op == .endsWith ? a.hasSuffix(b) : a.contains(b)
             case let (.bytes(a), .bytes(b)?):
-                return op == .startsWith ? a.starts(with: b) : op == .endsWith ? a.suffix(b.count) == b : (b.isEmpty || a.range(of: b) != nil)
+                return op == .startsWith ? a.starts(with: b) : op == .endsWith ? a.suffix(b.count) == b : (b.isEmpty || ByteSearch.firstOffset(of: b, in: a) != nil)
             case let (.list(items), value?) where op == .contains: return items.contains(value)
             default: return false
             }
@@ -93,8 +96,8 @@ public struct CheckPredicate: Sendable, Hashable {
             guard case let .string(text) = actual else { return false }
             let source: String
             if let pattern { source = pattern } else if case let .string(p)? = expected { source = p } else { return false }
-            guard let regex = try? NSRegularExpression(pattern: source) else { throw CheckError("\(quoting: source) is not a regular expression") }
-            return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            guard let regex = CheckRegex.make(source) else { throw CheckError("\(quoting: source) is not a regular expression") }
+            return text.firstMatch(of: regex) != nil
         case .exists: return true
         case .isBoolean: if case .bool = actual { return true } else { return false }
         case .isCollection:
@@ -118,14 +121,14 @@ public struct CheckPredicate: Sendable, Hashable {
         case .isObject: if case .object = actual { return true } else { return false }
         case .isIsoDate:
             guard case let .string(s) = actual else { return false }
-            return s.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$"#, options: .regularExpression) != nil
+            return s.wholeMatch(of: #/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})/#.matchingSemantics(.unicodeScalar)) != nil
         case .isIpv4, .isIpv6:
             guard case let .string(s) = actual else { return false }
             var buffer = [UInt8](repeating: 0, count: 16)
             return inet_pton(op == .isIpv4 ? AF_INET : AF_INET6, s, &buffer) == 1
         case .isUuid:
             guard case let .string(s) = actual else { return false }
-            return s.range(of: #"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"#, options: .regularExpression) != nil
+            return s.wholeMatch(of: #/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/#) != nil
         }
     }
 }

@@ -1,5 +1,8 @@
 import CTLS
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a check reads from the response (Hurl's queries). Arguments may hold `{{variables}}`.
 public struct CheckQuery: Sendable, Hashable {
@@ -104,12 +107,11 @@ struct CheckContext {
     }
 
     func firstGroup(_ pattern: String, in text: String) throws -> CheckValue? {
-        let regex: NSRegularExpression
-        do { regex = try NSRegularExpression(pattern: pattern) } catch { throw CheckError("\(quoting: pattern) is not a regular expression") }
-        guard let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
-        let group = match.numberOfRanges > 1 ? 1 : 0
-        guard let range = Range(match.range(at: group), in: text) else { return nil }
-        return .string(String(text[range]))
+        guard let regex = CheckRegex.make(pattern) else { throw CheckError("\(quoting: pattern) is not a regular expression") }
+        guard let match = text.firstMatch(of: regex) else { return nil }
+        let output = match.output
+        guard let group = (output.count > 1 ? output[1] : output[0]).substring else { return nil }
+        return .string(String(group))
     }
 
     /// `name` or `name[Attribute]` of the response's `Set-Cookie` fields (the last one of that name).
@@ -132,7 +134,7 @@ struct CheckContext {
     }
 
     static func base64URLSafe(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        data.base64EncodedString().replacingEvery("+", with: "-").replacingEvery("/", with: "_").replacingEvery("=", with: "")
     }
 
     func apply(_ filter: CheckFilter, to value: CheckValue) throws -> CheckValue {
@@ -158,10 +160,10 @@ struct CheckContext {
         case let (.replace(old, new, isRegex), .string(s)):
             let old = try substitute(old), new = try substitute(new)
             if isRegex {
-                guard let regex = try? NSRegularExpression(pattern: old) else { throw CheckError("\(quoting: old) is not a regular expression") }
-                return .string(regex.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: NSRegularExpression.escapedTemplate(for: new)))
+                guard let regex = CheckRegex.make(old) else { throw CheckError("\(quoting: old) is not a regular expression") }
+                return .string(s.replacing(regex, with: new))
             }
-            return .string(old.isEmpty ? s : s.replacingOccurrences(of: old, with: new))
+            return .string(old.isEmpty ? s : s.replacingEvery(old, with: new))
         case (.split(let separator), .string(let s)):
             let separator = try substitute(separator)
             guard !separator.isEmpty else { throw CheckError("filter split: an empty separator") }
@@ -180,18 +182,17 @@ struct CheckContext {
             return .float(n)
         case (.toString, _): return .string(value.text)
         case (.urlDecode, .string(let s)):
-            guard let decoded = s.removingPercentEncoding else { throw fail("urlDecode") }
+            guard let decoded = s.percentDecoded() else { throw fail("urlDecode") }
             return .string(decoded)
         case (.urlEncode, .string(let s)):
-            let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-            return .string(s.addingPercentEncoding(withAllowedCharacters: unreserved) ?? s)
+            return .string(s.percentEncoded())
         case (.htmlEscape, .string(let s)):
-            return .string(s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#x27;"))
+            return .string(s.replacingEvery("&", with: "&amp;").replacingEvery("<", with: "&lt;")
+                .replacingEvery(">", with: "&gt;").replacingEvery("\"", with: "&quot;").replacingEvery("'", with: "&#x27;"))
         case (.htmlUnescape, .string(let s)):
             return .string(HTMLEntities.unescape(s))
         case (.base64Decode, .string(let s)), (.base64URLSafeDecode, .string(let s)):
-            var text = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            var text = s.replacingEvery("-", with: "+").replacingEvery("_", with: "/")
             while text.count % 4 != 0 { text += "=" }
             guard let data = Data(base64Encoded: text) else { throw fail("base64Decode") }
             return .bytes(data)
@@ -199,7 +200,7 @@ struct CheckContext {
         case (.base64Encode, .string(let s)): return .string(Data(s.utf8).base64EncodedString())
         case (.base64URLSafeEncode, .bytes(let data)): return .string(Self.base64URLSafe(data))
         case (.base64URLSafeEncode, .string(let s)): return .string(Self.base64URLSafe(Data(s.utf8)))
-        case (.toHex, .bytes(let data)): return .string(data.map { String(format: "%02x", $0) }.joined())
+        case (.toHex, .bytes(let data)): return .string(data.map { String(printf: "%02x", $0) }.joined())
         case (.utf8Decode, .bytes(let data)): return .string(String(decoding: data, as: UTF8.self))
         case (.utf8Encode, .string(let s)): return .bytes(Data(s.utf8))
         case (.decode(let encoding), .bytes(let data)):
@@ -213,9 +214,9 @@ struct CheckContext {
             guard let query = s.split(separator: "?", maxSplits: 1).dropFirst().first else { throw CheckError("filter urlQueryParam: \(value.described) has no query") }
             for pair in query.split(separator: "&") {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                if (parts[0].removingPercentEncoding ?? String(parts[0])) == name {
+                if (parts[0].percentDecoded() ?? String(parts[0])) == name {
                     let raw = parts.count > 1 ? String(parts[1]) : ""
-                    return .string(raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? raw)
+                    return .string(raw.replacingEvery("+", with: " ").percentDecoded() ?? raw)
                 }
             }
             throw CheckError("filter urlQueryParam \(quoting: name): no such parameter in \(value.described)")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A typed value a response check works on, as Hurl types them: a query's result, a filter's, or a
 /// predicate's expected value. Integers and floats stay apart (`isInteger`, `isFloat`) but compare
@@ -97,7 +97,7 @@ public indirect enum CheckValue: Sendable, Hashable {
         case .integer(let n): String(n)
         case .float(let n): Self.floatText(n)
         case .string(let s): s
-        case .bytes(let d): d.map { String(format: "%02x", $0) }.joined()
+        case .bytes(let d): d.map { String(printf: "%02x", $0) }.joined()
         case .list, .object: json
         }
     }
@@ -121,14 +121,14 @@ public indirect enum CheckValue: Sendable, Hashable {
     public var described: String {
         switch self {
         case .string(let s): "string <\(s)>"
-        case .bytes(let d): "bytes <\(d.count > 64 ? d.prefix(64).map { String(format: "%02x", $0) }.joined() + "…" : text)>"
+        case .bytes(let d): "bytes <\(d.count > 64 ? d.prefix(64).map { String(printf: "%02x", $0) }.joined() + "…" : text)>"
         case .list(let items): "list <\(items.count > 20 ? "[" + items.prefix(20).map(\.json).joined(separator: ",") + ",…]" : json)>"
         default: "\(typeName) <\(json.count > 200 ? String(json.prefix(200)) + "…" : json)>"
         }
     }
 
     static func floatText(_ n: Double) -> String {
-        if n.isFinite, n == n.rounded(), abs(n) < 1e15 { return String(format: "%.1f", n) }
+        if n.isFinite, n == n.rounded(), abs(n) < 1e15 { return String(printf: "%.1f", n) }
         return String(n)
     }
 

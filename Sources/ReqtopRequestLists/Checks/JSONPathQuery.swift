@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// JSONPath as Hurl's `jsonpath` query reads it (RFC 9535 with the older `?(…)` filters): names
 /// (`.a`, `['a']`), indices (negative from the end), wildcards, slices, unions, descendants (`..`)

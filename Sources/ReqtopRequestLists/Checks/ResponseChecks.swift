@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a request list says about a request's response (a Hurl entry's response section): the
 /// status line, header fields and body it expects, values it captures into variables for later

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Bodies that a written list cannot hold inline (binary bytes, text a parser would change, a NUL
 /// in a shell argument). Each gets a file named `<prefix>-<n>.bin`; the list refers to it by that

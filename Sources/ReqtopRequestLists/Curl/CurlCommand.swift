@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The words of a `-F` value as curl reads them: a word is quoted (`"…"`, `\\` escaping `"` and
 /// `\\`) or runs to the next `;`; attributes follow as `;key=word`.
@@ -79,7 +82,7 @@ struct CurlCommand {
     var globoff = false
     var warnings: [RequestListWarning] = []
     /// As long as curl's (24 dashes and 16 characters), so bodies have curl's length.
-    private let boundary = "------------------------reqtop" + String(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(10)).lowercased()
+    private let boundary = "------------------------reqtop" + String(UUID().uuidString.replacingEvery("-", with: "").prefix(10)).lowercased()
 
     init(location: SourceLocation, directory: String, lines: [String], stdin: Data?) {
         self.location = location
@@ -286,7 +289,7 @@ struct CurlCommand {
         }
         if let kind {
             if kind == "@" {
-                let shown = fileName ?? (main as NSString).lastPathComponent
+                let shown = fileName ?? main.lastPathComponent
                 disposition += "; filename=\"\(shown)\""
                 contentType = contentType ?? Self.guessedContentType(shown)
             } else if let fileName {
@@ -384,7 +387,7 @@ struct CurlCommand {
         for written in urls {
             for url in try globbed(written) {
                 var full = url
-                if let upload, !upload.fromStdin { full = Self.appendingFileName((upload.path as NSString).lastPathComponent, to: full) }
+                if let upload, !upload.fromStdin { full = Self.appendingFileName(upload.path.lastPathComponent, to: full) }
                 if !queryAddition.isEmpty { full += (url.contains("?") ? "&" : "?") + queryAddition.joined(separator: "&") }
                 full = try curlsReading(of: full)
                 var fields = headers
@@ -409,7 +412,7 @@ struct CurlCommand {
     static func appendingFileName(_ name: String, to url: String) -> String {
         let end = url.firstIndex { $0 == "?" || $0 == "#" } ?? url.endIndex
         let path = url[..<end]
-        let afterScheme = path.range(of: "://").map { path[$0.upperBound...] } ?? path[...]
+        let afterScheme = path.byteRange(of: "://").map { path[$0.upperBound...] } ?? path[...]
         // A URL without a path (`http://host`) gets `/NAME`, as curl sends it.
         if !afterScheme.contains("/") { return path + "/" + name + url[end...] }
         return path.hasSuffix("/") ? path + name + url[end...] : url

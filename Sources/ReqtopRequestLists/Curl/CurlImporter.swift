@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads curl command lines — what browsers' "Copy as cURL (bash)" produce — into specs.
 ///
@@ -16,7 +19,7 @@ public enum CurlImporter {
             throw RequestListError(file: path, line: error.line, column: error.column, message: error.message,
                                    lineText: error.line <= lines.count ? lines[error.line - 1] : "")
         }
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = path.deletingLastPathComponent
         let directory = dir.isEmpty ? "." : dir
         var specs: [RequestSpec] = []
         var warnings = split.warnings.map {

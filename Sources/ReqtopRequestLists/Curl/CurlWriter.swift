@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes requests as bash curl commands that send what reqtop sends and that `CurlImporter`
 /// reads back to the same requests.

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes a request as an HTTPie command line (`http`), for the inspector's copy menu.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One cookie of a Netscape cookie file (curl's `-b FILE`, `-c FILE`): tab-separated domain,
 /// tail-match flag, path, secure flag, expiry (0: a session cookie), name, value. `#HttpOnly_`

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `$NAME`, `${NAME}`, `${NAME:-word}` and friends as bash expands them; assignments; command
 /// substitutions (unreplayable, or a curl inside one read and sent).

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Splits shell command lines into commands of words the way bash does: whitespace, `'…'`,
 /// `"…"` (with `\` escapes), `$'…'` (ANSI-C escapes), backslash escapes, backslash-newline

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension StringProtocol {
     /// Whether the text has a `{{` — on the bytes: `contains("{{")` goes through Foundation's

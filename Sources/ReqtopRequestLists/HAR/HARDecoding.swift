@@ -153,7 +153,7 @@ final class HARCoercions {
     private(set) var counts: [String: (how: String, count: Int, first: String)] = [:]
 
     func count(_ path: String, as how: String) {
-        let folded = path.replacingOccurrences(of: #"\[[0-9]+\]"#, with: "[]", options: .regularExpression)
+        let folded = path.replacing(#/\[[0-9]+\]/#) { _ in "[]" }
         let key = folded + " " + how
         counts[key, default: (how, 0, path)].count += 1
     }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One finished task, as HAR export needs it. A plain value: no networking types.
 public struct HARExportEntry: Sendable, Hashable {

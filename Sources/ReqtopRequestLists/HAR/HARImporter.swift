@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads HAR 1.2 archives (browsers' "Save all as HAR", mitmproxy, reqtop) into specs.
 ///
@@ -49,7 +49,7 @@ public enum HARImporter {
         var spelling: [String: String] = [:]
         for (index, (request, node)) in zip(requests, located).enumerated() {
             let location = SourceLocation(file: path, line: node.json.line, column: node.json.column)
-            if request.url.trimmingCharacters(in: .whitespaces).isEmpty {
+            if request.url.trimmingWhitespace().isEmpty {
                 warnings.append(RequestListWarning(location: location, message: "entry \(index + 1) skipped: its URL is empty"))
                 continue
             }
@@ -89,9 +89,9 @@ public enum HARImporter {
     /// the Content-Type header when it names none).
     static func multipartBody(_ params: [HAR.Param], contentType: String, headers: inout [HTTPHeader]) -> Data {
         var boundary = contentType.split(separator: ";").lazy
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimmingWhitespace() }
             .first { $0.lowercased().hasPrefix("boundary=") }
-            .map { String($0.dropFirst("boundary=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            .map { String($0.dropFirst("boundary=".count)).trimmingASCII("\"") }
         if boundary == nil {
             let made = "reqtop-" + UUID().uuidString
             boundary = made
@@ -120,7 +120,7 @@ public enum HARImporter {
         let hasBody = !(request.postData?.text ?? "").isEmpty || !(request.postData?.params ?? []).isEmpty
         var headers = (request.headers ?? []).filter { header in
             // A recorded `Content-Length: 0` on a request without a body goes out as recorded (nothing would add it).
-            keep(header: header.name) || (!hasBody && header.name.lowercased() == "content-length" && header.value.trimmingCharacters(in: .whitespaces) == "0")
+            keep(header: header.name) || (!hasBody && header.name.lowercased() == "content-length" && header.value.trimmingWhitespace() == "0")
         }.map { HTTPHeader(name: $0.name, value: $0.value) }
         let hasCookie = headers.value(for: "Cookie") != nil
         if !hasCookie, let cookies = request.cookies, !cookies.isEmpty {

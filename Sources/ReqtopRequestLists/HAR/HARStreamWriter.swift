@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes a HAR 1.2 file entry by entry, so a session of any length is saved with one entry (and
 /// one body) in memory at a time. A regular file (or a new one) appears at its path only when
@@ -11,7 +14,7 @@ public final class HARStreamWriter {
     /// The file written: a partial file beside `path`, or `path` itself when it is written through.
     private let partial: String
     private let writesThrough: Bool
-    private let handle: FileHandle
+    private let handle: OpenFile
     private let encoder: JSONEncoder
     private var count = 0
 
@@ -20,10 +23,10 @@ public final class HARStreamWriter {
         self.path = path
         self.secrets = secrets
         let url = URL(fileURLWithPath: path)
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw CocoaError(.fileWriteInvalidFileName, userInfo: [NSFilePathErrorKey: path,
-                                                                  NSLocalizedDescriptionKey: "\(path) is a folder: give a file name"])
+        var isFolder: Bool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder {
+            throw CocoaError(.fileWriteInvalidFileName, userInfo: ["NSFilePath": path,
+                                                                  "NSLocalizedDescription": "\(path) is a folder: give a file name"])
         }
         let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
         let type = (try? FileManager.default.attributesOfItem(atPath: path)[.type]) as? FileAttributeType
@@ -33,19 +36,19 @@ public final class HARStreamWriter {
         // A HAR with secrets in clear (--include-secrets) is readable by its owner only.
         let mode: Int = secrets.redacts ? 0o644 : 0o600
         if !writesThrough, !FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: mode]) {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path,
-                                                               NSLocalizedDescriptionKey: "cannot create a file beside \(path)"])
+            throw CocoaError(.fileWriteNoPermission, userInfo: ["NSFilePath": path,
+                                                               "NSLocalizedDescription": "cannot create a file beside \(path)"])
         }
         if writesThrough {
             // open(2) follows the link (creating its target) and truncates a file; a device is just opened.
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
             guard fd >= 0 else {
-                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey:
+                throw CocoaError(.fileWriteNoPermission, userInfo: ["NSFilePath": path, "NSLocalizedDescription":
                                                                     "cannot write \(path): \(String(cString: strerror(errno)))"])
             }
-            handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+            handle = OpenFile(descriptor: fd)
         } else {
-            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: partial))
+            handle = try OpenFile(forWritingAtPath: partial)
         }
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -74,7 +77,7 @@ public final class HARStreamWriter {
         guard rename(partial, path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: partial)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: "cannot write \(path): \(reason)"])
+            throw CocoaError(.fileWriteUnknown, userInfo: ["NSFilePath": path, "NSLocalizedDescription": "cannot write \(path): \(reason)"])
         }
     }
 
@@ -85,7 +88,7 @@ public final class HARStreamWriter {
     }
 
     private func write(_ data: Data) throws {
-        do { try handle.write(contentsOf: data) } catch {
+        do { try handle.write(data) } catch {
             cancel()
             throw error
         }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes HAR 1.2 archives.
 public enum HARWriter {
@@ -39,7 +42,7 @@ public enum HARWriter {
         let query = url[url.index(after: mark)...].prefix { $0 != "#" }
         return query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ text: Substring) -> String { String(text).removingPercentEncoding ?? String(text) }
+            func decode(_ text: Substring) -> String { String(text).percentDecoded() ?? String(text) }
             return HTTPHeader(name: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : "")
         }
     }

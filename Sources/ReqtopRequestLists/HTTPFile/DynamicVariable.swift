@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The built-in `{{$…}}` variables (JetBrains and REST Client); each occurrence gets a fresh value.
 enum DynamicVariable: Sendable, Hashable {
@@ -71,9 +74,7 @@ enum DynamicVariable: Sendable, Hashable {
         case .timestamp:
             return String(Int(now.timeIntervalSince1970))
         case .isoTimestamp:
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            return formatter.string(from: now)
+            return DatePattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX").string(from: now)
         case let .randomInt(lower, upper):
             return String(Int.random(in: lower..<upper))
         case let .processEnvironment(name):
@@ -83,10 +84,12 @@ enum DynamicVariable: Sendable, Hashable {
         case let .dotenv(name):
             return Self.dotenvValue(name, in: directory)
         case let .datetime(format, offset, unit, local):
+            // Calendar arithmetic in UTC (FoundationEssentials has no time zone database); written in the
+            // local zone from libc when asked.
             var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = local ? .current : TimeZone(identifier: "UTC")!
+            calendar.timeZone = TimeZone(secondsFromGMT: 0)!
             let date = unit.flatMap { calendar.date(byAdding: $0, value: offset, to: now) } ?? now
-            return Self.format(date, format, timeZone: calendar.timeZone)
+            return Self.format(date, format, local: local)
         }
     }
 
@@ -122,35 +125,30 @@ enum DynamicVariable: Sendable, Hashable {
     }
 
     /// `rfc1123`, `iso8601`, or a day.js-style pattern (`YYYY-MM-DD HH:mm:ss`).
-    private static func format(_ date: Date, _ format: String, timeZone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
+    private static func format(_ date: Date, _ format: String, local: Bool) -> String {
         switch format {
         case "rfc1123":
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            return DatePattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'").string(from: date)
         case "iso8601":
-            formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX"
+            return DatePattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", local: local).string(from: date)
         default:
             var pattern = format
             for (dayjs, unicode) in [("YYYY", "yyyy"), ("YY", "yy"), ("DD", "dd"), ("D", "d"), ("A", "a")] {
-                pattern = pattern.replacingOccurrences(of: dayjs, with: unicode)
+                pattern = pattern.replacingEvery(dayjs, with: unicode)
             }
-            formatter.dateFormat = pattern
+            return DatePattern(pattern, local: local).string(from: date)
         }
-        return formatter.string(from: date)
     }
 
     /// `NAME=value` from the `.env` file in `directory` (quotes around the value removed).
     private static func dotenvValue(_ name: String, in directory: String) -> String? {
-        let path = (directory as NSString).appendingPathComponent(".env")
+        let path = directory.appendingPathComponent(".env")
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         for line in text.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhitespace()
             guard !trimmed.hasPrefix("#"), let eq = trimmed.firstIndex(of: "=") else { continue }
-            guard trimmed[..<eq].trimmingCharacters(in: .whitespaces) == name else { continue }
-            var value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            guard trimmed[..<eq].trimmingWhitespace() == name else { continue }
+            var value = trimmed[trimmed.index(after: eq)...].trimmingWhitespace()
             if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
                 value = String(value.dropFirst().dropLast())
             }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `http-client.env.json` and `http-client.private.env.json` of a `.http` file: beside it, else in
 /// the nearest folder above it that has one, up to the repository's root (the folder with `.git`)
@@ -17,8 +20,8 @@ public enum Environments {
         guard let name else { return [:] }
         if let bruno = try BrunoEnvironments.load(besides: httpFile, name: name) { return bruno }
         let dir = folder(of: httpFile)
-        let publicPath = (dir as NSString).appendingPathComponent(publicFileName)
-        let privatePath = (dir as NSString).appendingPathComponent(privateFileName)
+        let publicPath = dir.appendingPathComponent(publicFileName)
+        let privatePath = dir.appendingPathComponent(privateFileName)
         let files = [publicPath, privatePath].filter { FileManager.default.fileExists(atPath: $0) }
         guard !files.isEmpty else {
             throw RequestListError(
@@ -54,14 +57,14 @@ public enum Environments {
         var names: [String] = []
         let dir = folder(of: list)
         for file in [publicFileName, privateFileName] {
-            if let environments = try? parse(path: (dir as NSString).appendingPathComponent(file)) {
+            if let environments = try? parse(path: dir.appendingPathComponent(file)) {
                 names += environments.keys.filter { $0 != "$shared" }
             }
         }
         if let root = BrunoImporter.collectionRoot(of: list) {
-            let folder = (root as NSString).appendingPathComponent("environments")
+            let folder = root.appendingPathComponent("environments")
             names += ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".bru") }
-                .map { ($0 as NSString).deletingPathExtension }
+                .map { $0.deletingPathExtension }
         }
         return Array(Set(names)).sorted()
     }
@@ -69,7 +72,7 @@ public enum Environments {
     /// Every value of the private env file `httpFile` uses (all its environments'): values that must
     /// never leave the process in clear — the program registers them with its `SecretPolicy`.
     public static func secretValues(besides httpFile: String) -> [String] {
-        let path = (folder(of: httpFile) as NSString).appendingPathComponent(privateFileName)
+        let path = folder(of: httpFile).appendingPathComponent(privateFileName)
         guard FileManager.default.fileExists(atPath: path), let environments = try? parse(path: path) else { return [] }
         return environments.values.flatMap(\.values)
     }
@@ -83,16 +86,16 @@ public enum Environments {
     /// must not choose where requests go.
     static func folder(of httpFile: String) -> String {
         // A folder (a Bruno collection) is its own; `.` is not taken apart (Foundation cannot).
-        var isDirectory: ObjCBool = false
-        let own = FileManager.default.fileExists(atPath: httpFile, isDirectory: &isDirectory) && isDirectory.boolValue ? httpFile
-            : httpFile.contains("/") ? (httpFile as NSString).deletingLastPathComponent : ""
+        var isDirectory: Bool = false
+        let own = FileManager.default.fileExists(atPath: httpFile, isDirectory: &isDirectory) && isDirectory ? httpFile
+            : httpFile.contains("/") ? httpFile.deletingLastPathComponent : ""
         let start = own.isEmpty ? "." : own
         let manager = FileManager.default
-        let absolute = ((start.hasPrefix("/") ? start : (manager.currentDirectoryPath as NSString).appendingPathComponent(start)) as NSString)
-            .standardizingPath
+        let absolute = (start.hasPrefix("/") ? start : manager.currentDirectoryPath.appendingPathComponent(start))
+            .standardizingPath(home: ProcessInfo.processInfo.environment["HOME"])
         func hasEnvFiles(_ folder: String, ownedOnly: Bool) -> Bool {
             [publicFileName, privateFileName].contains { name in
-                let path = (folder as NSString).appendingPathComponent(name)
+                let path = folder.appendingPathComponent(name)
                 guard manager.fileExists(atPath: path) else { return false }
                 guard ownedOnly else { return true }
                 var info = stat()
@@ -104,8 +107,8 @@ public enum Environments {
         var candidate = absolute
         while true { // up to the repository root, if there is one
             folders.append(candidate)
-            if manager.fileExists(atPath: (candidate as NSString).appendingPathComponent(".git")) { break }
-            let parent = (candidate as NSString).deletingLastPathComponent
+            if manager.fileExists(atPath: candidate.appendingPathComponent(".git")) { break }
+            let parent = candidate.deletingLastPathComponent
             if parent == candidate { return start }
             candidate = parent
         }
@@ -116,7 +119,7 @@ public enum Environments {
         let directory = folder(of: httpFile)
         var names: Set<String> = []
         for file in [publicFileName, privateFileName] {
-            let path = (directory as NSString).appendingPathComponent(file)
+            let path = directory.appendingPathComponent(file)
             guard FileManager.default.fileExists(atPath: path), let environments = try? parse(path: path) else { continue }
             names.formUnion(environments.filter { $0.key != "$shared" && $0.value[variable] != nil }.keys)
         }

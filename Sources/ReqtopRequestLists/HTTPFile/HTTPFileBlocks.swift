@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension HTTPFileParseState {
     /// The lines of one block of a `.http` text: from the line that starts at byte `start` up to the

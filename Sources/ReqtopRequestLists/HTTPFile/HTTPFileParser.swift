@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Parses JetBrains HTTP Client / VS Code REST Client `.http` files into a `RequestList`.
 ///
@@ -93,7 +96,7 @@ struct HTTPFileParseState {
     /// The directory body files are relative to (found when a body names a file: a block parsed
     /// again would otherwise pay for a path operation each time).
     var directory: String {
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = path.deletingLastPathComponent
         return dir.isEmpty ? "." : dir
     }
     let checkBodyFiles: Bool

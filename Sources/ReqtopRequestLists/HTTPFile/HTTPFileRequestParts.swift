@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The request of a `.http` block, part by part: request line, target continuations, header
 /// fields, body (inline, `< file`, multipart), and the file variables that may follow a body.
@@ -187,8 +187,8 @@ extension HTTPFileParseState {
     func checkBodyFile(_ file: String, line: Int, column: Int) throws(RequestListError) {
         guard checkBodyFiles, !file.containsTemplateOpening else { return }
         let full = RequestBody.absolutePath(file, relativeTo: directory)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        var isDirectory: Bool = false
+        guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory else {
             throw error("body file \(quoting: file) not found (looked for \(full)); paths are relative to the .http file",
                         line: line, column: column)
         }

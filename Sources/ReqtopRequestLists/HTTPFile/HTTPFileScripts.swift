@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The parts of a `.http` block that are not the request: scripts (run by the runner),
 /// httpyac block comments, recorded responses and response handlers.
@@ -28,7 +31,7 @@ extension HTTPFileParseState {
             inFile = false
             var text = String(rest.dropFirst(2))
             // Where its first character is: after `{%` on the marker's line, or on the next line.
-            scriptColumn = line.string.distance(from: line.string.startIndex, to: line.string.range(of: "{%")!.upperBound)
+            scriptColumn = line.string.distance(from: line.string.startIndex, to: line.string.byteRange(of: "{%")!.upperBound)
             var end = index
             while !text.contains("%}") {
                 end += 1
@@ -37,7 +40,7 @@ extension HTTPFileParseState {
                 }
                 text += "\n" + lines[end].string
             }
-            source = String(text[..<text.range(of: "%}")!.lowerBound])
+            source = String(text[..<text.byteRange(of: "%}")!.lowerBound])
             index = end + 1
         } else {
             index += 1

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes specs as a `.http` file that `HTTPFileParser` reads back to the same requests.
 ///
@@ -107,7 +107,7 @@ public enum HTTPFileWriter {
     /// made absolute (the list reads back from anywhere).
     static func text(for script: RequestScript, marker: String) -> String {
         guard script.inFile else { return "\(marker) {%\(script.source)%}\n" }
-        let directory = (script.location.file as NSString).deletingLastPathComponent
+        let directory = script.location.file.deletingLastPathComponent
         return "\(marker) \(RequestBody.absolutePath(script.source, relativeTo: directory.isEmpty ? "." : directory))\n"
     }
 

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Postman's `{{$random…}}` dynamic variables (its faker set), the ones collections use most:
 /// each occurrence gets a fresh value of the documented shape. Names Postman has that are not
@@ -9,11 +12,11 @@ enum PostmanDynamicVariable {
         "$randomAlphaNumeric": { String(pick(lower + digits)) },
         "$randomBoolean": { Bool.random() ? "true" : "false" },
         "$randomColor": { words(colors) },
-        "$randomHexColor": { "#" + String(format: "%06x", Int.random(in: 0..<0x1000000)) },
+        "$randomHexColor": { "#" + String(printf: "%06x", Int.random(in: 0..<0x1000000)) },
         "$randomAbbreviation": { words(["SQL", "PCI", "JSON", "XML", "HTTP", "SSL", "TCP", "RAM", "GB", "CSS"]) },
         "$randomIP": { (0..<4).map { _ in String(Int.random(in: 1...254)) }.joined(separator: ".") },
-        "$randomIPV6": { (0..<8).map { _ in String(format: "%x", Int.random(in: 0...0xffff)) }.joined(separator: ":") },
-        "$randomMACAddress": { (0..<6).map { _ in String(format: "%02x", Int.random(in: 0...255)) }.joined(separator: ":") },
+        "$randomIPV6": { (0..<8).map { _ in String(printf: "%lx", Int.random(in: 0...0xffff)) }.joined(separator: ":") },
+        "$randomMACAddress": { (0..<6).map { _ in String(printf: "%02x", Int.random(in: 0...255)) }.joined(separator: ":") },
         "$randomPassword": { String((0..<15).map { _ in pick(lower + upper + digits) }) },
         "$randomPort": { String(Int.random(in: 1024...65535)) },
         "$randomUserAgent": { "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36" },
@@ -33,12 +36,12 @@ enum PostmanDynamicVariable {
         "$randomStreetAddress": { "\(Int.random(in: 1...9999)) " + words(lastNames) + " Street" },
         "$randomCountry": { words(["France", "Japan", "Brazil", "Kenya", "Canada", "Norway"]) },
         "$randomCountryCode": { words(["FR", "JP", "BR", "KE", "CA", "NO"]) },
-        "$randomLatitude": { String(format: "%.4f", Double.random(in: -90...90)) },
-        "$randomLongitude": { String(format: "%.4f", Double.random(in: -180...180)) },
+        "$randomLatitude": { String(printf: "%.4f", Double.random(in: -90...90)) },
+        "$randomLongitude": { String(printf: "%.4f", Double.random(in: -180...180)) },
         "$randomCompanyName": { words(lastNames) + " " + words(["Inc", "LLC", "Group", "and Sons"]) },
         "$randomProductName": { words(adjectives) + " " + words(nouns) },
         "$randomProduct": { words(nouns) },
-        "$randomPrice": { String(format: "%.2f", Double.random(in: 1...1000)) },
+        "$randomPrice": { String(printf: "%.2f", Double.random(in: 1...1000)) },
         "$randomCurrencyCode": { words(["USD", "EUR", "JPY", "GBP", "BRL"]) },
         "$randomNoun": { words(nouns).lowercased() },
         "$randomVerb": { words(["parse", "connect", "index", "compress", "override", "navigate"]) },
@@ -91,10 +94,6 @@ enum PostmanDynamicVariable {
         return text.prefix(1).uppercased() + text.dropFirst() + "."
     }
     private static func date(_ offset: Double) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "EEE MMM dd yyyy HH:mm:ss 'GMT+0000'"
-        return formatter.string(from: Date().addingTimeInterval(offset))
+        DatePattern("EEE MMM dd yyyy HH:mm:ss 'GMT+0000'").string(from: Date().addingTimeInterval(offset))
     }
 }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Parses `METHOD URL [HTTP/1.1]` (the method may be omitted: GET). The method is kept exactly as
 /// written: any RFC 9110 token (`PROPFIND`, `QUERY`, `wHat`) is a method when a URL follows it.

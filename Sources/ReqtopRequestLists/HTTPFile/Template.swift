@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A string with `{{variable}}` placeholders, split into literal text and variable references.
 struct Template: Sendable {

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Bodies and response sections of Hurl entries.
 extension HurlReader {
@@ -31,10 +34,10 @@ extension HurlReader {
     static func graphQL(_ text: String) -> String {
         var query = text
         var variables: String?
-        if let range = text.range(of: "\nvariables ", options: .backwards) ?? text.range(of: "\nvariables{", options: .backwards) {
+        if let range = text.lastByteRange(of: "\nvariables ") ?? text.lastByteRange(of: "\nvariables{") {
             let block = text[range.upperBound...].drop { $0 != "{" }
             if block.first == "{" {
-                variables = block.trimmingCharacters(in: .whitespacesAndNewlines)
+                variables = block.trimmingWhitespaceAndNewlines()
                 query = String(text[..<range.lowerBound]) + "\n"
             }
         }
@@ -191,7 +194,7 @@ extension HurlReader {
     static func closes(_ text: String, root: String) -> Bool {
         if text.contains("</\(root)>") { return true }
         // <root … />
-        guard let start = text.range(of: "<\(root)"), let close = text[start.upperBound...].firstIndex(of: ">") else { return false }
+        guard let start = text.byteRange(of: "<\(root)"), let close = text[start.upperBound...].firstIndex(of: ">") else { return false }
         return text[text.index(before: close)] == "/"
     }
 

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Captures and asserts of a Hurl entry: `name: query filters…` and `query filters… [not]
 /// predicate [value]`, read into `ResponseChecks` (queries, filters and predicates as Hurl

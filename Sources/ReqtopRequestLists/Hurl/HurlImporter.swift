@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads a Hurl file (https://hurl.dev) as a request list that resolves as a `.http` list does.
 ///
@@ -20,8 +23,8 @@ enum HurlImporter {
     /// `{{newDate}}` is `{{$isoTimestamp}}`.
     static func builtInFunctions(_ line: String) -> String {
         guard line.contains("new") else { return line }
-        return line.replacingOccurrences(of: #"\{\{\s*newUuid\s*\}\}"#, with: "{{$$uuid}}", options: .regularExpression)
-            .replacingOccurrences(of: #"\{\{\s*newDate\s*\}\}"#, with: "{{$$isoTimestamp}}", options: .regularExpression)
+        return line.replacing(#/\{\{\s*newUuid\s*\}\}/#.matchingSemantics(.unicodeScalar)) { _ in "{{$uuid}}" }
+            .replacing(#/\{\{\s*newDate\s*\}\}/#.matchingSemantics(.unicodeScalar)) { _ in "{{$isoTimestamp}}" }
     }
 
     static func parse(text: String, path: String) throws(RequestListError) -> RequestList {
@@ -71,7 +74,7 @@ struct HurlReader: ExportedListReader {
     }
 
     var directory: String {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = path.deletingLastPathComponent
         return directory.isEmpty ? "." : directory
     }
 
@@ -108,7 +111,7 @@ struct HurlReader: ExportedListReader {
 
     /// `HTTP 200`, `HTTP/1.1 404`, `HTTP *`: a status line alone (what tells a Hurl file from a `.http` one).
     static func isStatusLine(_ line: String) -> Bool {
-        line.range(of: #"^HTTP(/(1\.0|1\.1|2|3|\*))? ([1-9][0-9][0-9]|\*)( *#.*)?$"#, options: .regularExpression) != nil
+        line.wholeMatch(of: #/HTTP(\/(1\.0|1\.1|2|3|\*))? ([1-9][0-9][0-9]|\*)( *#.*)?/#.matchingSemantics(.unicodeScalar)) != nil
     }
 
     static func isResponseLine(_ line: String) -> Bool {
@@ -277,18 +280,16 @@ struct HurlReader: ExportedListReader {
         }
     }
 
-    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
     /// A query parameter's name or value percent-encoded, its `{{templates}}` left for the resolver.
     static func encodeQuery(_ text: String) -> String {
         var out = ""
         var rest = Substring(text)
-        while let open = rest.range(of: "{{"), let close = rest.range(of: "}}", range: open.upperBound..<rest.endIndex) {
-            out += String(rest[..<open.lowerBound]).addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        while let open = rest.byteRange(of: "{{"), let close = rest.byteRange(of: "}}", in: open.upperBound..<rest.endIndex) {
+            out += rest[..<open.lowerBound].percentEncoded()
             out += rest[open.lowerBound..<close.upperBound]
             rest = rest[close.upperBound...]
         }
-        return out + (String(rest).addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")
+        return out + rest.percentEncoded()
     }
 
     // MARK: - Options

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reading one line of a Hurl file: key-value lines (`name: value`, escapes, `# comments`), and
 /// the tokens of captures and asserts. Columns are 1-based, counted in characters.

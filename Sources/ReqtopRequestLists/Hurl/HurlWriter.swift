@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes resolved requests as a Hurl file (`reqtop convert --to hurl`): one entry each, with
 /// its header fields in order, its options (`location`, `insecure`…) and its body exactly (a
@@ -41,7 +44,7 @@ enum HurlWriter {
     static func body(_ body: HTTPRequest.Body) -> String {
         switch body {
         case .none: return ""
-        case .file(let path): return "file,\(path.replacingOccurrences(of: ";", with: "\\;"));\n"
+        case .file(let path): return "file,\(path.replacingEvery(";", with: "\\;"));\n"
         case .data(let data):
             guard !data.isEmpty else { return "" }
             guard let text = String(data: data, encoding: .utf8), !text.contains("{{"),
@@ -76,18 +79,18 @@ enum HurlWriter {
     }
 
     static func escapeKey(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:").replacingOccurrences(of: "#", with: "\\#")
+        text.replacingEvery("\\", with: "\\\\").replacingEvery(":", with: "\\:").replacingEvery("#", with: "\\#")
     }
 
     static func escapeValue(_ text: String) -> String {
-        var out = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "#", with: "\\#")
+        var out = text.replacingEvery("\\", with: "\\\\").replacingEvery("#", with: "\\#")
         if out.hasPrefix(" ") { out = "\\" + out } // leading spaces would be trimmed
         if out.hasSuffix(" ") { out = String(out.dropLast()) + "\\u{20}" }
         return out
     }
 
     static func escapeOneLine(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "`", with: "\\`").replacingOccurrences(of: "\n", with: "\\n")
-            .replacingOccurrences(of: "\t", with: "\\t")
+        text.replacingEvery("\\", with: "\\\\").replacingEvery("`", with: "\\`").replacingEvery("\n", with: "\\n")
+            .replacingEvery("\t", with: "\\t")
     }
 }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads an Insomnia v4 export (JSON, or YAML through `YAMLReader`) as a request list that resolves as a `.http` list does:
 /// requests in the workspace's order (folders first-to-last by their sort keys, a folder's requests
@@ -18,7 +21,7 @@ enum InsomniaImporter {
     /// Insomnia's `{{ _.name }}` (the environment's `name`) as the list's `{{name}}`.
     static func plainTemplates(_ text: String) -> String {
         guard text.contains("_.") else { return text }
-        return text.replacingOccurrences(of: #"\{\{\s*_\.([^{}\s]+)\s*\}\}"#, with: "{{$1}}", options: .regularExpression)
+        return text.replacing(#/\{\{\s*_\.([^{}\s]+)\s*\}\}/#.matchingSemantics(.unicodeScalar)) { "{{\($0.1)}}" }
     }
 
     static func plainTemplates(_ spec: RequestSpec) -> RequestSpec {
@@ -151,7 +154,7 @@ enum InsomniaImporter {
                 }
             }
             var url = node["url"]?.value.stringValue ?? ""
-            if url.trimmingCharacters(in: .whitespaces).isEmpty {
+            if url.trimmingWhitespace().isEmpty {
                 warn(node, "request \(quoting: name) skipped: its URL is empty")
                 return
             }

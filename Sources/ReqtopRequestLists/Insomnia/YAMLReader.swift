@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The YAML that Insomnia (js-yaml) writes, read into located JSON values: block mappings and
 /// sequences by indentation, `key: value` with plain, single- and double-quoted scalars (folded
@@ -229,7 +232,7 @@ struct YAMLReader {
 
     static func stripComment(_ text: Substring) -> String {
         var out = Substring(text)
-        if let range = text.range(of: " #") { out = text[..<range.lowerBound] }
+        if let range = text.byteRange(of: " #") { out = text[..<range.lowerBound] }
         return String(out).trimmingWhitespace()
     }
 
@@ -241,7 +244,7 @@ struct YAMLReader {
         case "false", "False", "FALSE": return .bool(false)
         default: break
         }
-        if text.range(of: #"^[-+]?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$"#, options: .regularExpression) != nil {
+        if text.wholeMatch(of: #/[-+]?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/#.matchingSemantics(.unicodeScalar)) != nil {
             return .number(text.hasPrefix("+") ? String(text.dropFirst()) : text)
         }
         return .string(text)

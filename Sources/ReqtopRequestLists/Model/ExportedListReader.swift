@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the readers of other tools' JSON exports (Postman, Insomnia) share: warnings located in
 /// the file, a Content-Type added only when the request has none, and form-data fields written as
@@ -37,13 +37,13 @@ extension ExportedListReader {
         let boundary = "reqtop-form-boundary"
         headers.removeAll { HTTPHeader.namesMatch($0.name, "Content-Type") }
         headers.append(HTTPHeader(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)"))
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = path.deletingLastPathComponent
         var parts: [BodyPart] = []
         var text = ""
         for field in fields {
             text += "--\(boundary)\n"
             if let file = field.file {
-                text += "Content-Disposition: form-data; name=\"\(field.name)\"; filename=\"\((file as NSString).lastPathComponent)\"\n"
+                text += "Content-Disposition: form-data; name=\"\(field.name)\"; filename=\"\(file.lastPathComponent)\"\n"
                 if let type = field.contentType { text += "Content-Type: \(type)\n" }
                 parts.append(.text(text))
                 parts.append(.file(path: file, resolvedAgainst: directory, substitutesVariables: false))

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Request-list formats reqtop recognizes but does not read yet (Bruno, Insomnia YAML, a
 /// Postman environment or v1 collection… — Postman v2 collections and Insomnia v4 JSON exports are
@@ -47,11 +50,10 @@ enum ForeignFormat {
         var number = 0
         for raw in text.splitLines().prefix(64) {
             number += 1
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
             // Bruno: every block is `name {` or `name:kind {` at the start of a line; the first is usually `meta {`.
-            if line.range(of: #"^(meta|get|post|put|delete|patch|options|head|connect|trace|query|params(:[a-z]+)?|headers|auth(:[a-z0-9]+)?|body(:[a-z-]+)?|vars(:[a-z-]+)?|script(:[a-z-]+)?|tests|docs|assert) \{$"#,
-                          options: .regularExpression) != nil {
+            if line.wholeMatch(of: #/(meta|get|post|put|delete|patch|options|head|connect|trace|query|params(:[a-z]+)?|headers|auth(:[a-z0-9]+)?|body(:[a-z-]+)?|vars(:[a-z-]+)?|script(:[a-z-]+)?|tests|docs|assert) \{/#) != nil {
                 return ("a Bruno request (.bru)", number, raw)
             }
             if line.hasPrefix("_type: export") || line.hasPrefix("type: collection.insomnia.rest") || line.hasPrefix("type: spec.insomnia.rest") {

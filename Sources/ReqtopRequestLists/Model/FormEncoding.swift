@@ -1,12 +1,14 @@
-import Foundation
+import FoundationEssentials
 
 /// `application/x-www-form-urlencoded` encoding.
 enum FormEncoding {
-    private static let unreserved = CharacterSet(charactersIn:
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._*")
+    /// Kept as they are: ASCII letters and digits, `-`, `.`, `_`, `*` (the WHATWG form set).
+    private static func isKept(_ byte: UInt8) -> Bool {
+        (PercentEncoding.isUnreserved(byte) && byte != UInt8(ascii: "~")) || byte == UInt8(ascii: "*")
+    }
 
     static func encodeComponent(_ text: String) -> String {
-        (text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text).replacingOccurrences(of: "%20", with: "+")
+        text.percentEncoded(keeping: isKept).replacingEvery("%20", with: "+")
     }
 
     static func encode(_ fields: [FormField]) -> String {
@@ -14,8 +16,8 @@ enum FormEncoding {
     }
 
     static func decodeComponent(_ text: String) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        let spaced = text.replacingEvery("+", with: " ")
+        return spaced.percentDecoded() ?? spaced
     }
 
     static func decode(_ text: String) -> [FormField] {

@@ -1,6 +1,9 @@
 import ReqtopHTTPModel
 import ReqtopSync
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The formats reqtop reads and writes.
 public enum RequestListFormat: String, Sendable, Hashable, CaseIterable {
@@ -32,7 +35,7 @@ public enum RequestListFormat: String, Sendable, Hashable, CaseIterable {
     public static func sniff(_ text: String) -> RequestListFormat {
         var first: RequestListFormat?
         for raw in text.splitLines() {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            let line = raw.trimmingWhitespaceAndNewlines()
             if line.isEmpty { continue }
             if first == nil {
                 if line.hasPrefix("{") { return .har }
@@ -143,10 +146,10 @@ public struct RequestList: Sendable {
     static func hasExpression(_ text: String) -> Bool {
         guard text.containsBytes("{{") else { return false }
         var rest = Substring(text)
-        while let open = rest.range(of: "{{") {
+        while let open = rest.byteRange(of: "{{") {
             rest = rest[open.upperBound...]
-            guard let close = rest.range(of: "}}") else { return false }
-            let inside = rest[..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            guard let close = rest.byteRange(of: "}}") else { return false }
+            let inside = rest[..<close.lowerBound].trimmingWhitespace()
             if case .expression? = try? VariableReference.parse(inside) { return true }
             rest = rest[close.upperBound...]
         }
@@ -266,7 +269,7 @@ struct ScriptHints: Sendable {
         let text = String(decoding: line, as: UTF8.self)
         if RequestList.hasExpression(text) {
             expression = true
-        } else if let last = text.range(of: "{{", options: .backwards), !text[last.upperBound...].contains("}}") {
+        } else if let last = text.lastByteRange(of: "{{"), !text[last.upperBound...].contains("}}") {
             open = String(text[last.lowerBound...])
         }
     }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads request lists of any supported format.
 public enum RequestListLoader {
@@ -9,14 +12,14 @@ public enum RequestListLoader {
         var info = stat()
         let isDirectory = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
         if path.hasSuffix(".bru") || isDirectory {
-            guard !isDirectory || access((path as NSString).appendingPathComponent("bruno.json"), F_OK) == 0 else {
+            guard !isDirectory || access(path.appendingPathComponent("bruno.json"), F_OK) == 0 else {
                 throw RequestListError(file: path, line: 0, column: 0, message: "a folder is read only as a Bruno collection (with a bruno.json); "
                                            + ForeignFormat.readable, lineText: "")
             }
             return try BrunoImporter.parse(path: path)
         }
         // A long .http file is read where it lies, a window at a time, never whole (`ListFile`).
-        if RequestListFormat(pathExtension: (path as NSString).pathExtension) == .http, let file = ListFile(path: path),
+        if RequestListFormat(pathExtension: path.pathExtension) == .http, let file = ListFile(path: path),
            file.size >= HTTPFileParser.writtenRequestsThreshold, file.size <= Int(UInt32.max) {
             let head = file.head(64 << 10)
             if !InsomniaImporter.isYAMLExport(head) {
@@ -33,7 +36,7 @@ public enum RequestListLoader {
         }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() } // a UTF-8 BOM (Visual Studio writes one)
         if InsomniaImporter.isYAMLExport(text) { return try InsomniaImporter.parseYAML(text: text, path: path) }
-        let ext = (path as NSString).pathExtension
+        let ext = path.pathExtension
         let format = RequestListFormat(pathExtension: ext) ?? RequestListFormat.sniff(text)
         if format != .har, let foreign = ForeignFormat.name(ofText: text, pathExtension: ext) {
             throw ForeignFormat.error(path: path, name: foreign.name, line: foreign.line, lineText: foreign.text)
@@ -137,7 +140,7 @@ public enum RequestListLoader {
                 warnings.append(RequestListWarning(location: spec.location, message: "method \(quoting: spec.method) is written as it is, but "
                                                        + "Postman sends methods in upper case (\(spec.method.uppercased()))"))
             }
-            let name = ((list.sourcePath as NSString).lastPathComponent as NSString).deletingPathExtension
+            let name = list.sourcePath.lastPathComponent.deletingPathExtension
             let data = try PostmanWriter.data(for: zip(requests, list.specs).map { ($0, $1.name) }, collectionName: name.isEmpty ? "reqtop" : name,
                                               bodyFiles: &bodyFiles, redaction: redaction)
             return ConvertedList(data: data, bodyFiles: bodyFiles, warnings: warnings)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One `name=value` pair of a URL-encoded form body.
 public struct FormField: Sendable, Hashable {
@@ -38,8 +38,8 @@ public enum RequestBody: Sendable, Hashable {
     public static func absolutePath(_ path: String, relativeTo directory: String) -> String {
         if path.hasPrefix("/") { return path }
         let base = directory.hasPrefix("/") ? directory
-            : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(directory)
-        return ((base as NSString).appendingPathComponent(path) as NSString).standardizingPath
+            : FileManager.default.currentDirectoryPath.appendingPathComponent(directory)
+        return base.appendingPathComponent(path).standardizingPath(home: ProcessInfo.processInfo.environment["HOME"])
     }
 }
 
@@ -91,7 +91,7 @@ public struct RequestScript: Sendable, Hashable {
                        "pm.globals.set(", "pm.variables.set(", "bru.setVar(", "bru.setEnvVar(",
                        "postman.setEnvironmentVariable(", "postman.setGlobalVariable("] {
             var rest = Substring(source)
-            while let range = rest.range(of: marker) {
+            while let range = rest.byteRange(of: marker) {
                 rest = rest[range.upperBound...].drop { $0 == " " }
                 guard let quote = rest.first, quote == "\"" || quote == "'" else { continue }
                 let name = rest.dropFirst().prefix { $0 != quote }
@@ -100,7 +100,7 @@ public struct RequestScript: Sendable, Hashable {
         }
         // httpyac: `exports.name = …`
         var rest = Substring(source)
-        while let range = rest.range(of: "exports.") {
+        while let range = rest.byteRange(of: "exports.") {
             rest = rest[range.upperBound...]
             let name = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
             if !name.isEmpty, rest.dropFirst(name.count).drop(while: { $0 == " " }).first == "=" { names.append(String(name)) }

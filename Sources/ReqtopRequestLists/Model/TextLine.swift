@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One line of a text as a view of its UTF-8 bytes, without its line terminator: what the `.http`
 /// parser looks at. Checking and trimming a line costs no allocation and no reference counting (a

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A Postman environment export (`*.postman_environment.json`, `--env-file`): its enabled values,
 /// and which of them are secrets (`"type": "secret"`, kept out of what leaves the process).

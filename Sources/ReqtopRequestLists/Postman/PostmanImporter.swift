@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads a Postman collection (v2.0 and v2.1 exports) as a request list that resolves as a `.http`
 /// list does: `{{variables}}` from the collection's `variable` block (below an environment and
@@ -65,7 +68,7 @@ enum PostmanImporter {
             (events?.children ?? []).compactMap { event in
                 let exec = event["script"]?["exec"]
                 let lines = exec.map { $0.value.stringValue.map { [$0] } ?? $0.children.compactMap(\.value.stringValue) } ?? []
-                guard lines.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { return nil }
+                guard lines.contains(where: { !$0.trimmingWhitespace().isEmpty }) else { return nil }
                 let kind: RequestScript.Kind
                 switch event["listen"]?.value.stringValue {
                 case "prerequest"?: kind = .preRequest
@@ -110,7 +113,7 @@ enum PostmanImporter {
                     let key = parameter["key"]?.value.stringValue ?? ""
                     let value = parameter["value"]?.value.substitutionText
                     for form in ["&\(key)=\(value ?? "")", "?\(key)=\(value ?? "")&", "?\(key)=\(value ?? "")"] where raw.contains(form) {
-                        raw = raw.replacingOccurrences(of: form, with: form.hasPrefix("?") && form.hasSuffix("&") ? "?" : "")
+                        raw = raw.replacingEvery(form, with: form.hasPrefix("?") && form.hasSuffix("&") ? "?" : "")
                         break
                     }
                 }
@@ -194,12 +197,12 @@ enum PostmanImporter {
                 let query = body["graphql"]?["query"]?.value.stringValue ?? ""
                 let variables = body["graphql"]?["variables"]?.value.stringValue ?? ""
                 var json = "{\"query\":" + JSONEscaping.quoted(query)
-                if !variables.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { json += ",\"variables\":" + variables }
+                if !variables.trimmingWhitespaceAndNewlines().isEmpty { json += ",\"variables\":" + variables }
                 setContentType("application/json")
                 return .text(json + "}")
             case "file":
                 guard let src = body["file"]?["src"]?.value.stringValue, !src.isEmpty else { return nil }
-                return .file(path: src, resolvedAgainst: (path as NSString).deletingLastPathComponent)
+                return .file(path: src, resolvedAgainst: path.deletingLastPathComponent)
             default:
                 warn(body, "request \(quoting: name): its \(mode) body is not read; sent without a body")
                 return nil

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes resolved requests as a Postman collection v2.1 (`reqtop convert --to postman`): one item
 /// each, named as the list names it (else `METHOD URL`), its header fields in order, its URL as

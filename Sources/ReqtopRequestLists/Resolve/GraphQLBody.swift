@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A GraphQL request written the JetBrains way (`GRAPHQL url`) or the REST Client way
 /// (`X-REQUEST-TYPE: GraphQL`): the body is the query, optionally followed by a blank line and a
@@ -21,24 +21,24 @@ struct GraphQLBody {
         var query = text
         var variables: JSONValue?
         // The variables are the last blank-line-separated block, when it is a JSON object.
-        if let split = text.range(of: "\n\n", options: .backwards),
+        if let split = text.lastByteRange(of: "\n\n"),
            let parsed = try? JSONParser.parse(String(text[split.upperBound...])), case .object = parsed {
             query = String(text[..<split.lowerBound])
             variables = parsed
         }
-        let mediaType = headers.value(for: "Content-Type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        let mediaType = headers.value(for: "Content-Type")?.split(separator: ";").first?.trimmingWhitespace().lowercased()
         if mediaType == "application/graphql" { // not `application/graphql+json`, which is the JSON envelope
             // The request's own type says the body is the query document itself.
             guard variables == nil else {
                 throw Problem(message: "an application/graphql body is the query alone: its variables cannot go with it "
                               + "(without that Content-Type, the request goes as JSON with its variables)")
             }
-            self.body = Data(query.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+            self.body = Data(query.trimmingWhitespaceAndNewlines().utf8)
             if byMethod { method = "POST" }
             headers.removeAll(named: "X-REQUEST-TYPE")
             return
         }
-        var document = "{\"query\":" + JSONValue.string(query.trimmingCharacters(in: .whitespacesAndNewlines)).jsonText
+        var document = "{\"query\":" + JSONValue.string(query.trimmingWhitespaceAndNewlines()).jsonText
         if let variables { document += ",\"variables\":" + variables.jsonText }
         self.body = Data((document + "}").utf8)
         if byMethod { method = "POST" }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a spec holds before it is resolved: its templates, the files it reads, whether it resolves
 /// as written; and what a resolved request must not carry (an unresolved `{{…}}`).
@@ -26,8 +29,8 @@ extension RequestResolver {
 
     /// The range of the first `{{…}}` (on one line) in `text`, or nil.
     static func placeholder(in text: String) -> Range<String.Index>? {
-        guard text.containsTemplateOpening, let open = text.range(of: "{{"),
-              let close = text.range(of: "}}", range: open.upperBound..<text.endIndex),
+        guard text.containsTemplateOpening, let open = text.byteRange(of: "{{"),
+              let close = text.byteRange(of: "}}", in: open.upperBound..<text.endIndex),
               !text[open.upperBound..<close.lowerBound].contains(where: \.isNewline) else { return nil }
         return open.lowerBound..<close.upperBound
     }
@@ -37,7 +40,7 @@ extension RequestResolver {
     /// A value that is already one token without a colon is taken as encoded.
     static func encodingBasicCredentials(_ value: String) -> String {
         let parts = value.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        guard parts.count >= 2, parts[0].caseInsensitiveCompare("Basic") == .orderedSame else { return value }
+        guard parts.count >= 2, parts[0].lowercased() == "basic" else { return value }
         let credentials: String
         if parts.count == 3 {
             credentials = "\(parts[1]):\(parts[2])"

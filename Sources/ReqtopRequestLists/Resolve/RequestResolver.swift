@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopSync
 
 /// Turns the specs of a list into `HTTPRequest`s, substituting variables and, for chained
@@ -189,7 +192,7 @@ public final class RequestResolver: Sendable {
             try refuseUnresolvedPlaceholders(url: urlText, headers: headers, spec: spec, index: index)
         }
         if list.schemeless == .http, case let trimmed = urlText.trimmingWhitespace(), !trimmed.isEmpty, !trimmed.hasPrefix("/"),
-           !trimmed.containsTemplateOpening, trimmed.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) == nil {
+           !trimmed.containsTemplateOpening, trimmed.prefixMatch(of: #/[A-Za-z][A-Za-z0-9+.\-]*:\/\//#) == nil {
             urlText = "http://" + urlText // Postman and Insomnia send a URL without a scheme over http
         }
         if urlText.hasPrefix("/") {
@@ -261,7 +264,7 @@ public final class RequestResolver: Sendable {
     /// `text` with each bare LF as CRLF (a CRLF already there stays one).
     static func crlf(_ text: String) -> String {
         guard text.contains("\n") else { return text }
-        return text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
+        return text.replacingEvery("\r\n", with: "\n").replacingEvery("\n", with: "\r\n")
     }
 
     /// One depth-first walk over the dependency graph (linear in requests and references): a

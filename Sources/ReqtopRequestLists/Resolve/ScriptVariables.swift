@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReqtopSync
 
 /// The global variables scripts set while a run goes (`client.global.set`, kept from one request to

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The outcome of a named request, as recorded by the runner.
 enum RecordedOutcome: Sendable {
@@ -96,7 +96,7 @@ struct Substitution {
             }
             // The variables it may name: the environment's, the scripts' globals, `--var` (as httpyac has them in scope).
             let scope = variables.environment.merging(globals) { $1 }.merging(variables.commandLine) { $1 }
-            switch evaluate(code.trimmingCharacters(in: .whitespaces), scope) {
+            switch evaluate(code.trimmingWhitespace(), scope) {
             case .success(let value): return value
             case .failure(let failure):
                 // Like a script that throws: its request is not sent, the rest of the list runs.
@@ -109,7 +109,7 @@ struct Substitution {
             error.needsRequestScript = true
             throw error
         case let .dynamic(dynamic):
-            let directory = (list.sourcePath as NSString).deletingLastPathComponent
+            let directory = list.sourcePath.deletingLastPathComponent
             guard let value = dynamic.generate(directory: directory.isEmpty ? "." : directory) else {
                 throw locator.error("{{\(name)}}: the environment variable (or .env entry) it names is not set", name: name,
                                     spec: specIndex, variable: variable)
@@ -189,15 +189,15 @@ struct Substitution {
                 throw error
             }
             if let hint = list.variableHint {
-                throw locator.error("unknown variable \(quoting: key): " + hint.replacingOccurrences(of: "NAME", with: key), name: name, spec: specIndex, variable: variable)
+                throw locator.error("unknown variable \(quoting: key): " + hint.replacingEvery("NAME", with: key), name: name, spec: specIndex, variable: variable)
             }
             var message = "unknown variable \(quoting: key): define it with '@\(key) = …', in \(Environments.publicFileName)"
             if let env = variables.environmentName { message += " (environment \(quoting: env))" }
             message += ", or with --var \(key)=…"
             if variables.environmentName == nil, case let environments = Environments.defining(key, besides: list.sourcePath), !environments.isEmpty {
                 let folder = Environments.folder(of: list.sourcePath)
-                let file = folder == ((list.sourcePath as NSString).deletingLastPathComponent.isEmpty ? "." : (list.sourcePath as NSString).deletingLastPathComponent)
-                    ? "the env file beside the list" : (folder as NSString).appendingPathComponent(Environments.publicFileName)
+                let file = folder == (list.sourcePath.deletingLastPathComponent.isEmpty ? "." : list.sourcePath.deletingLastPathComponent)
+                    ? "the env file beside the list" : folder.appendingPathComponent(Environments.publicFileName)
                 message += " (\(file) defines it: " + environments.map { "--env \($0)" }.joined(separator: ", ") + ")"
             }
             throw locator.error(message, name: name, spec: specIndex, variable: variable)

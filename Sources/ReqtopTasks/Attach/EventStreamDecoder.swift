@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReqtopNetworking
 
 /// Reads an event stream (`SessionManager.publishEvents`, see `EventStreamEncoder`) back into

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReqtopNetworking
 
 /// A file name for a saved body: the URL's last path segment, with an extension from the Content-Type when it has none.

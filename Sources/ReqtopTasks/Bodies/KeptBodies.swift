@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 
 /// `--keep-bodies DIR`: at the end of a session, every response body it still holds goes to a
@@ -44,7 +47,7 @@ package enum KeptBodies {
             }
             let status = record.response.map { String($0.status) } ?? "-"
             let fields = [String(record.id.rawValue), record.method, record.url.absoluteString, status, record.state.rawValue, file]
-            index += fields.map { $0.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ") }
+            index += fields.map { $0.replacingEvery("\t", with: " ").replacingEvery("\n", with: " ") }
                 .joined(separator: "\t") + "\n"
         }
         try Data(index.utf8).write(to: URL(fileURLWithPath: folder).appendingPathComponent("index.tsv"))

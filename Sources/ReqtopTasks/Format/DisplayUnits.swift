@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// "1.2 KB" style sizes, in SI units (1 KB = 1000 B), so a 200 MB download reads 200 MB.
 package enum ByteCount {
@@ -22,7 +22,7 @@ func fixedPoint(_ value: Double, decimals: Int) -> String {
     var scale = 1
     for _ in 0..<decimals { scale *= 10 }
     guard let units = Int(exactly: (value * Double(scale)).rounded(.toNearestOrEven)) else {
-        return String(format: "%.\(decimals)f", value) // beyond Int: rare enough to pay for Foundation
+        return String(printf: "%.\(decimals)f", value) // beyond Int: rare enough to pay for Foundation
     }
     guard decimals > 0 else { return "\(units)" }
     let fraction = String(units % scale)

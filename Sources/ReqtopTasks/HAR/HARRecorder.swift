@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 import ReqtopRequestLists
 import ReqtopSync
@@ -59,7 +62,7 @@ package final class HARRecorder: Sendable {
 /// the secret values they carry kept in memory to redact the HAR when it is written. Thread-safe.
 final class EntrySpill: Sendable {
     private struct State {
-        var handle: FileHandle?
+        var handle: OpenFile?
         var path: String?
         /// Entries kept in memory when no spill file could be made.
         var inMemory: [HARExportEntry] = []
@@ -101,17 +104,17 @@ final class EntrySpill: Sendable {
                 guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
                     throw CocoaError(.fileWriteNoPermission)
                 }
-                state.handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+                state.handle = try OpenFile(forUpdatingAtPath: path)
                 state.path = path
             } catch {
-                state.failure = "\(error.localizedDescription)"
+                state.failure = "\(error.readableDescription)"
             }
         }
         guard let handle = state.handle else { return state.inMemory += entries }
         do {
             var chunk: [UInt8] = []
             for entry in entries { EntrySpillCodec.append(entry, to: &chunk) }
-            try handle.write(contentsOf: chunk)
+            try handle.write(chunk)
         } catch {
             state.inMemory += entries // a full disk loses nothing already recorded: the rest stays in memory
         }
@@ -149,11 +152,11 @@ final class EntrySpill: Sendable {
 
     /// Reads the spill file from its start, one entry at a time.
     private static func readSpill(_ state: State, _ body: (HARExportEntry) throws -> Void) throws {
-        guard let path = state.path, let reader = FileHandle(forReadingAtPath: path) else { return }
+        guard let path = state.path, let reader = try? OpenFile(forReadingAtPath: path) else { return }
         defer { try? reader.close() }
         var buffer: [UInt8] = []
         while true {
-            let chunk = try reader.read(upToCount: 1 << 20) ?? Data()
+            let chunk = try reader.read(upToCount: 1 << 20)
             buffer.append(contentsOf: chunk)
             let used = try buffer.withUnsafeBytes { try EntrySpillCodec.decode($0, body) }
             buffer.removeFirst(used)

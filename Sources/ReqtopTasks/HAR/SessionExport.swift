@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 import ReqtopRequestLists
 
@@ -41,7 +44,7 @@ package enum SessionExport {
         var responseBody: Data?
         var comment: String?
         if isFinal, let body = record.body {
-            do { responseBody = try body.loadData() } catch { comment = "response body not included: it could not be read (\(error.localizedDescription))" }
+            do { responseBody = try body.loadData() } catch { comment = "response body not included: it could not be read (\(error.readableDescription))" }
         } else if isFinal, record.bodyReleased {
             comment = omittedBodyComment
         }

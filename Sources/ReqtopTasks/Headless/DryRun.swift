@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReqtopNetworking
 import ReqtopRequestLists
 
@@ -30,7 +30,7 @@ package enum DryRun {
                         continue
                     }
                     notSentCount += 1
-                    let at = error.line > 0 ? " (\((error.file as NSString).lastPathComponent):\(error.line):\(error.column))" : ""
+                    let at = error.line > 0 ? " (\(error.file.lastPathComponent):\(error.line):\(error.column))" : ""
                     out += "\(title) — not sent: \(error.message)\(at)\n\n"
                 }
                 continue
@@ -57,7 +57,7 @@ package enum DryRun {
         for script in list.allScripts where script.isJavaScript {
             let names = script.setVariables.filter { written.contains("{{\($0)}}") || written.contains("{{ \($0) }}") }
             guard !names.isEmpty else { continue }
-            let where_ = "\((script.location.file as NSString).lastPathComponent):\(script.location.line)"
+            let where_ = "\(script.location.file.lastPathComponent):\(script.location.line)"
             notes.append(names.map { "{{\($0)}}" }.joined(separator: ", ") + " from the script at " + where_)
         }
         guard !notes.isEmpty else { return nil }
@@ -117,12 +117,12 @@ package enum DryRun {
 
     /// The `boundary` parameter of a `multipart/…` content type, unquoted.
     private static func multipartBoundary(_ contentType: String) -> String? {
-        let parameters = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        let parameters = contentType.split(separator: ";").map { $0.trimmingWhitespace() }
         guard parameters.first?.lowercased().hasPrefix("multipart/") == true else { return nil }
         for parameter in parameters.dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary" else { continue }
-            var value = pair[1].trimmingCharacters(in: .whitespaces)
+            guard pair.count == 2, pair[0].trimmingWhitespace().lowercased() == "boundary" else { continue }
+            var value = pair[1].trimmingWhitespace()
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
             return value
         }

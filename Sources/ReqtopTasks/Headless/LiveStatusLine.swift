@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 import ReqtopSync
 

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 
 /// `--report FORMAT=FILE`: which report, where.
@@ -68,7 +71,7 @@ package enum TestReport {
                 if case .error = c.outcome { counts.1 += 1 }
             }
         }
-        func time(_ cases: [Case]) -> String { String(format: "%.3f", cases.reduce(0) { $0 + $1.seconds }) }
+        func time(_ cases: [Case]) -> String { String(printf: "%.3f", cases.reduce(0) { $0 + $1.seconds }) }
         let total = counts(all)
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += #"<testsuites name="reqtop" tests="\#(all.count)" failures="\#(total.failures)" errors="\#(total.errors)" time="\#(time(all))">"# + "\n"
@@ -80,7 +83,7 @@ package enum TestReport {
             xml += #"  <testsuite name="\#(escape(name))" tests="\#(cases.count)" failures="\#(c.failures)" errors="\#(c.errors)" "#
                 + #"skipped="0" time="\#(time(cases))">"# + "\n"
             for c in cases {
-                let open = #"    <testcase classname="\#(escape(c.className))" name="\#(escape(c.name))" time="\#(String(format: "%.3f", c.seconds))""#
+                let open = #"    <testcase classname="\#(escape(c.className))" name="\#(escape(c.name))" time="\#(String(printf: "%.3f", c.seconds))""#
                 switch c.outcome {
                 case .passed:
                     xml += open + "/>\n"
@@ -101,7 +104,7 @@ package enum TestReport {
         let all = cases(results)
         var text = "TAP version 13\n1..\(all.count)\n"
         for (index, c) in all.enumerated() {
-            let title = "\(c.className) - \(c.name)".replacingOccurrences(of: "#", with: "\\#").replacingOccurrences(of: "\n", with: " ")
+            let title = "\(c.className) - \(c.name)".replacingEvery("#", with: "\\#").replacingEvery("\n", with: " ")
             switch c.outcome {
             case .passed:
                 text += "ok \(index + 1) \(title)\n"
@@ -145,7 +148,7 @@ package enum TestReport {
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             default:
-                if scalar.value < 0x20 { out += "\\x" + String(format: "%02x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+                if scalar.value < 0x20 { out += "\\x" + String(printf: "%02x", scalar.value) } else { out.unicodeScalars.append(scalar) }
             }
         }
         return out + "\""

@@ -53,7 +53,7 @@ package struct TextEventFormatter: Sendable {
             if let name = streamed.event { text += " " + clean(name) }
             if let messageID = streamed.id { text += " id=" + clean(messageID) }
             text += " (\(ByteCount.format(Int64(streamed.size)))\(streamed.isWhole ? "" : ", cut")\(streamed.isComplete ? "" : ", incomplete")): "
-            let flat = streamed.data.replacingOccurrences(of: "\n", with: "⏎")
+            let flat = streamed.data.replacingEvery("\n", with: "⏎")
             return text + clean(String(flat.prefix(200))) + (flat.count > 200 ? "…" : "")
         case .resumed:
             return "\(id) resumed"

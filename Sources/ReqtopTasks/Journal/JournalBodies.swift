@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -77,7 +77,7 @@ final class JournalBodies: @unchecked Sendable {
 
     private func write(_ data: Data, to url: URL) throws {
         let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }
+        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: ["NSFilePath": url.path]) }
         defer { close(fd) }
         let ok = data.withUnsafeBytes { raw -> Bool in
             var offset = 0
@@ -89,6 +89,6 @@ final class JournalBodies: @unchecked Sendable {
             }
             return true
         }
-        guard ok else { throw CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: url.path]) }
+        guard ok else { throw CocoaError(.fileWriteOutOfSpace, userInfo: ["NSFilePath": url.path]) }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The first line of a journal: the format version and the session it records. Every other line
 /// is an `EventLine` at full detail (format 2) — the schema JSON Lines and the event stream share.

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 
 /// One line of a journal written by reqtop before the journal format 2 (which writes `EventLine`s,

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,7 +40,7 @@ package final class JournalWriter: Sendable {
         self.bodyLimit = bodyLimit
         bodies = JournalBodies(folder: Journals.bodiesFolder(of: url), limit: bodyLimit)
         fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }
+        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: ["NSFilePath": url.path]) }
         // Held while the session writes (released by the kernel if the process dies): pruning skips a locked journal.
         _ = flock(fd, LOCK_EX | LOCK_NB)
         let header = JournalHeader(journal: Journals.formatVersion, session: JournalSessionInfo(

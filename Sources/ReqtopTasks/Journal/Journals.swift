@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 
 /// The journals of past sessions: one append-only JSON Lines file per session in
@@ -29,15 +32,19 @@ package enum Journals {
 
     /// The bytes of the files in `folder` (0 when there is none).
     static func size(ofFolder folder: URL) -> Int64 {
-        let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.fileSizeKey])) ?? []
-        return files.reduce(0) { $0 + Int64((try? $1.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0) }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.reduce(0) { $0 + fileSize(folder.appendingPathComponent($1)) }
+    }
+
+    /// A regular file's size in bytes (0 for anything else, or when it cannot be read).
+    static func fileSize(_ url: URL) -> Int64 {
+        var info = stat()
+        guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return 0 }
+        return Int64(info.st_size)
     }
 
     static func newID(at date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return formatter.string(from: date) + "-\(ProcessInfo.processInfo.processIdentifier)"
+        DatePattern("yyyyMMdd-HHmmss", local: true).string(from: date) + "-\(ProcessInfo.processInfo.processIdentifier)"
     }
 
     /// A past session: its id, file, first line, how many tasks it recorded, and its size on disk
@@ -53,10 +60,10 @@ package enum Journals {
     /// Every journal in `directory`, newest first. With `reading`, each is read for its first line
     /// and task count (`reqtop sessions`); without, only names and sizes (pruning, locating).
     package static func list(in directory: URL = directory, reading: Bool = true) -> [Summary] {
-        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.fileSizeKey])) ?? []
-        return files.filter { $0.pathExtension == "jsonl" }.map { url in
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.map { directory.appendingPathComponent($0) }.filter { $0.pathExtension == "jsonl" }.map { url in
             let id = url.deletingPathExtension().lastPathComponent
-            let size = Int64((try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0) + size(ofFolder: bodiesFolder(of: url))
+            let size = fileSize(url) + size(ofFolder: bodiesFolder(of: url))
             guard reading else { return Summary(id: id, url: url, info: nil, tasks: 0, size: size) }
             let data = (try? Data(contentsOf: url)) ?? Data()
             let firstLine = data.split(separator: 0x0A, maxSplits: 1).first.map { Data($0) }

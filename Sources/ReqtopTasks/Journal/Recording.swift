@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 
 /// A saved session read back for `reqtop open`: a journal (every event as it happened) or a HAR
@@ -43,13 +46,15 @@ package struct Recording: Sendable {
 
     /// HAR 1.2: each entry a task, started at its `startedDateTime`.
     static func har(_ data: Data, name: String) throws -> Recording {
-        guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let log = root["log"] as? [String: Any], let entries = log["entries"] as? [[String: Any]] else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(name) is neither a reqtop journal nor a HAR file (no log.entries)"])
+        let parsed: JSONValue
+        do { parsed = try JSONValue(parsing: data) } catch {
+            throw CocoaError(.fileReadCorruptFile, userInfo: ["NSLocalizedDescription": "\(name) is neither a reqtop journal nor a HAR file (\(error))"])
         }
-        let iso = ISO8601DateFormatter()
-        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let isoWhole = ISO8601DateFormatter()
+        guard let root = Self.tree(parsed) as? [String: Any],
+              let log = root["log"] as? [String: Any], let entries = log["entries"] as? [[String: Any]] else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: ["NSLocalizedDescription": "\(name) is neither a reqtop journal nor a HAR file (no log.entries)"])
+        }
+        let iso = Date.ISO8601FormatStyle(includingFractionalSeconds: true), isoWhole = Date.ISO8601FormatStyle()
         var events: [TaskEvent] = []
         var skipped = 0
         for (index, entry) in entries.enumerated() {
@@ -57,7 +62,7 @@ package struct Recording: Sendable {
                   let url = HTTPURL(string: urlText) else { skipped += 1; continue }
             let id = TaskID(rawValue: index + 1)
             let startText = entry["startedDateTime"] as? String ?? ""
-            let start = (iso.date(from: startText) ?? isoWhole.date(from: startText))?.timeIntervalSince1970 ?? 0
+            let start = ((try? iso.parse(startText)) ?? (try? isoWhole.parse(startText)))?.timeIntervalSince1970 ?? 0
             let method = request["method"] as? String ?? "GET"
             let headers = Self.headers(request["headers"])
             let postData = request["postData"] as? [String: Any]
@@ -99,6 +104,21 @@ package struct Recording: Sendable {
         return Recording(events: events, title: "\(name) (HAR, read-only)", notes: notes)
     }
 
+    /// A parsed document as nested `[String: Any]`, `[Any]`, `String`, `Bool`, `Int` (a number
+    /// written as an integer), `Double` (any other number), and `JSONNull`.
+    private static func tree(_ value: JSONValue) -> Any {
+        switch value {
+        case .null: JSONNull()
+        case .bool(let b): b
+        case .number(let text): Int(text) ?? Double(text) ?? 0
+        case .string(let s): s
+        case .array(let items): items.map(tree)
+        case .object(let members): Dictionary(members.map { ($0.key, tree($0.value)) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    private struct JSONNull {}
+
     /// The messages an entry kept: Chrome's `_webSocketMessages` (`type`, `time`, `opcode`, `data`) or
     /// reqtop's `_streamMessages` (the same, plus the stream's `format`, `event`, `id`…), in order.
     private static func messages(of entry: [String: Any], at end: Double) -> [(time: Double, message: StreamMessage)] {
@@ -121,7 +141,7 @@ package struct Recording: Sendable {
                                         retry: item["retry"] as? Int, data: data, size: item["size"] as? Int ?? data.utf8.count,
                                         isWhole: item["partial"] as? Bool != true, isComplete: item["incomplete"] as? Bool != true)
             }
-            return ((item["time"] as? Double) ?? end, message)
+            return ((item["time"] as? Double) ?? (item["time"] as? Int).map(Double.init) ?? end, message)
         }
     }
 

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 
 /// Session-wide figures for the header: counts by state, rates and latency percentiles.

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 
 /// Readable payload lines for an event, as the timeline and the event log show them.

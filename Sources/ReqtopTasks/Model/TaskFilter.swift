@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReqtopNetworking
 
 /// A filter expression over tasks: terms separated by spaces, all of which must match (AND);
@@ -46,7 +46,7 @@ package struct TaskFilter: Sendable, Hashable, CustomStringConvertible {
             guard !token.isEmpty else { throw ParseError(description: "'!' needs a term after it") }
             clauses.append(Clause(negated: negated, term: try Self.term(token)))
         }
-        self.init(clauses: clauses, description: expression.trimmingCharacters(in: .whitespaces))
+        self.init(clauses: clauses, description: expression.trimmingWhitespace())
     }
 
     private static func term(_ token: Substring) throws(ParseError) -> Term {

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 
 /// What the task table is sorted by (`o` opens a menu of these).

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 import ReqtopRequestLists
 import ReqtopScripts
@@ -133,7 +136,7 @@ struct RequestScripts: Sendable {
     static func source(of script: RequestScript, in list: RequestList) throws(ScriptError) -> Script {
         let location = script.location
         guard script.inFile else { return Script(source: script.source, file: location.file, line: location.line, column: location.column) }
-        let directory = (list.sourcePath as NSString).deletingLastPathComponent
+        let directory = list.sourcePath.deletingLastPathComponent
         let path = RequestBody.absolutePath(script.source, relativeTo: directory.isEmpty ? "." : directory)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ScriptError(message: "cannot read the script file \(script.source) (\(path))", file: location.file, line: location.line,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where reqtop keeps what outlives a process (prompt history, session journals):
 /// `$XDG_STATE_HOME/reqtop`, else `~/.local/state/reqtop`.
@@ -8,7 +8,7 @@ package enum StateDirectory {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return URL(fileURLWithPath: state).appendingPathComponent("reqtop")
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         return URL(fileURLWithPath: home).appendingPathComponent(".local/state/reqtop")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReqtopNetworking
 
 /// Bytes a process writes and reads back itself (packed records, the HAR spill): no versioning;

@@ -1,5 +1,8 @@
 import CZlib
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Packed records, many to a block: the open block as written, sealed blocks deflated (records of
 /// one session repeat their header names, hosts and values, so a block shrinks several times).

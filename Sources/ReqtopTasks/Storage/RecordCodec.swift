@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopNetworking
 
 /// The binary form (`BinaryWriter`) of a finished `TaskRecord` in the store's packed blocks: every

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `/basic-auth/{user}/{passwd}` and `/cookies`, `/cookies/set`, `/cookies/delete`.
 enum CookieAndAuthEndpoints {
@@ -15,7 +15,7 @@ enum CookieAndAuthEndpoints {
         var cookies: [String: String] = [:]
         for pair in (exchange.request.header("Cookie") ?? "").split(separator: ";") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = parts[0].trimmingCharacters(in: .whitespaces)
+            let name = parts[0].trimmingWhitespace()
             guard !name.isEmpty else { continue }
             cookies[name] = parts.count > 1 ? String(parts[1]) : ""
         }

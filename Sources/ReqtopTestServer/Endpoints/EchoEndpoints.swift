@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Endpoints that describe the request back as JSON: `/get`, `/post` and friends, `/delay`, `/gzip`.
 enum EchoEndpoints {

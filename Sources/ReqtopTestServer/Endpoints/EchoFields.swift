@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import ReqtopHTTPModel
 
 /// The JSON fields httpbin reports about a request, under httpbin's names.
 enum EchoFields {
@@ -36,9 +37,7 @@ enum EchoFields {
 
     /// `json`: the body parsed as JSON, or null.
     static func json(_ request: ReceivedRequest) -> Any {
-        guard !request.body.isEmpty,
-              let value = try? JSONSerialization.jsonObject(with: Data(request.body), options: [.fragmentsAllowed])
-        else { return NSNull() }
+        guard !request.body.isEmpty, let value = try? JSONValue(parsing: Data(request.body)) else { return JSONValue.null }
         return value
     }
 

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
+import Dispatch
 
 /// Why a connection's I/O ended early.
 enum ConnectionEnd: Error {

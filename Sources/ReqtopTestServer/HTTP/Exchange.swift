@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a connection does once an endpoint has answered.
 enum Disposition {
@@ -108,16 +111,5 @@ enum StatusReason {
         case 504: return "Gateway Timeout"
         default: return "Status \(status)"
         }
-    }
-}
-
-/// JSON encoding shaped like httpbin's output.
-enum JSONBody {
-    static func encode(_ object: [String: Any]) -> [UInt8] {
-        let options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else {
-            return Array("{}\n".utf8)
-        }
-        return Array(data) + [10]
     }
 }

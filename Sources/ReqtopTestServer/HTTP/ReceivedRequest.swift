@@ -1,5 +1,8 @@
 import ReqtopHTTPModel
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A parsed request: head and complete (de-chunked) body.
 struct ReceivedRequest {
@@ -16,7 +19,7 @@ struct ReceivedRequest {
     /// The path without query, percent-decoded where possible.
     var path: String {
         let raw = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
-        return raw.removingPercentEncoding ?? raw
+        return raw.percentDecoded() ?? raw
     }
 
     /// The raw query string (after `?`), or "".
@@ -58,7 +61,7 @@ enum FormDecoding {
     }
 
     private static func unescape(_ text: String) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        let spaced = text.replacingEvery("+", with: " ")
+        return spaced.percentDecoded() ?? spaced
     }
 }

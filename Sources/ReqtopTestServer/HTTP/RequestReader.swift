@@ -68,7 +68,7 @@ struct RequestReader {
             return try readChunkedBody()
         }
         guard let lengthText = request.header("Content-Length") else { return [] }
-        guard let length = Int(lengthText.trimmingCharacters(in: .whitespaces)), length >= 0 else {
+        guard let length = Int(lengthText.trimmingWhitespace()), length >= 0 else {
             throw RequestError.malformedHeader
         }
         guard length <= Self.maxBodyBytes else { throw RequestError.bodyTooLarge }
@@ -78,7 +78,7 @@ struct RequestReader {
     /// The most a body of `request` can take (its Content-Length, the cap for a chunked one), or 0.
     static func bodyReservation(for request: ReceivedRequest) -> Int {
         if request.header("Transfer-Encoding")?.lowercased().contains("chunked") == true { return maxBodyBytes }
-        return min(maxBodyBytes, Int(request.header("Content-Length")?.trimmingCharacters(in: .whitespaces) ?? "0") ?? 0)
+        return min(maxBodyBytes, Int(request.header("Content-Length")?.trimmingWhitespace() ?? "0") ?? 0)
     }
 
     private mutating func readExactly(_ count: Int) throws -> [UInt8] {
@@ -105,7 +105,7 @@ struct RequestReader {
         while true {
             let line = try readLine()
             let sizeText = line.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
+            guard let size = Int(sizeText.trimmingWhitespace(), radix: 16), size >= 0 else {
                 throw RequestError.malformedChunk
             }
             if size == 0 {
@@ -132,7 +132,7 @@ struct RequestReader {
             guard let colon = line.firstIndex(of: ":") else { throw RequestError.malformedHeader }
             let name = line[..<colon]
             guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else { throw RequestError.malformedHeader }
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingWhitespace()
             headers.append(HTTPHeader(name: String(name), value: value))
         }
         var target = String(parts[1])

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReqtopHTTPModel
 
 /// One request the ``TestServer`` parsed completely, as recorded in ``TestServer/requestLog``.

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
+import Dispatch
 import ReqtopSync
 
 /// An embedded HTTP/1.1 server on loopback: httpbin-like endpoints plus fault injection under `/fault/`.
@@ -70,12 +71,10 @@ package final class TestServer: Sendable {
         }
         guard shouldStart else { return }
         threads.enter()
-        let thread = Thread { [self] in
+        startThread(named: "TestServer accept :\(port)") { [self] in
             acceptLoop()
             threads.leave()
         }
-        thread.name = "TestServer accept :\(port)"
-        thread.start()
     }
 
     /// Closes the listener and every open connection, and waits for all server threads to end.
@@ -153,14 +152,12 @@ package final class TestServer: Sendable {
                 close(fd)
                 return
             }
-            let thread = Thread { [self] in
+            startThread(named: "TestServer conn", stackSize: 1 << 20) { [self] in
                 serveConnection(id: id, fd: fd, origin: origin)
                 state.withLock { _ = $0.open.removeValue(forKey: id) }
                 close(fd)
                 threads.leave()
             }
-            thread.stackSize = 1 << 20
-            thread.start()
         }
     }
 

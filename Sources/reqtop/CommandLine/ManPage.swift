@@ -51,7 +51,7 @@ func manPage(_ commands: [any Command.Type]) -> String {
 /// Text as roff reads it literally: backslashes escaped, a dash written `\-`, a line starting
 /// with `.` or `'` protected.
 private func roff(_ text: some StringProtocol) -> String {
-    var out = String(text).replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+    var out = String(text).replacingEvery("\\", with: "\\e").replacingEvery("-", with: "\\-")
     if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
     return out
 }

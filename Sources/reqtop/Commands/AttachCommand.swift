@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -124,7 +125,7 @@ enum AttachCommand: Command {
         defer { manager.invalidate() }
         var options = options
         options.attach = (path, follow)
-        let outcome = runInteractive(manager: manager, title: "attached to \((path as NSString).lastPathComponent)", options: options) { _ in }
+        let outcome = runInteractive(manager: manager, title: "attached to \(path.lastPathComponent)", options: options) { _ in }
         return outcome.reason.exitCode
     }
 }

@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopRequestLists
+import ReqtopTasks
 
 /// `reqtop completion bash|zsh|fish`: a completion script generated from the commands'
 /// declarations (their names, options, the values they take), so it never drifts from `--help`.
@@ -35,7 +39,7 @@ enum CompletionCommand: Command {
             text = names.sorted().map { $0 + "\n" }.joined()
         default: throw UsageError("no completion for '\(shell)': bash, zsh or fish")
         }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        FileDescriptorSink.standardOutput.write(text)
         return 0
     }
 
@@ -116,14 +120,14 @@ enum CompletionCommand: Command {
     static func zsh(_ all: [any Command.Type]) -> String {
         var entries: [String] = []
         for command in all {
-            let abstract = command.abstract.replacingOccurrences(of: "'", with: "").replacingOccurrences(of: "[", with: "(")
-                .replacingOccurrences(of: "]", with: ")")
+            let abstract = command.abstract.replacingEvery("'", with: "").replacingEvery("[", with: "(")
+                .replacingEvery("]", with: ")")
             entries.append("'" + command.name + "[" + abstract + "]'")
         }
         let commandList = entries.joined(separator: " ")
         func spec(_ option: CommandOption) -> String {
-            let help = option.help.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "[", with: "\\[")
-                .replacingOccurrences(of: "]", with: "\\]").replacingOccurrences(of: ":", with: "\\:")
+            let help = option.help.replacingEvery("'", with: "'\\''").replacingEvery("[", with: "\\[")
+                .replacingEvery("]", with: "\\]").replacingEvery(":", with: "\\:")
             guard option.takesValue else { return "'--\(option.long)[\(help)]'" }
             let action: String
             if option.long == "env" { action = "_reqtop_envs" } else if let choices = option.choices { action = "(\(choices.joined(separator: " ")))" }
@@ -166,7 +170,7 @@ enum CompletionCommand: Command {
                      "complete -c reqtop -f",
                      "complete -c reqtop -n __fish_use_subcommand -a '" + names.joined(separator: " ") + "'"]
         for command in all {
-            lines.append("complete -c reqtop -n '__fish_seen_subcommand_from \(command.name)' -d '\(command.abstract.replacingOccurrences(of: "'", with: "\\'"))'")
+            lines.append("complete -c reqtop -n '__fish_seen_subcommand_from \(command.name)' -d '\(command.abstract.replacingEvery("'", with: "\\'"))'")
             for option in command.options + [CommandOption.help] {
                 var line = "complete -c reqtop -n '__fish_seen_subcommand_from \(command.name)' -l \(option.long)"
                 if let short = option.short { line += " -s \(short)" }
@@ -180,7 +184,7 @@ enum CompletionCommand: Command {
                         line += " -F"
                     }
                 }
-                line += " -d '\(option.help.replacingOccurrences(of: "'", with: "\\'"))'"
+                line += " -d '\(option.help.replacingEvery("'", with: "\\'"))'"
                 lines.append(line)
             }
             if command.name == "completion" {

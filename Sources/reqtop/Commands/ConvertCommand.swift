@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReqtopInspector
 import ReqtopNetworking
 import ReqtopRequestLists
@@ -71,7 +74,7 @@ enum ConvertCommand: Command {
             registerSecrets(of: inputs[0].list.specs.map { ($0.headers, $0.url, $0.body.flatMap(\.inlineData)) }, with: secrets)
             // Body files go beside the output (into the current directory when writing to stdout), named
             // by absolute path so the list reads back from anywhere.
-            let prefix = RequestBody.absolutePath((output ?? (input as NSString).lastPathComponent) + ".body", relativeTo: "")
+            let prefix = RequestBody.absolutePath((output ?? input.lastPathComponent) + ".body", relativeTo: "")
             let converted = try RequestListLoader.convert(inputs[0].list, variables: inputs[0].variables, to: format,
                                                           creator: (name: "reqtop", version: ReqtopVersion.string),
                                                           bodyFilePrefix: prefix, redaction: secrets.redaction)
@@ -87,7 +90,7 @@ enum ConvertCommand: Command {
     /// The journal `input` names: a journal file, or a session id when no such file exists.
     private static func journalInput(_ input: String) -> URL? {
         if FileManager.default.fileExists(atPath: input) {
-            let head = FileHandle(forReadingAtPath: input).flatMap { try? $0.read(upToCount: 200) } ?? Data()
+            let head = (try? OpenFile(forReadingAtPath: input).read(upToCount: 200)) ?? Data()
             return Journals.isJournal(head) ? URL(fileURLWithPath: input) : nil
         }
         return Journals.locate(input)
@@ -145,7 +148,7 @@ enum ConvertCommand: Command {
             printToStandardError(error.description)
             return 2
         } catch {
-            printToStandardError("reqtop convert: \(error.localizedDescription)")
+            printToStandardError("reqtop convert: \(error.readableDescription)")
             return 1
         }
     }

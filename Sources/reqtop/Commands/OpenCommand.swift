@@ -3,7 +3,7 @@ import Glibc
 #endif
 import ReqtopInspector
 import ReqtopNetworking
-import Foundation
+import FoundationEssentials
 import ReqtopTasks
 
 /// `reqtop open ID|FILE`: a journaled session or a HAR file in the inspector, read-only.
@@ -31,7 +31,7 @@ enum OpenCommand: Command {
         do {
             saved = try Recording.load(url)
         } catch {
-            printToStandardError("reqtop open: cannot read \(url.path): \(error.localizedDescription)")
+            printToStandardError("reqtop open: cannot read \(url.path): \(error.readableDescription)")
             return 2
         }
         guard isatty(0) == 1, isatty(1) == 1 else {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -100,7 +100,7 @@ enum ProxyCommand: Command {
             do {
                 try SessionExport.writeHAR(outcome.store.storedRecords(), to: path, secrets: parsed.secrets)
             } catch {
-                printToStandardError("reqtop proxy: cannot write the HAR file \(path): \(error.localizedDescription)")
+                printToStandardError("reqtop proxy: cannot write the HAR file \(path): \(error.readableDescription)")
                 return 1
             }
         }
@@ -145,7 +145,7 @@ enum ProxyCommand: Command {
                 try recorder.write(to: URL(fileURLWithPath: harPath))
                 printToStandardError("reqtop proxy: wrote \(harPath)")
             } catch {
-                printToStandardError("reqtop proxy: cannot write the HAR file \(harPath): \(error.localizedDescription)")
+                printToStandardError("reqtop proxy: cannot write the HAR file \(harPath): \(error.readableDescription)")
                 return 1
             }
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -142,7 +142,7 @@ struct RunOptions {
         runsScripts = !parsed.has(ScriptOptions.noScripts)
         scriptTimeLimit = try ScriptOptions.timeLimit(parsed)
         settings.reports = try ScriptOptions.reports(parsed)
-        settings.listNames = files.map { ($0 as NSString).lastPathComponent }
+        settings.listNames = files.map { $0.lastPathComponent }
     }
 }
 
@@ -264,7 +264,7 @@ func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
     }
     if interactive {
         return runListInteractively(runner, settings: options.settings,
-                                    title: options.files.map { ($0 as NSString).lastPathComponent }.joined(separator: " "),
+                                    title: options.files.map { $0.lastPathComponent }.joined(separator: " "),
                                     warnings: inputs.reduce(0) { $0 + $1.list.warnings.count })
     }
     if let keep = options.settings.keepBodiesPath {

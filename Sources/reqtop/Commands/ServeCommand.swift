@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 import ReqtopTestServer
 
 /// `reqtop serve [--host 127.0.0.1] [--port 0]`: runs the embedded test server until SIGINT or SIGTERM.

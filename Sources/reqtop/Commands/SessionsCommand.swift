@@ -3,7 +3,7 @@ import Glibc
 #endif
 import ReqtopInspector
 import ReqtopNetworking
-import Foundation
+import FoundationEssentials
 import ReqtopTasks
 
 /// `reqtop sessions`: the journaled sessions, newest first.
@@ -28,7 +28,7 @@ enum SessionsCommand: Command {
     /// `2G`, `500M`, `10K`, `123` (bytes).
     static func size(_ text: String) -> Int64? {
         let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
-        let upper = text.uppercased().replacingOccurrences(of: "B", with: "")
+        let upper = text.uppercased().replacingEvery("B", with: "")
         if let unit = upper.last.flatMap({ units[$0] }), let n = Double(upper.dropLast()), n >= 0 { return Int64(n * Double(unit)) }
         return Int64(upper).flatMap { $0 >= 0 ? $0 : nil }
     }
@@ -59,15 +59,13 @@ enum SessionsCommand: Command {
             printToStandardError("no sessions journaled yet in \(Journals.directory.path)")
             return 0
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        let formatter = DatePattern("yyyy-MM-dd HH:mm:ss", local: true)
         var text = ""
         for session in sessions {
             let started = session.info.map { formatter.string(from: Date(timeIntervalSince1970: $0.started)) } ?? "?"
             let tasks = "\(session.tasks) task\(session.tasks == 1 ? "" : "s")"
-            let size = ByteCount.format(session.size).padding(toLength: 9, withPad: " ", startingAt: 0)
-            text += "\(session.id)  \(started)  \(tasks.padding(toLength: 10, withPad: " ", startingAt: 0))  \(size)  \(session.info?.source ?? "?")\n"
+            let size = ByteCount.format(session.size).fitted(to: 9)
+            text += "\(session.id)  \(started)  \(tasks.fitted(to: 10))  \(size)  \(session.info?.source ?? "?")\n"
         }
         FileDescriptorSink.standardOutput.write(text)
         return 0

@@ -1,4 +1,6 @@
 import Foundation
+import ReqtopHTTPModel
+import ReqtopNetworking
 
 /// Re-posts bus events as `NotificationCenter` notifications, for code written against
 /// AFNetworking-style notifications (`reqtop.task.resume`, `.suspend`, `.progress`, `.complete`, …).

@@ -1,4 +1,6 @@
 import Foundation
+import ReqtopHTTPModel
+import ReqtopNetworking
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
