@@ -73,7 +73,7 @@ extension ProxyLoop {
     /// the host is TLS, verified as the proxy's other requests are (`--cacert`, `--insecure`).
     func relayWebSocket(_ head: ClientRequestHead, url: HTTPURL, on connection: ClientConnection) {
         let secure = url.scheme == "https"
-        let host = url.host.contains(":") ? "[\(url.host)]" : url.host
+        let host = url.host.containsBytes(":") ? "[\(url.host)]" : url.host
         let authority = secure && url.effectivePort == 443 ? host : host + ":\(url.effectivePort)"
         let target = HTTPURL(string: "\(secure ? "wss" : "ws")://\(authority)\(url.requestTarget)") ?? url
         let report = WebSocketReport(manager: manager, request: head, url: target, tunnelled: false)

@@ -185,7 +185,7 @@ final class TunnelReport: TunnelEvents {
     /// nil when `host` and `port` make no URL. `announce` posts the task's first events now
     /// (otherwise `announce()` does, if it comes to that: an intercepted CONNECT is no task of its own).
     init?(manager: SessionManager, request: ClientRequestHead, host: String, port: Int, announce: Bool = true) {
-        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let authority = host.containsBytes(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         guard let url = HTTPURL(string: "https://\(authority)") else { return nil }
         self.url = url
         self.request = request
@@ -241,7 +241,7 @@ final class TunnelReport: TunnelEvents {
             return
         case .head(let head, _) where WebSocketReport.isUpgrade(head):
             // Cleartext inside the tunnel: `ws://` to the tunnel's host and port.
-            let authority = (url.host.contains(":") ? "[\(url.host)]" : url.host) + ":\(url.effectivePort)"
+            let authority = (url.host.containsBytes(":") ? "[\(url.host)]" : url.host) + ":\(url.effectivePort)"
             if let target = HTTPURL(string: "ws://\(authority)\(head.target.hasPrefix("/") ? head.target : "/")") {
                 webSocket = WebSocketReport(manager: manager, request: head, url: target, tunnelled: true)
                 webSocket?.connected()

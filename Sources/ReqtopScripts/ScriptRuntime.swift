@@ -266,7 +266,7 @@ public final class ScriptRuntime: @unchecked Sendable {
             // Thrown inside the prelude on the script's behalf (a capped `repeat`): the script's own
             // frame in the stack (`name@file:line:column`) is where it happened.
             if property(object, "sourceURL", in: context) != file, let stack = property(object, "stack", in: context),
-               let frame = stack.split(separator: "\n").first(where: { $0.contains("@\(file):") || $0.hasPrefix("\(file):") }) {
+               let frame = stack.split(separator: "\n").first(where: { $0.containsBytes("@\(file):") || $0.hasPrefix("\(file):") }) {
                 let numbers = frame.split(separator: ":").suffix(2).compactMap { Int($0) }
                 if numbers.count == 2 {
                     located.line = numbers[0]

@@ -14,7 +14,7 @@ final class LayeringTests: XCTestCase {
         // Layer 1 (the networking core), layer 2 (request lists), the terminal kit, the test server.
         "ReqtopNetworking": 3, "ReqtopRequestLists": 3, "ReqtopScripts": 3, "ReqtopTerminalUI": 3, "ReqtopTestServer": 3,
         // What is built on the core: the proxy, a session without UI, ncurses, test helpers.
-        "ReqtopProxy": 4, "ReqtopTasks": 4, "ReqtopNcurses": 4, "ReqtopNetworkingTesting": 4,
+        "ReqtopProxy": 4, "ReqtopTasks": 4, "ReqtopNcurses": 4, "ReqtopNetworkingTesting": 4, "ReqtopNetworkingFoundation": 4,
         // Layer 3: the inspector's screens.
         "ReqtopInspector": 5,
         // The programs.

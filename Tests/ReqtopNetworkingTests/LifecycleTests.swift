@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ReqtopNetworking
+import ReqtopNetworkingFoundation
 import ReqtopNetworkingTesting
 import ReqtopSync
 import ReqtopTestServer

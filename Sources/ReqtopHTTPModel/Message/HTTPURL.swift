@@ -175,7 +175,7 @@ public struct HTTPURL: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// Host and port as in a `Host` header: the port only when the URL names one; IPv6 in brackets.
     public var authority: String {
-        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let shownHost = host.containsBytes(":") ? "[\(host)]" : host
         return port.map { "\(shownHost):\($0)" } ?? shownHost
     }
 
@@ -274,7 +274,7 @@ public struct HTTPURL: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     private func removingDotSegments() -> HTTPURL {
-        guard path.contains(".") else { return self }
+        guard path.containsBytes(".") else { return self }
         let prefix = scheme + "://" + (userInfo.map { $0 + "@" } ?? "") + authority
         let text = prefix + Self.removeDotSegments(path) + (query.map { "?" + $0 } ?? "") + (fragment.map { "#" + $0 } ?? "")
         return HTTPURL(string: text) ?? self

@@ -14,7 +14,7 @@ enum HeaderTable {
             let padding = String(repeating: " ", count: max(1, column - name.count + 1))
             guard !header.value.isEmpty else { return name }
             // Shown (it is the user's own screen) but marked: exports and copies redact it.
-            let secret = Redaction.isSecretHeader(header.name) && !header.value.contains("{{") ? "  (secret)" : ""
+            let secret = Redaction.isSecretHeader(header.name) && !header.value.containsBytes("{{") ? "  (secret)" : ""
             return name + padding + header.value + secret
         }
     }

@@ -175,7 +175,7 @@ package final class InspectorApp {
             return .redraw
         }
         overlay = nil // a menu waiting for a key
-        if pushed.isEmpty, case .success(let parsed) = TypedRequest.parse(text), text.contains("\n") || text.hasPrefix("curl") {
+        if pushed.isEmpty, case .success(let parsed) = TypedRequest.parse(text), text.containsBytes("\n") || text.hasPrefix("curl") {
             push(ComposeScreen(request: parsed.request, note: parsed.note))
             return .redraw
         }

@@ -115,10 +115,10 @@ extension InspectorApp {
     func submitTypedRequest(_ input: String, keepingText text: String) {
         switch TypedRequest.parse(input) {
         case .failure(let error):
-            open(.newRequestLine, text: text.contains("\n") ? "" : text, note: error.message)
+            open(.newRequestLine, text: text.containsBytes("\n") ? "" : text, note: error.message)
         case .success(let parsed):
             let whole = input.trimmingWhitespaceAndNewlines()
-            if whole.contains("\n") || whole.hasPrefix("curl") { return push(ComposeScreen(request: parsed.request, note: parsed.note)) }
+            if whole.containsBytes("\n") || whole.hasPrefix("curl") { return push(ComposeScreen(request: parsed.request, note: parsed.note)) }
             open(.newRequestHeader, text: "", draft: parsed.request)
         }
     }

@@ -10,7 +10,7 @@ enum TypedRequest {
     static func parse(_ input: String) -> Result<(request: HTTPRequest, note: String?), TypedRequestError> {
         let text = input.trimmingWhitespaceAndNewlines()
         if text.hasPrefix("curl ") || text.hasPrefix("curl\t") { return load(text, format: .curl, what: "curl command") }
-        if text.contains("\n") { return load(text, format: .http, what: ".http request") }
+        if text.containsBytes("\n") { return load(text, format: .http, what: ".http request") }
         return line(text).map { .success(($0, nil)) } ?? .failure(TypedRequestError(
             message: "expected METHOD URL, a URL, a curl command or an .http request, e.g. GET 127.0.0.1:8080/get"))
     }
@@ -19,7 +19,7 @@ enum TypedRequest {
     static func line(_ line: String) -> HTTPRequest? {
         let parts = line.split(whereSeparator: \.isWhitespace).map(String.init)
         guard var target = parts.last, parts.count <= 2 else { return nil }
-        if !target.contains("://") { target = "http://" + target }
+        if !target.containsBytes("://") { target = "http://" + target }
         guard let url = HTTPURL(string: target), url.scheme == "http" || url.scheme == "https", !url.authority.isEmpty else { return nil }
         let method = parts.count == 2 ? parts[0] : "GET"
         guard HTTPRequest.isValidMethod(method) else { return nil }

@@ -17,7 +17,7 @@ extension TransferError {
              CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
             .tlsFailure
         // libcurl also says "unsupported protocol" for a response whose status line names no HTTP version it knows.
-        case CURLE_UNSUPPORTED_PROTOCOL where detail.contains("in response"): .badServerResponse
+        case CURLE_UNSUPPORTED_PROTOCOL where detail.containsBytes("in response"): .badServerResponse
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: .badURL
         case CURLE_WRITE_ERROR, CURLE_READ_ERROR, CURLE_FILE_COULDNT_READ_FILE: .fileIO
         case CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3: .protocolError

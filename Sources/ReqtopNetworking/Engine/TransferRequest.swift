@@ -42,9 +42,8 @@ struct TransferRequest: Sendable {
         userAgent = configuration.userAgent
         if case .file(let path) = request.body {
             // Only a regular file has a size to announce; a pipe or device is sent chunked.
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-            let isRegular = attributes?[.type] as? FileAttributeType == .typeRegular
-            fileSize = isRegular ? (attributes?[.size] as? Int64 ?? -1) : -1
+            let status = FileStatus(path: path)
+            fileSize = status?.isRegularFile == true ? status!.size : -1
         } else {
             fileSize = -1
         }

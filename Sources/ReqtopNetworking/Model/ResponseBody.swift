@@ -59,7 +59,7 @@ public final class BodyFile: Sendable {
 
     /// A body that is already in a file someone else owns (a download, a kept body): never deleted.
     public convenience init(existing url: URL) {
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int).flatMap { $0 }.map(Int64.init) ?? 0
+        let size = FileStatus(path: url.path)?.size ?? 0
         self.init(url: url, size: size, isTemporary: false)
     }
 

@@ -15,6 +15,6 @@ public struct TransferConnection: Sendable, Hashable, CustomStringConvertible {
 
     /// `port 54321 → 127.0.0.1:443`.
     public var description: String {
-        "port \(localPort) → " + (remoteAddress.contains(":") ? "[\(remoteAddress)]" : remoteAddress) + ":\(remotePort)"
+        "port \(localPort) → " + (remoteAddress.containsBytes(":") ? "[\(remoteAddress)]" : remoteAddress) + ":\(remotePort)"
     }
 }

@@ -36,7 +36,7 @@ final class Interception {
     /// connection and is reported with `failed`, with the hint to trust the CA.
     func continueHandshake(_ connection: ClientConnection, handshake: ClientConnection.Handshake, failed: (String) -> Void) {
         guard connection.pendingOut.isEmpty else { return }
-        let host = handshake.host.contains(":") ? "[\(handshake.host)]" : handshake.host
+        let host = handshake.host.containsBytes(":") ? "[\(handshake.host)]" : handshake.host
         if connection.transport is SocketTransport {
             // What the client sends first says whether the tunnel is TLS (a handshake record, 0x16) or
             // plain HTTP (a `ws://` client tunnels that way too): plain requests are read as they are.

@@ -40,11 +40,11 @@ struct BruFile {
             let trimmed = line.trimmingWhitespace()
             if trimmed.isEmpty || trimmed.hasPrefix("#") { index += 1; continue }
             let number = index + 1
-            if trimmed.hasSuffix("[") || (trimmed.contains(" [") && trimmed.hasSuffix("]")) {
+            if trimmed.hasSuffix("[") || (trimmed.containsBytes(" [") && trimmed.hasSuffix("]")) {
                 // vars:secret [ a, b ] (on one line or several)
                 let name = String(trimmed.prefix { $0 != " " && $0 != "[" })
                 var body = String(trimmed.drop { $0 != "[" }.dropFirst())
-                while !body.contains("]"), index + 1 < lines.count {
+                while !body.containsBytes("]"), index + 1 < lines.count {
                     index += 1
                     body += "," + lines[index]
                 }

@@ -51,7 +51,7 @@ extension BrunoReader {
         case "apikey":
             let key = entry("auth:apikey", "key"), value = entry("auth:apikey", "value")
             if entry("auth:apikey", "placement") == "queryparams" {
-                spec.url += (spec.url.contains("?") ? "&" : "?") + key + "=" + value
+                spec.url += (spec.url.containsBytes("?") ? "&" : "?") + key + "=" + value
             } else {
                 spec.headers.append(HTTPHeader(name: key, value: value))
             }
@@ -163,7 +163,7 @@ extension BrunoReader {
             if argument.hasPrefix("{{"), argument.hasSuffix("}}") { return .variable(String(argument.dropFirst(2).dropLast(2))) }
             if let first = argument.first, first == "\"" || first == "'", argument.count >= 2, argument.last == first {
                 let inner = String(argument.dropFirst().dropLast())
-                return inner.contains("{{") ? .template(inner) : .value(.string(inner))
+                return inner.containsBytes("{{") ? .template(inner) : .value(.string(inner))
             }
             return .value(CheckValue(variableText: argument))
         }
@@ -183,7 +183,7 @@ extension BrunoReader {
         if let (op, negated) = unary[op], argument.isEmpty { return CheckPredicate(negated: negated, op: op, operand: nil) }
         if op == "isNull", argument.isEmpty { return CheckPredicate(negated: false, op: .equal, operand: .value(.null)) }
         // A bare value is `eq` (Bruno's default operator).
-        if !t.isEmpty, table[op] == nil, unary[op] == nil, !op.hasPrefix("is"), !t.contains("(") {
+        if !t.isEmpty, table[op] == nil, unary[op] == nil, !op.hasPrefix("is"), !t.containsBytes("(") {
             return predicate("eq " + t)
         }
         return nil

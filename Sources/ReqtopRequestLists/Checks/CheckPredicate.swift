@@ -83,7 +83,7 @@ public struct CheckPredicate: Sendable, Hashable {
         case .startsWith, .endsWith, .contains:
             switch (actual, expected) {
             case let (.string(a), .string(b)?):
-                return op == .startsWith ? a.hasPrefix(b) : op == .endsWith ? a.hasSuffix(b) : a.contains(b)
+                return op == .startsWith ? a.hasPrefix(b) : op == .endsWith ? a.hasSuffix(b) : a.containsBytes(b)
             case let (.bytes(a), .bytes(b)?):
                 return op == .startsWith ? a.starts(with: b) : op == .endsWith ? a.suffix(b.count) == b : (b.isEmpty || ByteSearch.firstOffset(of: b, in: a) != nil)
             case let (.list(items), value?) where op == .contains: return items.contains(value)

@@ -61,7 +61,7 @@ struct CheckContext {
 
     var bodyText: String {
         let type = response.headers.value(for: "Content-Type")?.lowercased() ?? ""
-        if type.contains("charset=iso-8859-1") || type.contains("charset=latin1") || type.contains("charset=windows-1252") {
+        if type.containsBytes("charset=iso-8859-1") || type.containsBytes("charset=latin1") || type.containsBytes("charset=windows-1252") {
             return String(data: response.body, encoding: .isoLatin1) ?? String(decoding: response.body, as: UTF8.self)
         }
         return String(decoding: response.body, as: UTF8.self)
@@ -244,7 +244,7 @@ enum Digest {
 /// The few HTML entities `htmlUnescape` knows: the five XML ones and numeric references.
 enum HTMLEntities {
     static func unescape(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        guard text.containsBytes("&") else { return text }
         let named = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{a0}"]
         var out = ""
         var rest = Substring(text)

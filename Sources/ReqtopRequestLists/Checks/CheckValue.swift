@@ -69,7 +69,7 @@ public indirect enum CheckValue: Sendable, Hashable {
         case "null": self = .null
         default:
             if let n = Int(text), text.first != "+" { self = .integer(n) }
-            else if text.contains("."), text.first != "+", text.last != ".", let n = Double(text), n.isFinite, !text.contains(where: \.isLetter) { self = .float(n) }
+            else if text.containsBytes("."), text.first != "+", text.last != ".", let n = Double(text), n.isFinite, !text.contains(where: \.isLetter) { self = .float(n) }
             else { self = .string(text) }
         }
     }

@@ -162,16 +162,16 @@ struct CurlCommand {
         case "upload-file": upload = (v, v == "-")
         case "get": get = true
         case "head": head = true
-        case "user": user = v.contains(":") ? v : v + ":"
+        case "user": user = v.containsBytes(":") ? v : v + ":"
         case "oauth2-bearer": bearer = v
         case "digest", "ntlm", "negotiate", "anyauth", "no-basic", "ntlm-wb", "aws-sigv4":
             nonBasicAuth = true
             ignored.append(value.map { "\(flag) \($0)" } ?? flag)
         case "basic": nonBasicAuth = false
-        case "range": headers.append(HTTPHeader(name: "Range", value: "bytes=" + (v.contains("-") ? v : v + "-")))
+        case "range": headers.append(HTTPHeader(name: "Range", value: "bytes=" + (v.containsBytes("-") ? v : v + "-")))
         case "cookie":
             // As curl: `@FILE` and a word without `=` name a cookie file; anything else is cookies.
-            if v.hasPrefix("@") { cookieFiles.append((String(v.dropFirst()), word)) } else if v.contains("=") { cookieStrings.append(v) } else { cookieFiles.append((v, word)) }
+            if v.hasPrefix("@") { cookieFiles.append((String(v.dropFirst()), word)) } else if v.containsBytes("=") { cookieStrings.append(v) } else { cookieFiles.append((v, word)) }
         case "user-agent": headers.append(HTTPHeader(name: "User-Agent", value: v))
         case "referer":
             let referer = v.hasSuffix(";auto") ? String(v.dropLast(5)) : v
@@ -237,7 +237,7 @@ struct CurlCommand {
     /// `--data-urlencode` (and `--url-query`) in its five forms: `content`, `=content`,
     /// `name=content`, `@file`, `name@file`.
     func urlencoded(_ value: String, word: ShellWords.Word) throws(RequestListError) -> String {
-        if let eq = value.firstIndex(of: "="), !value[..<eq].contains("@") {
+        if let eq = value.firstIndex(of: "="), !value[..<eq].containsBytes("@") {
             let name = String(value[..<eq])
             let content = FormEncoding.encodeComponent(String(value[value.index(after: eq)...]))
             return name.isEmpty ? content : name + "=" + content
@@ -348,7 +348,7 @@ struct CurlCommand {
             body = .bytes(formParts.reduce(into: Data()) { $0.append($1) } + Data("--\(boundary)--\r\n".utf8))
             if let i = headers.firstIndex(where: { HTTPHeader.namesMatch($0.name, "Content-Type") }) {
                 // As curl does, a multipart Content-Type of the command's own gets the boundary.
-                if !headers[i].value.contains("boundary=") { headers[i].value += "; boundary=\(boundary)" }
+                if !headers[i].value.containsBytes("boundary=") { headers[i].value += "; boundary=\(boundary)" }
             } else {
                 headers.append(HTTPHeader(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)"))
             }
@@ -388,7 +388,7 @@ struct CurlCommand {
             for url in try globbed(written) {
                 var full = url
                 if let upload, !upload.fromStdin { full = Self.appendingFileName(upload.path.lastPathComponent, to: full) }
-                if !queryAddition.isEmpty { full += (url.contains("?") ? "&" : "?") + queryAddition.joined(separator: "&") }
+                if !queryAddition.isEmpty { full += (url.containsBytes("?") ? "&" : "?") + queryAddition.joined(separator: "&") }
                 full = try curlsReading(of: full)
                 var fields = headers
                 if let cookie = cookieHeader(jar, url: full) {
@@ -414,7 +414,7 @@ struct CurlCommand {
         let path = url[..<end]
         let afterScheme = path.byteRange(of: "://").map { path[$0.upperBound...] } ?? path[...]
         // A URL without a path (`http://host`) gets `/NAME`, as curl sends it.
-        if !afterScheme.contains("/") { return path + "/" + name + url[end...] }
+        if !afterScheme.containsBytes("/") { return path + "/" + name + url[end...] }
         return path.hasSuffix("/") ? path + name + url[end...] : url
     }
 
@@ -446,7 +446,7 @@ struct CurlCommand {
     private mutating func globbed(_ url: String) throws(RequestListError) -> [String] {
         guard !globoff, url.contains(where: { "{}[]".contains($0) }) else { return [url] }
         // `{{name}}` is a placeholder someone left, not a set: curl refuses it, so reqtop sends it as written with a warning.
-        if url.contains("{{") { return [url] }
+        if url.containsBytes("{{") { return [url] }
         switch CurlURL.glob(url) {
         case let .failure(refused):
             throw error("\(refused.message): \(quoting: url)", at: ShellWords.Word(text: url, line: location.line, column: location.column))
@@ -472,7 +472,7 @@ struct CurlCommand {
         case let .success(normalized):
             if normalized == url || normalized == url + "/" { return url }
             // A `{{placeholder}}` is left as written (with its own warning).
-            if url.contains("{{") { return url }
+            if url.containsBytes("{{") { return url }
             warnings.append(RequestListWarning(location: location, message: "curl reads the URL \(quoting: url) as \(quoting: normalized); sent as curl sends it"))
             return normalized
         }

@@ -67,7 +67,7 @@ public enum CurlImporter {
             // The failing command's own warnings may explain it (a variable that expanded to nothing made the path or URL).
             var error = error
             let lines = commandLine...max(commandLine, error.line)
-            error.notes = warnings.filter { $0.message.contains("expands to nothing") && lines.contains($0.location?.line ?? 0) }
+            error.notes = warnings.filter { $0.message.containsBytes("expands to nothing") && lines.contains($0.location?.line ?? 0) }
                 .prefix(5).map(\.description)
             throw error
         }

@@ -53,7 +53,7 @@ extension CurlURL {
             if c == "{" {
                 guard let close = chars[(i + 1)...].firstIndex(of: "}") else { return refuse("unmatched brace") }
                 let inner = String(chars[(i + 1)..<close])
-                if inner.contains("{") { return refuse("nested brace") }
+                if inner.containsBytes("{") { return refuse("nested brace") }
                 pieces.append([literal])
                 literal = ""
                 pieces.append(inner.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
@@ -65,7 +65,7 @@ extension CurlURL {
                 guard let close = chars[(i + 1)...].firstIndex(of: "]") else { return refuse("unmatched bracket") }
                 let inner = String(chars[(i + 1)..<close])
                 // An IPv6 address literal (hex digits, colons, dots, a zone) is the host, not a range.
-                if inner.contains(":"), inner.allSatisfy({ $0.isHexDigit || ":.%".contains($0) || $0.isLetter || $0.isNumber }) {
+                if inner.containsBytes(":"), inner.allSatisfy({ $0.isHexDigit || ":.%".contains($0) || $0.isLetter || $0.isNumber }) {
                     literal += "[" + inner + "]"
                     i = close + 1
                     continue

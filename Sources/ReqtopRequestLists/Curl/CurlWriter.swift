@@ -21,13 +21,13 @@ public enum CurlWriter {
         case .none: break
         case .data(let data):
             bodySize = data.count
-            if let text = String(data: data, encoding: .utf8), !text.contains("\0") {
+            if let text = String(data: data, encoding: .utf8), !text.containsBytes("\0") {
                 args += ["--data-raw", quote(text)]
             } else {
                 args += ["--data-binary", quote("@" + bodyFiles.add(data))]
             }
         case .file(let path):
-            bodySize = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
+            bodySize = Int(FileStatus(path: path)?.size ?? 0)
             args += ["--data-binary", quote("@" + path)]
         }
         // Past 1 MB curl adds `Expect: 100-continue`; reqtop does not.

@@ -26,7 +26,7 @@ public enum HTTPieWriter {
         switch request.body {
         case .none: break
         case .data(let data):
-            if let text = String(data: data, encoding: .utf8), !text.contains("\0") {
+            if let text = String(data: data, encoding: .utf8), !text.containsBytes("\0") {
                 args.append("--raw=" + CurlWriter.quote(text))
             } else {
                 return nil

@@ -128,7 +128,7 @@ extension ShellWords {
     /// text, quotes, the script's variables (unquoted: split at blanks), brace ranges and declared
     /// arrays; nil for command output, globs and undeclared arrays.
     private func expandLoopWord(_ raw: String) throws(Unbalanced) -> [String]? {
-        if raw.contains("$(") || raw.contains("`") { return nil }
+        if raw.containsBytes("$(") || raw.containsBytes("`") { return nil }
         if let array = raw.wholeMatch(of: /"?\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}"?/) {
             return arrays[String(array.1)]
         }
@@ -149,13 +149,13 @@ extension ShellWords {
         var lexer = child(raw)
         let words = try lexer.run().flatMap(\.words).map(\.text)
         // An unquoted `$NAME` is split at blanks (`LIST="a b c"; for x in $LIST`).
-        if raw.hasPrefix("$"), !raw.contains("\"") { return words.flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init) } }
+        if raw.hasPrefix("$"), !raw.containsBytes("\"") { return words.flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init) } }
         return words
     }
 
     private static func describeLoopWord(_ raw: String) -> String {
-        if raw.contains("$(") || raw.contains("`") { return "command output \(Excerpt.of(raw))" }
-        if raw.contains("${"), raw.contains("[") { return "an array the script does not declare (\(Excerpt.of(raw)))" }
+        if raw.containsBytes("$(") || raw.containsBytes("`") { return "command output \(Excerpt.of(raw))" }
+        if raw.containsBytes("${"), raw.containsBytes("[") { return "an array the script does not declare (\(Excerpt.of(raw)))" }
         if hasUnquotedGlob(raw) { return "the files of a glob (\(Excerpt.of(raw)))" }
         return Excerpt.of(raw)
     }

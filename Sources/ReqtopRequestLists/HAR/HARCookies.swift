@@ -22,7 +22,7 @@ enum HARCookies {
             guard !name.isEmpty || !value.isEmpty else { return nil }
             var cookie = HAR.Cookie(name: name, value: value)
             for attribute in parts {
-                let (key, argument) = attribute.contains("=") ? Self.pair(attribute) : (Self.trim(attribute), "")
+                let (key, argument) = attribute.containsBytes("=") ? Self.pair(attribute) : (Self.trim(attribute), "")
                 switch key.lowercased() {
                 case "path": cookie.path = argument
                 case "domain": cookie.domain = argument

@@ -88,7 +88,7 @@ public enum Environments {
         // A folder (a Bruno collection) is its own; `.` is not taken apart (Foundation cannot).
         var isDirectory: Bool = false
         let own = FileManager.default.fileExists(atPath: httpFile, isDirectory: &isDirectory) && isDirectory ? httpFile
-            : httpFile.contains("/") ? httpFile.deletingLastPathComponent : ""
+            : httpFile.containsBytes("/") ? httpFile.deletingLastPathComponent : ""
         let start = own.isEmpty ? "." : own
         let manager = FileManager.default
         let absolute = (start.hasPrefix("/") ? start : manager.currentDirectoryPath.appendingPathComponent(start))

@@ -187,7 +187,7 @@ struct HTTPFileParseState {
         if rest.first == UInt8(ascii: ">") || script.hasPrefix("{%") || script.hasSuffix(".js") { return true }
         let path = script.string
         return rest.leadingWhitespaceCount > 0 && !path.isEmpty && !path.contains(where: \.isWhitespace)
-            && (path.contains("/") || path.contains("."))
+            && (path.containsBytes("/") || path.containsBytes("."))
     }
     /// The offset (in characters) of the first space or tab of `text` that is not inside `{{…}}`.
     static func firstBlankOutsideTemplates(_ text: String) -> Int? {
@@ -205,7 +205,7 @@ struct HTTPFileParseState {
     /// httpyac/kulala `import ./other.http` and `run #name` / `run ./other.http` lines: why they are skipped.
     static func importOrRun(_ trimmed: String) -> String? {
         let words = trimmed.split(separator: " ", maxSplits: 1)
-        guard words.count == 2, let target = words.last.map(String.init), !target.contains("://") else { return nil }
+        guard words.count == 2, let target = words.last.map(String.init), !target.containsBytes("://") else { return nil }
         switch words[0] {
         case "import": return "\(quoting: trimmed) skipped: reqtop does not import other .http files (httpyac, kulala); run that file too"
         case "run": return "\(quoting: trimmed) skipped: reqtop does not run requests by reference (httpyac, kulala)"

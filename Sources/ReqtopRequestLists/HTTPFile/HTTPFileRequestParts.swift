@@ -46,7 +46,7 @@ extension HTTPFileParseState {
                 warnings.append(RequestListWarning(location: location(line: index, column: column + blank),
                                                    message: "the URL goes on after a space: it is sent with its blanks percent-encoded (%20)"))
             }
-            let inQuery = spec.url.contains("?")
+            let inQuery = spec.url.containsBytes("?")
             let joins = trimmed.hasPrefix("/") || trimmed.hasPrefix("?") || trimmed.hasPrefix("&") || trimmed.hasPrefix("#")
             spec.url += joins || inQuery ? trimmed : "/" + trimmed
             index += 1

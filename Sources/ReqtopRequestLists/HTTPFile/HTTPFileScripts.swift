@@ -33,7 +33,7 @@ extension HTTPFileParseState {
             // Where its first character is: after `{%` on the marker's line, or on the next line.
             scriptColumn = line.string.distance(from: line.string.startIndex, to: line.string.byteRange(of: "{%")!.upperBound)
             var end = index
-            while !text.contains("%}") {
+            while !text.containsBytes("%}") {
                 end += 1
                 guard end < lines.count, !Self.isSeparator(lines[end]) else {
                     throw error("script '{%' is not closed with '%}'", line: index, column: column)

@@ -129,7 +129,7 @@ public enum HTTPFileWriter {
 
     /// Whether the parser reads `text` back unchanged as an inline body.
     static func canWriteInline(_ text: String, isTemplate: Bool) -> Bool {
-        if text.isEmpty || text.contains("\r") || (!isTemplate && text.containsTemplateOpening) { return false }
+        if text.isEmpty || text.containsBytes("\r") || (!isTemplate && text.containsTemplateOpening) { return false }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingWhitespaceSubstring() }
         if lines.first?.isEmpty == true || lines.last.map({ $0.isEmpty || HTTPFileParseState.isComment($0) }) == true {
             return false

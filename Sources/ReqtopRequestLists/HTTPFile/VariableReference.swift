@@ -23,7 +23,7 @@ enum VariableReference: Sendable, Hashable {
             }
             return .dynamic(dynamic)
         }
-        if name.contains(".response.") || name.hasSuffix(".response") {
+        if name.containsBytes(".response.") || name.hasSuffix(".response") {
             return .response(try ResponseReference.parse(name))
         }
         if let why = otherClientReason(name) { return .otherClient(why) }

@@ -75,11 +75,11 @@ extension HurlReader {
         if trimmed.hasPrefix("base64,") || trimmed.hasPrefix("hex,") {
             // Encoded bytes may go on over several lines, up to the ';'.
             var last = index
-            while !joined.contains(";"), last + 1 < lines.count {
+            while !joined.containsBytes(";"), last + 1 < lines.count {
                 last += 1
                 joined += lines[last]
             }
-            if joined.contains(";") { index = last }
+            if joined.containsBytes(";") { index = last }
         }
         var reader = HurlLine(joined, number: number)
         reader.skipSpaces()
@@ -192,7 +192,7 @@ extension HurlReader {
     }
 
     static func closes(_ text: String, root: String) -> Bool {
-        if text.contains("</\(root)>") { return true }
+        if text.containsBytes("</\(root)>") { return true }
         // <root … />
         guard let start = text.byteRange(of: "<\(root)"), let close = text[start.upperBound...].firstIndex(of: ">") else { return false }
         return text[text.index(before: close)] == "/"

@@ -160,7 +160,7 @@ extension HurlLine {
         while let c = peek, c.isNumber || c == "-" || c == "+" || c == "." || c == "e" || c == "E" { i += 1 }
         let number = String(chars[start..<i])
         if let n = Int(number) { return .value(.integer(n)) }
-        if number.contains("."), let n = Double(number) { return .value(.float(n)) }
+        if number.containsBytes("."), let n = Double(number) { return .value(.float(n)) }
         throw fail("expected a value (\"string\", number, true, false, null, {{variable}}, /regex/, hex,…; or base64,…;)", at: start + 1)
     }
 }

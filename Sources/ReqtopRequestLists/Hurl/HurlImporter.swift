@@ -22,7 +22,7 @@ enum HurlImporter {
     /// Hurl's generated values as reqtop's dynamic variables: `{{newUuid}}` is `{{$uuid}}`,
     /// `{{newDate}}` is `{{$isoTimestamp}}`.
     static func builtInFunctions(_ line: String) -> String {
-        guard line.contains("new") else { return line }
+        guard line.containsBytes("new") else { return line }
         return line.replacing(#/\{\{\s*newUuid\s*\}\}/#.matchingSemantics(.unicodeScalar)) { _ in "{{$uuid}}" }
             .replacing(#/\{\{\s*newDate\s*\}\}/#.matchingSemantics(.unicodeScalar)) { _ in "{{$isoTimestamp}}" }
     }
@@ -235,7 +235,7 @@ struct HurlReader: ExportedListReader {
         }
 
         // The Content-Type Hurl gives a typed body when the entry has none.
-        if !query.isEmpty { spec.url += (spec.url.contains("?") ? "&" : "?") + query.map { Self.encodeQuery($0.0) + "=" + Self.encodeQuery($0.1) }.joined(separator: "&") }
+        if !query.isEmpty { spec.url += (spec.url.containsBytes("?") ? "&" : "?") + query.map { Self.encodeQuery($0.0) + "=" + Self.encodeQuery($0.1) }.joined(separator: "&") }
         if !cookies.isEmpty { spec.headers.append(HTTPHeader(name: "Cookie", value: cookies.joined(separator: "; "))) }
         if !form.isEmpty {
             if spec.body != nil { throw error("an entry has either [FormParams] or a body, not both", line: number, column: 1) }

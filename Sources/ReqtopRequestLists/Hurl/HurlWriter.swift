@@ -47,11 +47,11 @@ enum HurlWriter {
         case .file(let path): return "file,\(path.replacingEvery(";", with: "\\;"));\n"
         case .data(let data):
             guard !data.isEmpty else { return "" }
-            guard let text = String(data: data, encoding: .utf8), !text.contains("{{"),
+            guard let text = String(data: data, encoding: .utf8), !text.containsBytes("{{"),
                   !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" || $0.value == 0x7F }) else {
                 return "base64,\(data.base64EncodedString());\n"
             }
-            if !text.contains("\n") { return "`\(escapeOneLine(text))`\n" }
+            if !text.containsBytes("\n") { return "`\(escapeOneLine(text))`\n" }
             if text.hasSuffix("\n"), !text.split(separator: "\n", omittingEmptySubsequences: false).contains(where: { $0.trimmingWhitespace().hasPrefix("```") }),
                !text.hasPrefix("\n") || text.count > 1 {
                 return "```\n" + text + "```\n"

@@ -20,7 +20,7 @@ enum InsomniaImporter {
 
     /// Insomnia's `{{ _.name }}` (the environment's `name`) as the list's `{{name}}`.
     static func plainTemplates(_ text: String) -> String {
-        guard text.contains("_.") else { return text }
+        guard text.containsBytes("_.") else { return text }
         return text.replacing(#/\{\{\s*_\.([^{}\s]+)\s*\}\}/#.matchingSemantics(.unicodeScalar)) { "{{\($0.1)}}" }
     }
 
@@ -41,7 +41,7 @@ enum InsomniaImporter {
     /// Whether `text` starts as an Insomnia YAML export does (`_type: export` in its first lines).
     static func isYAMLExport(_ text: String) -> Bool {
         text.prefix(2048).split(whereSeparator: \.isNewline).prefix(8).contains { $0 == "_type: export" || $0 == "type: export" }
-            && text.prefix(2048).contains("__export_format: 4")
+            && text.prefix(2048).containsBytes("__export_format: 4")
     }
 
     /// Reads a YAML export; a YAML error is located in the file.
@@ -159,14 +159,14 @@ enum InsomniaImporter {
                 return
             }
             let query = enabled(node["parameters"])
-            if !query.isEmpty { url += (url.contains("?") ? "&" : "?") + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&") }
+            if !query.isEmpty { url += (url.containsBytes("?") ? "&" : "?") + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&") }
             var headers = enabled(node["headers"]).map { HTTPHeader(name: $0.0, value: $0.1) }
             authenticate(node["authentication"], headers: &headers, name: name)
             var spec = RequestSpec(name: name, method: node["method"]?.value.stringValue?.uppercased() ?? "GET", url: url, headers: headers,
                                    location: location(node))
             spec.body = body(node["body"], headers: &spec.headers)
             let texts = [url] + spec.headers.map(\.value) + [{ if case .text(let t)? = spec.body { t } else { "" } }()]
-            if texts.contains(where: { $0.contains("{%") }) {
+            if texts.contains(where: { $0.containsBytes("{%") }) {
                 warn(node, "request \(quoting: name): Insomnia template tags ({% … %}) are not run; they are sent as written")
             }
             specs.append(InsomniaImporter.plainTemplates(spec))

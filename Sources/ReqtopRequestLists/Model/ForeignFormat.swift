@@ -23,9 +23,9 @@ enum ForeignFormat {
         guard case .object = json else { return nil }
         if let info = json["info"], json["item"] != nil {
             let schema = info["schema"]?.stringValue ?? ""
-            if schema.contains("v2.1") { return "a Postman collection v2.1" }
-            if schema.contains("v2.0") { return "a Postman collection v2.0" }
-            if schema.contains("getpostman") || info["_postman_id"] != nil { return "a Postman collection" }
+            if schema.containsBytes("v2.1") { return "a Postman collection v2.1" }
+            if schema.containsBytes("v2.0") { return "a Postman collection v2.0" }
+            if schema.containsBytes("getpostman") || info["_postman_id"] != nil { return "a Postman collection" }
         }
         if json["_postman_variable_scope"] != nil || (json["values"] != nil && json["_postman_exported_using"] != nil) {
             return "a Postman environment"

@@ -254,7 +254,7 @@ struct ScriptHints: Sendable {
         guard !expression else { return }
         if var text = open {
             text += "\n" + String(decoding: line, as: UTF8.self)
-            if text.contains("}}") {
+            if text.containsBytes("}}") {
                 open = nil
                 expression = RequestList.hasExpression(text)
             } else if text.utf8.count > 1 << 16 {
@@ -269,7 +269,7 @@ struct ScriptHints: Sendable {
         let text = String(decoding: line, as: UTF8.self)
         if RequestList.hasExpression(text) {
             expression = true
-        } else if let last = text.lastByteRange(of: "{{"), !text[last.upperBound...].contains("}}") {
+        } else if let last = text.lastByteRange(of: "{{"), !text[last.upperBound...].containsBytes("}}") {
             open = String(text[last.lowerBound...])
         }
     }

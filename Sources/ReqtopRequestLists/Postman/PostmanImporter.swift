@@ -21,7 +21,7 @@ enum PostmanImporter {
             return items.contains { $0["request"] != nil || $0["item"] != nil }
         }
         let schema = info["schema"]?.stringValue ?? ""
-        return schema.contains("getpostman.com") || schema.contains("postman") || info["_postman_id"] != nil
+        return schema.containsBytes("getpostman.com") || schema.containsBytes("postman") || info["_postman_id"] != nil
     }
 
     static func parse(_ json: LocatedJSON, text: String, path: String) -> RequestList {
@@ -112,7 +112,7 @@ enum PostmanImporter {
                 for parameter in disabled {
                     let key = parameter["key"]?.value.stringValue ?? ""
                     let value = parameter["value"]?.value.substitutionText
-                    for form in ["&\(key)=\(value ?? "")", "?\(key)=\(value ?? "")&", "?\(key)=\(value ?? "")"] where raw.contains(form) {
+                    for form in ["&\(key)=\(value ?? "")", "?\(key)=\(value ?? "")&", "?\(key)=\(value ?? "")"] where raw.containsBytes(form) {
                         raw = raw.replacingEvery(form, with: form.hasPrefix("?") && form.hasSuffix("&") ? "?" : "")
                         break
                     }
@@ -157,7 +157,7 @@ enum PostmanImporter {
                 let key = Self.authValue(auth, "apikey", "key") ?? "X-API-Key"
                 let value = Self.authValue(auth, "apikey", "value") ?? ""
                 if Self.authValue(auth, "apikey", "in") == "query" {
-                    url += (url.contains("?") ? "&" : "?") + key + "=" + value
+                    url += (url.containsBytes("?") ? "&" : "?") + key + "=" + value
                 } else {
                     headers.append(HTTPHeader(name: key, value: value))
                 }

@@ -56,7 +56,7 @@ enum PostmanWriter {
             case .file(let path): body = Body(mode: "file", file: File(src: path))
             case .data(let data) where data.isEmpty: body = nil
             case .data(let data):
-                if let text = String(data: data, encoding: .utf8), !text.contains("{{") {
+                if let text = String(data: data, encoding: .utf8), !text.containsBytes("{{") {
                     body = Body(mode: "raw", raw: text)
                 } else {
                     body = Body(mode: "file", file: File(src: bodyFiles.add(data)))

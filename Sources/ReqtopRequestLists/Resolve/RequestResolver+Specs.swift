@@ -44,7 +44,7 @@ extension RequestResolver {
         let credentials: String
         if parts.count == 3 {
             credentials = "\(parts[1]):\(parts[2])"
-        } else if parts[1].contains(":") {
+        } else if parts[1].containsBytes(":") {
             credentials = String(parts[1])
         } else {
             return value
@@ -71,7 +71,7 @@ extension RequestResolver {
     static func makeURL(_ text: String) -> HTTPURL? {
         if let url = HTTPURL(string: text) { return url } // it trims the text itself
         let candidate = text.trimmingWhitespace()
-        return candidate.contains("://") ? nil : HTTPURL(string: "http://" + candidate)
+        return candidate.containsBytes("://") ? nil : HTTPURL(string: "http://" + candidate)
     }
 
     /// Whether any text of the spec has a `{{` (most requests of a long list have none).

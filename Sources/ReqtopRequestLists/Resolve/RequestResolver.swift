@@ -201,7 +201,7 @@ public final class RequestResolver: Sendable {
                 let hint = list.format == .http ? " (httpyac would prefix the file's {{host}} variable; reqtop follows the JetBrains spec)" : ""
                 throw locator.error("\(quoting: urlText) has no host: add a 'Host:' header or write a full URL" + hint, spec: index)
             }
-            urlText = (host.contains("://") ? host : "http://" + host) + urlText
+            urlText = (host.containsBytes("://") ? host : "http://" + host) + urlText
         }
         guard let url = Self.makeURL(urlText) else {
             throw locator.error("invalid URL \(quoting: urlText): use a full URL such as https://example.org/path", spec: index)
@@ -263,7 +263,7 @@ public final class RequestResolver: Sendable {
 
     /// `text` with each bare LF as CRLF (a CRLF already there stays one).
     static func crlf(_ text: String) -> String {
-        guard text.contains("\n") else { return text }
+        guard text.containsBytes("\n") else { return text }
         return text.replacingEvery("\r\n", with: "\n").replacingEvery("\n", with: "\r\n")
     }
 

@@ -175,8 +175,8 @@ package final class EventStreamClient: Sendable {
     package static func sockets(in directory: String = defaultDirectory) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasSuffix(".sock") }.map { directory + "/" + $0 }.sorted { a, b in
-            let ma = (try? FileManager.default.attributesOfItem(atPath: a)[.modificationDate] as? Date) ?? .distantPast
-            let mb = (try? FileManager.default.attributesOfItem(atPath: b)[.modificationDate] as? Date) ?? .distantPast
+            let ma = FileStatus(path: a)?.modified ?? .distantPast
+            let mb = FileStatus(path: b)?.modified ?? .distantPast
             return ma > mb
         }
     }

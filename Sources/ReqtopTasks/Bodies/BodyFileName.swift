@@ -7,7 +7,7 @@ package enum BodyFileName {
         let last = record.url.path.split(separator: "/").last.map(String.init) ?? ""
         var name = last.filter { $0.isLetter || $0.isNumber || "._-".contains($0) }
         if name.isEmpty || name.hasPrefix(".") { name = "body-\(record.id.rawValue)" }
-        guard !name.contains(".") else { return name }
+        guard !name.containsBytes(".") else { return name }
         let mime = record.response?.mimeType?.lowercased() ?? ""
         let known: [(String, String)] = [("json", "json"), ("html", "html"), ("xml", "xml"), ("javascript", "js"), ("css", "css"),
                                          ("text/plain", "txt"), ("csv", "csv"), ("png", "png"), ("jpeg", "jpg"), ("gif", "gif"),

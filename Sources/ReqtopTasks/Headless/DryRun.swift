@@ -55,7 +55,7 @@ package enum DryRun {
             .joined(separator: "\n")
         var notes: [String] = []
         for script in list.allScripts where script.isJavaScript {
-            let names = script.setVariables.filter { written.contains("{{\($0)}}") || written.contains("{{ \($0) }}") }
+            let names = script.setVariables.filter { written.containsBytes("{{\($0)}}") || written.containsBytes("{{ \($0) }}") }
             guard !names.isEmpty else { continue }
             let where_ = "\(script.location.file.lastPathComponent):\(script.location.line)"
             notes.append(names.map { "{{\($0)}}" }.joined(separator: ", ") + " from the script at " + where_)

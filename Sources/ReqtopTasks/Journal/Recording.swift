@@ -110,7 +110,7 @@ package struct Recording: Sendable {
         switch value {
         case .null: JSONNull()
         case .bool(let b): b
-        case .number(let text): Int(text) ?? Double(text) ?? 0
+        case .number(let text): if let whole = Int(text) { whole } else { Double(text) ?? 0 }
         case .string(let s): s
         case .array(let items): items.map(tree)
         case .object(let members): Dictionary(members.map { ($0.key, tree($0.value)) }, uniquingKeysWith: { first, _ in first })

@@ -51,7 +51,7 @@ package struct TaskRecord: Sendable {
     /// `host:port` always, its whole request target (authority-form).
     package var hostAndPort: String {
         guard isTunnel else { return url.authority }
-        return (url.host.contains(":") ? "[\(url.host)]" : url.host) + ":\(url.effectivePort)"
+        return (url.host.containsBytes(":") ? "[\(url.host)]" : url.host) + ":\(url.effectivePort)"
     }
 
     /// Path and query, as shown in the table; nothing for a CONNECT tunnel, which has no path.

@@ -44,8 +44,8 @@ struct ReceivedRequest {
     /// Whether the client wants the connection kept open after this exchange.
     var wantsKeepAlive: Bool {
         let connection = header("Connection")?.lowercased() ?? ""
-        if version == "HTTP/1.0" { return connection.contains("keep-alive") }
-        return !connection.contains("close")
+        if version == "HTTP/1.0" { return connection.containsBytes("keep-alive") }
+        return !connection.containsBytes("close")
     }
 }
 

@@ -64,7 +64,7 @@ struct RequestReader {
 
     /// Reads the body announced by `request`'s headers.
     mutating func readBody(for request: ReceivedRequest) throws -> [UInt8] {
-        if request.header("Transfer-Encoding")?.lowercased().contains("chunked") == true {
+        if request.header("Transfer-Encoding")?.lowercased().containsBytes("chunked") == true {
             return try readChunkedBody()
         }
         guard let lengthText = request.header("Content-Length") else { return [] }
@@ -77,7 +77,7 @@ struct RequestReader {
 
     /// The most a body of `request` can take (its Content-Length, the cap for a chunked one), or 0.
     static func bodyReservation(for request: ReceivedRequest) -> Int {
-        if request.header("Transfer-Encoding")?.lowercased().contains("chunked") == true { return maxBodyBytes }
+        if request.header("Transfer-Encoding")?.lowercased().containsBytes("chunked") == true { return maxBodyBytes }
         return min(maxBodyBytes, Int(request.header("Content-Length")?.trimmingWhitespace() ?? "0") ?? 0)
     }
 

@@ -45,7 +45,7 @@ enum CompletionCommand: Command {
 
     /// Options whose value is a file or folder (their placeholder says so).
     static func takesPath(_ option: CommandOption) -> Bool {
-        ["FILE", "DIR", "PATH", "OUT", "SOCKET"].contains(option.valueName ?? "") || (option.valueName ?? "").contains("=FILE")
+        ["FILE", "DIR", "PATH", "OUT", "SOCKET"].contains(option.valueName ?? "") || (option.valueName ?? "").containsBytes("=FILE")
     }
 
     static func bash(_ all: [any Command.Type]) -> String {

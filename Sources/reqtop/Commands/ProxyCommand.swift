@@ -81,7 +81,7 @@ enum ProxyCommand: Command {
             return 2
         }
         defer { proxy.stop() }
-        let address = "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(proxy.port)"
+        let address = "http://\(configuration.host.containsBytes(":") ? "[\(configuration.host)]" : configuration.host):\(proxy.port)"
         let listening = "listening on \(address) — HTTP_PROXY=\(address) HTTPS_PROXY=\(address) program"
         if parsed.has(HeadlessOptions.headless) || isatty(1) != 1 || isatty(0) != 1 {
             return headless(manager, proxy: proxy, listening: listening, format: format, harPath: parsed.value(RunCommand.har),

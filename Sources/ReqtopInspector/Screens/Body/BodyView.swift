@@ -24,7 +24,7 @@ package enum BodyView: String, CaseIterable, Sendable {
     func content(of bytes: Data, mimeType: String?) -> DetailContent {
         switch self {
         case .auto:
-            if mimeType?.contains("json") == true || Self.looksLikeJSON(bytes), let lines = Self.prettyJSON(bytes) { return .json(lines) }
+            if mimeType?.containsBytes("json") == true || Self.looksLikeJSON(bytes), let lines = Self.prettyJSON(bytes) { return .json(lines) }
             if Self.isMostlyText(bytes), mimeType.map(Self.isMarkupType) ?? false
                 || MarkupIndenter.looksLikeMarkup(String(decoding: bytes.prefix(64), as: UTF8.self)) {
                 return BodyView.markup.content(of: bytes, mimeType: mimeType)
@@ -37,7 +37,7 @@ package enum BodyView: String, CaseIterable, Sendable {
             return .json(lines)
         case .markup:
             let text = String(decoding: bytes, as: UTF8.self)
-            guard text.contains("<") else { return .lines(["(no tags: shown as text)", ""] + Sanitizer.lines(text)) }
+            guard text.containsBytes("<") else { return .lines(["(no tags: shown as text)", ""] + Sanitizer.lines(text)) }
             return .markup(MarkupIndenter.lines(text).flatMap { Sanitizer.lines($0) })
         case .text: return .lines(Sanitizer.lines(String(decoding: bytes, as: UTF8.self)))
         case .hex: return .hex(Array(bytes), note: nil)
@@ -54,7 +54,7 @@ package enum BodyView: String, CaseIterable, Sendable {
 
     /// HTML, XML, and the `+xml` types (SVG, Atom, RSS…).
     static func isMarkupType(_ mimeType: String) -> Bool {
-        mimeType.contains("html") || mimeType.hasSuffix("xml")
+        mimeType.containsBytes("html") || mimeType.hasSuffix("xml")
     }
 
     static func looksLikeJSON(_ bytes: Data) -> Bool {

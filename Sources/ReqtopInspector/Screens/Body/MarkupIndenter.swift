@@ -41,7 +41,7 @@ enum MarkupIndenter {
                     }
                     stack.append(name)
                 } else if i + 2 < tokens.count, case .text(let content) = tokens[i + 1], case .close(let closing, let end) = tokens[i + 2],
-                          closing == name, !content.contains("\n"), content.count <= inlineTextLimit {
+                          closing == name, !content.containsBytes("\n"), content.count <= inlineTextLimit {
                     lines.append(indent(stack.count) + text + content.trimmed + end)
                     i += 2
                 } else if i + 1 < tokens.count, case .close(let closing, let end) = tokens[i + 1], closing == name {
