@@ -40,11 +40,12 @@ extension String {
         return String(name[name.index(after: dot)...])
     }
 
-    /// `/a/list` of `/a/list.http`.
+    /// `/a/list` of `/a/list.http` (and `name` of `name.`).
     public var deletingPathExtension: String {
-        let ext = pathExtension
-        guard !ext.isEmpty else { return String(droppingTrailingSlashes) }
-        return String(droppingTrailingSlashes.dropLast(ext.count + 1))
+        let path = droppingTrailingSlashes
+        let name = String(path).lastPathComponent
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return String(path) }
+        return String(path.dropLast(name.distance(from: dot, to: name.endIndex)))
     }
 
     /// The path with `~` expanded (from `HOME`), repeated slashes and `.` components removed and

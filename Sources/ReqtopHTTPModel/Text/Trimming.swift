@@ -2,14 +2,16 @@
 /// Foundation (reqtop is built on FoundationEssentials, which has no `CharacterSet` trimming): the
 /// same sets, compared by Unicode scalar.
 extension StringProtocol {
-    /// The text without spaces (Unicode category Zs) and tabs at either end.
+    /// The text without spaces (Unicode category Zs, and the zero-width space as Foundation counts
+    /// it) and tabs at either end.
     public func trimmingWhitespace() -> String {
-        trimmingScalars { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+        trimmingScalars { $0 == "\t" || $0 == "\u{200B}" || $0.properties.generalCategory == .spaceSeparator }
     }
 
-    /// The text without white space (Unicode White_Space: spaces, tabs, line breaks) at either end.
+    /// The text without white space (Unicode White_Space: spaces, tabs, line breaks; the zero-width
+    /// space) at either end.
     public func trimmingWhitespaceAndNewlines() -> String {
-        trimmingScalars { $0.properties.isWhitespace }
+        trimmingScalars { $0 == "\u{200B}" || $0.properties.isWhitespace }
     }
 
     /// The text without the given ASCII bytes at either end (`trimmingASCII(" \t\r")`).
