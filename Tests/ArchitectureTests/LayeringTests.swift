@@ -61,6 +61,32 @@ final class LayeringTests: XCTestCase {
         XCTAssertEqual(wrong.sorted(), [], wrong.sorted().joined(separator: "\n"))
     }
 
+    /// The modules the executable links are built on FoundationEssentials: one `import Foundation`
+    /// would link Foundation's CoreFoundation and ICU back in (and its start-up: issue 30). Only
+    /// these may import it — none of them is part of `reqtop`.
+    static let foundationUsers: Set<String> = ["ReqtopNetworkingFoundation", "ReqtopNetworkingTesting", "reqtop-bench", "reqtop-fuzz"]
+
+    func testOnlyModulesOutsideTheExecutableImportFoundation() throws {
+        var found: [String] = []
+        var seenEssentials = false
+        for module in try FileManager.default.contentsOfDirectory(atPath: Self.sources.path) where !module.hasPrefix(".") {
+            let folder = Self.sources.appendingPathComponent(module)
+            for case let file as String in FileManager.default.enumerator(atPath: folder.path) ?? NSEnumerator() where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                for line in text.split(separator: "\n") {
+                    let words = line.split(separator: " ").filter { !$0.hasPrefix("@") }
+                    guard words.count >= 2, words[0] == "import" else { continue }
+                    if words[1] == "FoundationEssentials" { seenEssentials = true }
+                    if ["Foundation", "FoundationNetworking", "FoundationXML"].contains(words[1]), !Self.foundationUsers.contains(module) {
+                        found.append("\(module)/\(file): \(line)")
+                    }
+                }
+            }
+        }
+        XCTAssertTrue(seenEssentials, "the check reads the import lines")
+        XCTAssertEqual(found, [], "import FoundationEssentials instead (ReqtopHTTPModel's Text/ and System/ have the rest)")
+    }
+
     /// The check sees what it should: the networking core's imports are found (so an empty result
     /// above is not a parser that reads nothing).
     func testTheImportsAreRead() throws {

@@ -1,11 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Literal search and replace on bytes, as Foundation's `replacingOccurrences(of:with:)` and
 /// `Data.range(of:)` compare: code unit by code unit (the standard library's `replacing` compares
 /// `Character`s, so `"\n"` would not match inside `"\r\n"`).
 extension StringProtocol {
     /// The text with every occurrence of `target` (left to right, not overlapping) replaced.
     public func replacingEvery(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty, ByteSearch.firstOffset(of: target.utf8, in: utf8) != nil else { return String(self) }
         let hay = Array(utf8), needle = Array(target.utf8)
-        guard !needle.isEmpty, hay.count >= needle.count else { return String(self) }
         var out: [UInt8] = []
         var start = 0, copied = 0
         while let found = ByteSearch.firstOffset(of: needle, in: hay, from: start) {
@@ -21,18 +25,26 @@ extension StringProtocol {
     }
 }
 
-/// Byte-sequence search.
+/// Byte-sequence search (libc's `memchr` finds each candidate, `memcmp` checks it).
 public enum ByteSearch {
     /// The offset of the first occurrence of `needle` in `hay` at or after `start`.
-    public static func firstOffset(of needle: some Collection<UInt8>, in hay: some RandomAccessCollection<UInt8>, from start: Int = 0) -> Int? {
-        let needle = Array(needle)
-        guard let first = needle.first, hay.count >= needle.count else { return nil }
-        let base = hay.startIndex
+    public static func firstOffset(of needle: some Collection<UInt8>, in hay: some Collection<UInt8>, from start: Int = 0) -> Int? {
+        func search(_ hay: UnsafeBufferPointer<UInt8>) -> Int? {
+            needle.withContiguousStorageIfAvailable { firstOffset(of: $0, in: hay, from: start) }
+                ?? Array(needle).withUnsafeBufferPointer { firstOffset(of: $0, in: hay, from: start) }
+        }
+        return hay.withContiguousStorageIfAvailable(search) ?? Array(hay).withUnsafeBufferPointer(search)
+    }
+
+    /// The offset of the first occurrence of `needle` in `hay` at or after `start`.
+    public static func firstOffset(of needle: UnsafeBufferPointer<UInt8>, in hay: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Int? {
+        guard let first = needle.first, start >= 0, hay.count - start >= needle.count, let base = hay.baseAddress else { return nil }
+        let last = hay.count - needle.count
         var offset = start
-        while offset <= hay.count - needle.count {
-            if hay[hay.index(base, offsetBy: offset)] == first,
-               hay[hay.index(base, offsetBy: offset)...].starts(with: needle) { return offset }
-            offset += 1
+        while offset <= last, let found = memchr(base + offset, Int32(first), last - offset + 1) {
+            let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return at }
+            offset = at + 1
         }
         return nil
     }
@@ -44,7 +56,7 @@ extension StringProtocol {
     public func byteRange(of needle: String, in range: Range<Index>? = nil) -> Range<Index>? {
         let scope = range ?? startIndex..<endIndex
         let view = self[scope].utf8
-        guard let offset = ByteSearch.firstOffset(of: needle.utf8, in: Array(view)) else { return nil }
+        guard let offset = ByteSearch.firstOffset(of: needle.utf8, in: view) else { return nil }
         let lower = view.index(view.startIndex, offsetBy: offset)
         return lower..<view.index(lower, offsetBy: needle.utf8.count)
     }

@@ -21,11 +21,14 @@ extension StringProtocol {
     }
 
     private func trimmingScalars(_ isTrimmed: (Unicode.Scalar) -> Bool) -> String {
-        let scalars = unicodeScalars
+        let text = Substring(self)
+        // Most text starts and ends with a visible ASCII character: nothing to look up.
+        func isVisibleASCII(_ byte: UInt8?) -> Bool { byte.map { $0 > 0x20 && $0 < 0x7F } ?? false }
+        if isVisibleASCII(text.utf8.first), isVisibleASCII(text.utf8.last) { return String(text) }
+        let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isTrimmed($0) }),
               let last = scalars.lastIndex(where: { !isTrimmed($0) }) else { return "" }
-        if first == scalars.startIndex, scalars.index(after: last) == scalars.endIndex { return String(self) }
-        return String(String.UnicodeScalarView(scalars[first...last]))
+        return String(scalars[first...last]) // sliced by scalar: a String subscript would round to characters
     }
 }
 

@@ -111,7 +111,24 @@ struct HurlReader: ExportedListReader {
 
     /// `HTTP 200`, `HTTP/1.1 404`, `HTTP *`: a status line alone (what tells a Hurl file from a `.http` one).
     static func isStatusLine(_ line: String) -> Bool {
-        line.wholeMatch(of: #/HTTP(\/(1\.0|1\.1|2|3|\*))? ([1-9][0-9][0-9]|\*)( *#.*)?/#.matchingSemantics(.unicodeScalar)) != nil
+        // By hand, as `^HTTP(/(1\.0|1\.1|2|3|\*))? ([1-9][0-9][0-9]|\*)( *#.*)?$` matches: it runs for every line read.
+        var rest = Array(line.utf8)[...]
+        func take(_ text: String) -> Bool {
+            guard rest.starts(with: text.utf8) else { return false }
+            rest = rest.dropFirst(text.utf8.count)
+            return true
+        }
+        guard take("HTTP") else { return false }
+        if take("/"), !["1.0", "1.1", "2", "3", "*"].contains(where: take) { return false }
+        guard take(" ") else { return false }
+        if !take("*") {
+            let digits = rest.prefix(3)
+            guard digits.count == 3, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                  digits.first != UInt8(ascii: "0") else { return false }
+            rest = rest.dropFirst(3)
+        }
+        guard !rest.isEmpty else { return true }
+        return rest.drop { $0 == UInt8(ascii: " ") }.first == UInt8(ascii: "#")
     }
 
     static func isResponseLine(_ line: String) -> Bool {

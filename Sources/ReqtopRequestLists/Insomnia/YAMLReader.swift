@@ -236,6 +236,31 @@ struct YAMLReader {
         return String(out).trimmingWhitespace()
     }
 
+    /// `^[-+]?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`: YAML 1.2's core schema's numbers (checked by hand).
+    static func isNumber(_ text: String) -> Bool {
+        var rest = Array(text.utf8)[...]
+        func digits() -> Int {
+            let count = rest.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            rest = rest.dropFirst(count)
+            return count
+        }
+        func sign() { if let first = rest.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") { rest = rest.dropFirst() } }
+        sign()
+        let first = rest.first
+        let whole = digits()
+        guard whole > 0, first != UInt8(ascii: "0") || whole == 1 else { return false }
+        if rest.first == UInt8(ascii: ".") {
+            rest = rest.dropFirst()
+            guard digits() > 0 else { return false }
+        }
+        if let e = rest.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            rest = rest.dropFirst()
+            sign()
+            guard digits() > 0 else { return false }
+        }
+        return rest.isEmpty
+    }
+
     /// A plain scalar typed by YAML 1.2's core schema.
     static func typed(_ text: String) -> JSONValue {
         switch text {
@@ -244,7 +269,7 @@ struct YAMLReader {
         case "false", "False", "FALSE": return .bool(false)
         default: break
         }
-        if text.wholeMatch(of: #/[-+]?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/#.matchingSemantics(.unicodeScalar)) != nil {
+        if Self.isNumber(text) {
             return .number(text.hasPrefix("+") ? String(text.dropFirst()) : text)
         }
         return .string(text)
