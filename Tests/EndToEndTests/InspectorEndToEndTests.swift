@@ -144,7 +144,8 @@ final class InspectorEndToEndTests: XCTestCase {
         screen = try tmux.waitFor(text: "match 1/1 for id=7")
         XCTAssertTrue(screen.contains("#7  tick  id=7"), screen)
         try tmux.sendKeys("Escape")
-        screen = try tmux.waitFor(text: "HOST / PATH")
+        // The whole table, not the first lines of a frame still being drawn over the detail view.
+        screen = try tmux.waitUntil("the table with the stream's row") { $0.contains("HOST / PATH") && self.row("/sse?count=40", in: $0) != nil }
         XCTAssertTrue(row("/sse?count=40", in: screen)?.contains("40") ?? false, "the row counts the events:\n\(screen)")
     }
 

@@ -14,6 +14,14 @@ final class WithoutFoundationTests: XCTestCase {
             XCTAssertEqual(text.trimmingWhitespaceAndNewlines(), text.trimmingCharacters(in: .whitespacesAndNewlines), text.debugDescription)
             XCTAssertEqual(text.trimmingASCII(" \t\""), text.trimmingCharacters(in: CharacterSet(charactersIn: " \t\"")), text.debugDescription)
         }
+        // Visible characters in the set: text that starts and ends with them is trimmed too.
+        for text in ["\"abc\"", "\"a\"b\"", "\"\"", "a\""] {
+            XCTAssertEqual(text.trimmingASCII("\""), text.trimmingCharacters(in: CharacterSet(charactersIn: "\"")), text)
+        }
+        let blanksAndReturns = CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\r"))
+        for text in ["X=1\r \r", " \r\tY=2\r", "Z=3"] {
+            XCTAssertEqual(text.trimmingWhitespace(also: "\r"), text.trimmingCharacters(in: blanksAndReturns), text.debugDescription)
+        }
     }
 
     func testPercentDecodingMatchesFoundation() {
@@ -72,6 +80,14 @@ final class WithoutFoundationTests: XCTestCase {
             XCTAssertEqual(path.standardizingPath(home: "/home/u"), (path as NSString).standardizingPath, path)
         }
         XCTAssertEqual("~/lists/a.http".standardizingPath(home: "/home/u"), "/home/u/lists/a.http")
+        // A symbolic link is followed before `..` is applied, as the kernel (and Foundation) does.
+        let folder = NSTemporaryDirectory() + "reqtop-paths-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: folder + "/real/sub", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        XCTAssertEqual(symlink(folder + "/real/sub", folder + "/link"), 0)
+        for path in [folder + "/link/../x.json", folder + "/link/y/../z", folder + "/link", folder + "/missing/../w"] {
+            XCTAssertEqual(path.standardizingPath(home: nil), (path as NSString).standardizingPath, path)
+        }
         // Where Foundation on Linux is wrong: its deletingLastPathComponent crashes on `//`, `a` and `a/`;
         // `/` + `/d` gives `//d`.
         XCTAssertEqual("a".deletingLastPathComponent, "")
@@ -97,7 +113,8 @@ final class WithoutFoundationTests: XCTestCase {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         let patterns = ["yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEE MMM dd yyyy HH:mm:ss 'GMT+0000'",
-                        "yyyyMMdd-HHmmss", "dd-MM-yyyy hh:mm a", "MMMM d, yy", "EEEE D", "'it''s' h 'o''clock'", "Z ZZZZZ XXX"]
+                        "yyyyMMdd-HHmmss", "dd-MM-yyyy hh:mm a", "MMMM d, yy", "EEEE D", "'it''s' h 'o''clock'", "Z ZZZZZ XXX",
+                        "EEEEE MMMMM EEEEEE", "YYYY-MM-dd z"]
         let dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_796_403_160.076_189),
                      Date(timeIntervalSince1970: 951_782_400.5), Date(timeIntervalSince1970: 1_700_000_000.999)]
         for pattern in patterns {
@@ -122,6 +139,13 @@ final class WithoutFoundationTests: XCTestCase {
             }
             XCTAssertEqual(Redaction.jsonSecretMembers(body).map(\.value), expected, body.prefix(80).description)
         }
+    }
+
+    func testErrorsDescribeThemselves() {
+        struct Described: LocalizedError { var errorDescription: String? { "the entries were cut short" } }
+        XCTAssertEqual(Described().readableDescription, "the entries were cut short")
+        XCTAssertEqual(JSONSyntaxError(message: "expected ':'", line: 3, column: 14).readableDescription, "line 3, column 14: expected ':'")
+        XCTAssertEqual(POSIXError(.EACCES).readableDescription, "Permission denied")
     }
 
     func testFittedPadsOrCutsAsPadding() {

@@ -1,8 +1,11 @@
 /// A JSON syntax error at a 1-based line and column.
-public struct JSONSyntaxError: Error, Sendable {
+public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var line: Int
     public var column: Int
+
+    /// `line 3, column 14: expected ':'`.
+    public var description: String { "line \(line), column \(column): \(message)" }
 }
 
 /// A small strict JSON parser that reports where the first error is, so an invalid

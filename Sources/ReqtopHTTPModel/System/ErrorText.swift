@@ -9,6 +9,7 @@ extension Error {
     /// (Foundation's `localizedDescription` without Foundation's localization tables.)
     public var readableDescription: String {
         if let posix = self as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        if !(self is CocoaError), let text = (self as? any LocalizedError)?.errorDescription { return text }
         guard let cocoa = self as? CocoaError else {
             if let described = self as? any CustomStringConvertible { return described.description }
             return "\(self)"

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// NSString's path methods on `String`, without Foundation: slash-separated paths taken apart and
 /// joined as text (nothing touches the file system).
 extension String {
@@ -48,11 +52,28 @@ extension String {
         return String(path.dropLast(name.distance(from: dot, to: name.endIndex)))
     }
 
-    /// The path with `~` expanded (from `HOME`), repeated slashes and `.` components removed and
-    /// `..` components of an absolute path applied (lexically), no trailing slash.
+    /// The path with `~` expanded (from `home`), symbolic links resolved along the part of it that
+    /// exists (so `..` after a link goes where the kernel would go), then repeated slashes, `.`
+    /// components and the remaining `..` of an absolute path removed, no trailing slash: NSString's
+    /// `standardizingPath` on Linux.
     public func standardizingPath(home: String?) -> String {
         var path = self
         if path == "~" || path.hasPrefix("~/"), let home, !home.isEmpty { path = home + path.dropFirst() }
+        guard path.hasPrefix("/") else { return Self.lexicallyStandardized(path) }
+        let parts = path.split(separator: "/")
+        for kept in stride(from: parts.count, through: 1, by: -1) {
+            let prefix = "/" + parts[..<kept].joined(separator: "/")
+            guard let resolved = realpath(prefix, nil) else { continue }
+            defer { free(resolved) }
+            let rest = parts[kept...].joined(separator: "/")
+            return Self.lexicallyStandardized(String(cString: resolved) + (rest.isEmpty ? "" : "/" + rest))
+        }
+        return Self.lexicallyStandardized(path)
+    }
+
+    /// Repeated slashes and `.` removed, `..` applied as text (for an absolute path; a relative one
+    /// keeps a leading `..`).
+    private static func lexicallyStandardized(_ path: String) -> String {
         let absolute = path.hasPrefix("/")
         var parts: [Substring] = []
         for part in path.split(separator: "/") {

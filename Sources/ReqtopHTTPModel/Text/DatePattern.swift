@@ -58,16 +58,19 @@ public struct DatePattern: Sendable {
             }
             let year = Int(parts.tm_year) + 1900, month = Int(parts.tm_mon), hour = Int(parts.tm_hour)
             switch letter {
-            case "y", "u": out += count == 2 ? number(year % 100, 2) : number(year, count)
+            case "y", "u", "Y": out += count == 2 ? number(year % 100, 2) : number(year, count) // Y: the week's year, taken as the year
             case "M", "L":
                 switch count {
                 case 1, 2: out += number(month + 1, count)
                 case 3: out += String(Self.months[month].prefix(3))
-                default: out += Self.months[month]
+                case 4: out += Self.months[month]
+                default: out += String(Self.months[month].prefix(1))
                 }
             case "d": out += number(Int(parts.tm_mday), count)
             case "D": out += number(Int(parts.tm_yday) + 1, count)
-            case "E": out += count >= 4 ? Self.weekdays[Int(parts.tm_wday)] : String(Self.weekdays[Int(parts.tm_wday)].prefix(3))
+            case "E":
+                let name = Self.weekdays[Int(parts.tm_wday)]
+                out += count == 4 ? name : String(name.prefix(count == 5 ? 1 : count == 6 ? 2 : 3))
             case "a": out += hour < 12 ? "AM" : "PM"
             case "H": out += number(hour, count)
             case "k": out += number(hour == 0 ? 24 : hour, count)
@@ -79,6 +82,8 @@ public struct DatePattern: Sendable {
                 let scaled = Int((fraction * pow(10, Double(count))).rounded(.down))
                 out += number(scaled, count)
             case "A": out += String(Int(parts.tm_hour) * 3_600_000 + Int(parts.tm_min) * 60_000 + Int(parts.tm_sec) * 1000 + Int(fraction * 1000))
+            case "z": out += offset == 0 ? "GMT" : Self.zone(offset, letter: "O", count: count)
+            case "O": out += offset == 0 ? "GMT" : Self.zone(offset, letter: "O", count: count)
             case "Z", "X", "x":
                 out += Self.zone(offset, letter: letter, count: count)
             default: out += String(repeating: letter, count: count)
@@ -92,6 +97,10 @@ public struct DatePattern: Sendable {
         if letter == "X", offset == 0 { return "Z" }
         let sign = offset < 0 ? "-" : "+", minutes = abs(offset) / 60
         let hours = minutes / 60 < 10 ? "0\(minutes / 60)" : "\(minutes / 60)", rest = minutes % 60 < 10 ? "0\(minutes % 60)" : "\(minutes % 60)"
+        if letter == "O" { // GMT+1, GMT+5:30 (z, O); GMT+01:00 (zzzz, OOOO)
+            if count == 4 { return "GMT\(sign)\(hours):\(rest)" }
+            return "GMT\(sign)\(minutes / 60)" + (rest == "00" ? "" : ":\(rest)")
+        }
         if letter == "Z" {
             if count == 4 { return offset == 0 ? "GMT" : "GMT\(sign)\(hours):\(rest)" }
             return count >= 5 ? (offset == 0 ? "Z" : "\(sign)\(hours):\(rest)") : "\(sign)\(hours)\(rest)"

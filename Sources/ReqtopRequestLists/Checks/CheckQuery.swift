@@ -207,6 +207,7 @@ struct CheckContext {
             let encodings: [String: String.Encoding] = ["utf-8": .utf8, "utf8": .utf8, "iso-8859-1": .isoLatin1, "latin1": .isoLatin1,
                                                          "windows-1252": .windowsCP1252, "ascii": .ascii, "us-ascii": .ascii, "utf-16": .utf16]
             guard let known = encodings[encoding.lowercased()] else { throw CheckError("filter decode: reqtop does not know the encoding \(quoting: encoding)") }
+            if known == .windowsCP1252 { return .string(Windows1252.decode(data)) }
             guard let text = String(data: data, encoding: known) else { throw fail("decode \(encoding)") }
             return .string(text)
         case (.urlQueryParam(let name), .string(let s)):

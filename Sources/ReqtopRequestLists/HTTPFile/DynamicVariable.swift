@@ -84,13 +84,48 @@ enum DynamicVariable: Sendable, Hashable {
         case let .dotenv(name):
             return Self.dotenvValue(name, in: directory)
         case let .datetime(format, offset, unit, local):
-            // Calendar arithmetic in UTC (FoundationEssentials has no time zone database); written in the
-            // local zone from libc when asked.
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-            let date = unit.flatMap { calendar.date(byAdding: $0, value: offset, to: now) } ?? now
+            let date = unit.map { Self.adding(offset, $0, to: now, local: local) } ?? now
             return Self.format(date, format, local: local)
         }
+    }
+
+    /// `date` moved by `value` units as a Gregorian calendar in UTC or in the local time zone (libc's,
+    /// which follows `TZ`; FoundationEssentials has no time zone database) moves it: years, months,
+    /// weeks and days on the calendar's fields, a day of the month past the new month's end kept at
+    /// that end (31 January + 1 month is the last day of February), so a local day stays a day
+    /// across a daylight-saving change; hours and smaller as elapsed time.
+    static func adding(_ value: Int, _ unit: Calendar.Component, to date: Date, local: Bool) -> Date {
+        switch unit {
+        case .hour: return date.addingTimeInterval(Double(value) * 3600)
+        case .minute: return date.addingTimeInterval(Double(value) * 60)
+        case .second: return date.addingTimeInterval(Double(value))
+        case .nanosecond: return date.addingTimeInterval(Double(value) / 1e9)
+        default: break
+        }
+        let seconds = date.timeIntervalSince1970
+        var whole = time_t(seconds.rounded(.down))
+        let fraction = seconds - Double(whole)
+        var parts = tm()
+        if local { localtime_r(&whole, &parts) } else { gmtime_r(&whole, &parts) }
+        switch unit {
+        case .year: parts.tm_year += Int32(value)
+        case .month: parts.tm_mon += Int32(value)
+        case .weekOfYear: parts.tm_mday += Int32(7 * value)
+        default: parts.tm_mday += Int32(value)
+        }
+        if unit == .year || unit == .month {
+            let months = Int(parts.tm_year) * 12 + Int(parts.tm_mon)
+            let year = Int((Double(months) / 12).rounded(.down)), month = months - year * 12
+            let fullYear = year + 1900
+            let leap = fullYear % 4 == 0 && (fullYear % 100 != 0 || fullYear % 400 == 0)
+            let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+            parts.tm_year = Int32(year)
+            parts.tm_mon = Int32(month)
+            parts.tm_mday = min(parts.tm_mday, Int32(lengths[month]))
+        }
+        parts.tm_isdst = -1
+        let moved = local ? mktime(&parts) : timegm(&parts)
+        return Date(timeIntervalSince1970: Double(moved) + fraction)
     }
 
     /// Words of `text`, a double-quoted word (a custom date format) kept whole without its quotes.

@@ -47,7 +47,9 @@ package struct Recording: Sendable {
     /// HAR 1.2: each entry a task, started at its `startedDateTime`.
     static func har(_ data: Data, name: String) throws -> Recording {
         let parsed: JSONValue
-        do { parsed = try JSONValue(parsing: data) } catch {
+        // A byte order mark (Windows tools write one) is not part of the document.
+        let document = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
+        do { parsed = try JSONValue(parsing: Data(document)) } catch {
             throw CocoaError(.fileReadCorruptFile, userInfo: ["NSLocalizedDescription": "\(name) is neither a reqtop journal nor a HAR file (\(error))"])
         }
         guard let root = Self.tree(parsed) as? [String: Any],

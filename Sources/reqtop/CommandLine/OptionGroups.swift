@@ -27,7 +27,7 @@ enum VariableOptions: OptionGroup {
         for file in parsed.values(variablesFile) {
             guard let data = FileManager.default.contents(atPath: file) else { throw UsageError("--variables-file \(file): cannot read it") }
             for (offset, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let line = raw.trimmingWhitespace().trimmingASCII("\r").trimmingWhitespace()
+                let line = raw.trimmingWhitespace(also: "\r")
                 if line.isEmpty || line.hasPrefix("#") { continue }
                 guard let (name, value) = VariableContext.parseCommandLineVariable(line) else {
                     throw UsageError("\(file):\(offset + 1): expected NAME=VALUE, got '\(line)'")
