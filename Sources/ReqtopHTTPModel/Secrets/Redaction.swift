@@ -347,27 +347,11 @@ public struct Redaction: Sendable {
 }
 
 extension StringProtocol {
-    /// Substring search on UTF-8 bytes. With Foundation imported, `contains(_: String)` is
-    /// NSString's bridged search, which made redaction a fifth of a `--events jsonl` run.
+    /// Substring search on UTF-8 bytes: the standard library's `contains(_: String)` compares
+    /// characters (`"\n"` is not found in `"\r\n"`), and NSString's bridged search made redaction
+    /// a fifth of a `--events jsonl` run.
     @inlinable public func containsBytes(_ needle: String) -> Bool {
-        func search(_ hay: UnsafeBufferPointer<UInt8>, _ pattern: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard !pattern.isEmpty else { return true }
-            guard hay.count >= pattern.count else { return false }
-            // libc's memchr (vectorized) finds each place the first byte occurs; memcmp checks the rest.
-            let base = hay.baseAddress!, last = hay.count - pattern.count
-            var offset = 0
-            while offset <= last, let found = memchr(base + offset, Int32(pattern[0]), last - offset + 1) {
-                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                if memcmp(base + at, pattern.baseAddress!, pattern.count) == 0 { return true }
-                offset = at + 1
-            }
-            return false
-        }
-        // Both read in place (a literal or a native string); only a bridged one is copied.
-        func with(_ hay: UnsafeBufferPointer<UInt8>) -> Bool {
-            needle.utf8.withContiguousStorageIfAvailable { search(hay, $0) } ?? Array(needle.utf8).withUnsafeBufferPointer { search(hay, $0) }
-        }
-        return utf8.withContiguousStorageIfAvailable(with) ?? Array(utf8).withUnsafeBufferPointer(with)
+        needle.isEmpty || ByteSearch.firstOffset(of: needle.utf8, in: utf8) != nil
     }
 
     func hasBytePrefix(_ prefix: String) -> Bool { utf8.starts(with: prefix.utf8) }

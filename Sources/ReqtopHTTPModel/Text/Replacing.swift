@@ -27,7 +27,9 @@ extension StringProtocol {
 
 /// Byte-sequence search (libc's `memchr` finds each candidate, `memcmp` checks it).
 public enum ByteSearch {
-    /// The offset of the first occurrence of `needle` in `hay` at or after `start`.
+    /// The offset of the first occurrence of `needle` in `hay` at or after `start` (inlinable: the
+    /// caller's types are known, so both are read in place when they are contiguous).
+    @inlinable
     public static func firstOffset(of needle: some Collection<UInt8>, in hay: some Collection<UInt8>, from start: Int = 0) -> Int? {
         func search(_ hay: UnsafeBufferPointer<UInt8>) -> Int? {
             needle.withContiguousStorageIfAvailable { firstOffset(of: $0, in: hay, from: start) }

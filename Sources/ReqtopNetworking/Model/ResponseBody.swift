@@ -29,18 +29,7 @@ public enum ResponseBody: Sendable {
         switch self {
         case .data(let data): return data.prefix(maxLength)
         case .file(let file):
-            let fd = open(file.url.path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw CocoaError(.fileReadNoSuchFile, userInfo: ["NSFilePath": file.url.path, "NSUnderlyingError": POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)]) }
-            defer { close(fd) }
-            var bytes = [UInt8](repeating: 0, count: max(0, maxLength))
-            var filled = 0
-            while filled < bytes.count {
-                let got = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
-                if got < 0, errno == EINTR { continue }
-                guard got > 0 else { break }
-                filled += got
-            }
-            return Data(bytes.prefix(filled))
+            return try OpenFile(forReadingAtPath: file.url.path).read(upToCount: maxLength)
         }
     }
 }

@@ -38,9 +38,7 @@ package enum Journals {
 
     /// A regular file's size in bytes (0 for anything else, or when it cannot be read).
     static func fileSize(_ url: URL) -> Int64 {
-        var info = stat()
-        guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return 0 }
-        return Int64(info.st_size)
+        FileStatus(path: url.path).map { $0.isRegularFile ? $0.size : 0 } ?? 0
     }
 
     static func newID(at date: Date) -> String {
