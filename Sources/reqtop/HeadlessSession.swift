@@ -92,8 +92,11 @@ func runHeadless(_ runner: RequestListRunner, settings: HeadlessSettings) -> Int
         outcome.withLock { $0 = result }
         stop.finish()
     }
+    // Between prints this thread also resolves and creates the next requests ahead of their turn, so
+    // the engine thread, which paces the run, only starts them (RunnerOptions.callerSubmitsAhead).
     stop.wait(gathering: headlessGatheringMilliseconds, deliver: {
-        textPrinter?.deliverPending() ?? jsonPrinter?.deliverPending() ?? false
+        runner.submitAhead()
+        return textPrinter?.deliverPending() ?? jsonPrinter?.deliverPending() ?? false
     }, onSignal: { _ in
         interrupted = true
         runner.cancelAll()

@@ -1,5 +1,6 @@
 import Foundation
 import ReqtopNetworking
+import ReqtopNetworkingTesting
 import ReqtopRequestLists
 import ReqtopSync
 import XCTest
@@ -88,6 +89,55 @@ final class RequestListRunnerTests: RunnerTestCase {
         XCTAssertGreaterThanOrEqual(resumed[2].time - resumed[0].time, 0.19)
         let sent = server.requestLog.filter { $0.path.hasPrefix("/delay") }.map(\.target)
         XCTAssertEqual(Set(sent.suffix(2)), ["/delay/0.2?n=7", "/delay/0.2?n=8"], "sent in list order, two at a time")
+    }
+
+    /// `callerSubmitsAhead`: the caller's `submitAhead()` creates the next requests on its own thread; the
+    /// engine creates them itself only when the tasks it holds would leave a slot empty, so a caller that
+    /// stops calling never stalls the run.
+    func testWhenTheCallerSubmitsAheadTheEngineCreatesRequestsOnlyWhenItsSlotsWouldGoEmpty() throws {
+        let requests = (1...7).map { "GET {{base}}/delay/0.3?n=\($0)" }.joined(separator: "\n\n###\n")
+        var options = RunnerOptions(concurrency: 1, lookahead: 2)
+        options.callerSubmitsAhead = true
+        let manager = SessionManager(configuration: .limited(to: 1))
+        defer { manager.invalidate() }
+        let recorder = EventRecorder(bus: manager.bus)
+        let runner = try RequestListRunner(manager: manager, inputs: [input(requests)], options: options)
+        let caller = pthread_self()
+        let createdOnCaller = Protected<[Int: Bool]>([:])
+        runner.onTaskCreated = { id, _ in createdOnCaller.withLock { $0[Int(id.rawValue)] = pthread_equal(pthread_self(), caller) != 0 } }
+        let firstEnded = DispatchSemaphore(value: 0)
+        let subscription = manager.bus.subscribe { event in
+            if event.task.rawValue == 1, event.isTerminal { firstEnded.signal() }
+        }
+        defer { subscription.cancel() }
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Protected<RunOutcome?>(nil)
+        runner.start { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        XCTAssertEqual(createdOnCaller.snapshot, [1: true, 2: true, 3: true], "start: one running and two ahead")
+        XCTAssertEqual(firstEnded.wait(timeout: .now() + 10), .success)
+        // The engine still holds two (one now running): it left the fourth to the caller.
+        runner.submitAhead()
+        XCTAssertEqual(createdOnCaller.snapshot[4], true, "created by the caller's submitAhead")
+        // The caller submits nothing more: the engine creates the rest when it is about to run out.
+        XCTAssertEqual(done.wait(timeout: .now() + 20), .success)
+        let results = try XCTUnwrap(outcome.snapshot).results
+        XCTAssertEqual(results.compactMap(\.httpStatus), Array(repeating: 200, count: 7))
+        let created = createdOnCaller.snapshot
+        XCTAssertEqual(created.keys.sorted(), Array(1...7))
+        XCTAssertEqual((5...7).filter { created[$0] == true }, [], "5 to 7 were created on the engine thread")
+        try recorder.waitForEnd(of: results.compactMap(\.task), timeout: 10)
+        let events = recorder.events
+        XCTAssertEqual(events.compactMap(\.createdDescription).map(\.url.query), (1...7).map { "n=\($0)" }, "created in list order")
+        // The engine created the fifth once the fourth, the last it held, started: not before, and not so
+        // late that a slot went empty.
+        let fifthCreated = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 5 && $0.name == .created })
+        let thirdEnded = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 3 && $0.isTerminal })
+        let fourthEnded = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 4 && $0.isTerminal })
+        XCTAssertGreaterThan(fifthCreated, thirdEnded)
+        XCTAssertLessThan(fifthCreated, fourthEnded)
     }
 
     func testRepeatReplaysTheWholeListThatManyTimes() throws {

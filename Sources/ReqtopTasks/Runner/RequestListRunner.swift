@@ -136,6 +136,13 @@ package final class RequestListRunner: Sendable {
     /// Requests of the lists not sent yet (waiting for a slot or for a response they reference).
     package var queuedCount: Int { state.withLock { $0.cancelled ? 0 : $0.queue.count } }
 
+    /// Submits the requests that fit in the concurrency and the lookahead now, on the calling thread
+    /// (see `RunnerOptions.callerSubmitsAhead`). Does nothing before `start` or after `cancelAll`.
+    package func submitAhead() {
+        guard state.withLock({ $0.started && !$0.cancelled }) else { return }
+        pump()
+    }
+
     // MARK: Scheduling
 
     private func pump() {
@@ -255,8 +262,11 @@ package final class RequestListRunner: Sendable {
         if !events.isEmpty { manager.bus.post(events) }
         state.withLock { $0.finish(item: item, result: result, task: response.task) }
         // The handler runs just before the manager posts this task's terminal event: the next task's
-        // `created` is posted after it.
-        manager.afterCompletion { self.pump() }
+        // `created` is posted after it. When the caller submits ahead, the engine creates the next ones
+        // only once it holds none beyond those running — the next end would leave a slot empty (the
+        // caller keeps the lookahead filled).
+        let holdsEnough = options.callerSubmitsAhead && state.withLock { $0.inFlightCount > options.concurrency }
+        if !holdsEnough { manager.afterCompletion { self.pump() } }
     }
 
     private func finishIfDone() {

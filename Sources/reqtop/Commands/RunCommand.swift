@@ -232,9 +232,9 @@ func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
     let interactive = !options.headless && isatty(0) == 1 && isatty(1) == 1
     var configuration = sessionConfiguration(options)
     if interactive { configuration.liveBodyPreviewBytes = InspectorApp.liveBodyPreviewBytes }
-    // Headless, the list is all that runs: the engine holds the next few requests and starts each as
-    // soon as a slot frees (in the UI, replays and new requests share the engine, so it keeps room).
-    let lookahead = interactive ? 0 : min(options.concurrency, RunnerOptions.headlessLookahead)
+    // Headless, the list is all that runs: the engine holds the next requests and starts each as soon
+    // as a slot frees (in the UI, replays and new requests share the engine, so it keeps room).
+    let ahead = interactive ? (lookahead: 0, callerSubmitsAhead: false) : RunnerOptions.headless(concurrency: options.concurrency)
     if !interactive {
         configuration.maxConcurrentTasks = options.concurrency
         configuration.maxConcurrentTasksPerHost = options.concurrency
@@ -254,7 +254,8 @@ func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
     do {
         var runnerOptions = RunnerOptions(concurrency: options.concurrency, repeatCount: options.repeatCount,
                                           keepsBodies: interactive || options.settings.harPath != nil,
-                                          keepsResults: !options.settings.reports.isEmpty, lookahead: lookahead)
+                                          keepsResults: !options.settings.reports.isEmpty, lookahead: ahead.lookahead)
+        runnerOptions.callerSubmitsAhead = ahead.callerSubmitsAhead // the printing thread, between prints (runHeadless)
         runnerOptions.runsScripts = options.runsScripts
         if let limit = options.scriptTimeLimit { runnerOptions.scriptTimeLimit = limit }
         runner = try RequestListRunner(manager: manager, inputs: inputs, options: runnerOptions)
