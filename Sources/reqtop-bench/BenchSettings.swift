@@ -42,7 +42,7 @@ struct BenchSettings: Codable {
             quick: quick,
             replayRequests: int("BENCH_REQUESTS", 5000, 200),
             replayConcurrencies: (env["BENCH_CONCURRENCY"] ?? "1,8,64").split(separator: ",").compactMap { Int($0) },
-            replayRuns: int("BENCH_RUNS", 7, 1), // 5,000 requests take 0.15 s: a median of 7 (the spread between runs is several per cent)
+            replayRuns: int("BENCH_RUNS", 15, 1), // 5,000 requests take 0.2 s: a median of 15 (single runs on two shared cores spread by ±20 %)
             longRunRequests: int("BENCH_LONG_REQUESTS", 100_000, 500),
             longRuns: int("BENCH_LONG_RUNS", 3, 1),
             singleRuns: int("BENCH_SINGLE_RUNS", 60, 3), // a median of 60: one process start is milliseconds, and noisy
