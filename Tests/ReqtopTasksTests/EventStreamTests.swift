@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import ReqtopNetworking
+import ReqtopNetworkingTesting
 import ReqtopTasks
 import ReqtopSync
 import ReqtopTestServer
@@ -73,7 +74,9 @@ final class EventStreamTests: EmbeddedServerTestCase {
 
     func testASlowReaderIsDroppedWithOverflowWhileTheAppGoesOn() throws {
         let manager = SessionManager()
-        let publisher = try manager.publishEvents(at: path, options: EventStreamOptions(readerBufferLimit: 8 << 10))
+        // Twice the limit (512 KB) is more than the socket's own buffer holds: the overflowed reader stays
+        // connected, its last line queued, until it reads (or for 30 s).
+        let publisher = try manager.publishEvents(at: path, options: EventStreamOptions(readerBufferLimit: 256 << 10))
         defer { publisher.stop() }
         // A reader that connects and never reads: its socket buffer fills, then its queue.
         let stuck = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -88,10 +91,18 @@ final class EventStreamTests: EmbeddedServerTestCase {
         let recorder = TaskStore()
         let subscription = recorder.observe(manager.bus)
         defer { subscription.stop() }
-        // Enough events to overflow 16 KB many times over; the app must not wait for the reader.
-        for i in 0..<300 { try manager.dataTask(with: HTTPRequest(url: url("/get?i=\(i)&pad=" + String(repeating: "x", count: 200)))).resume() }
-        XCTAssertTrue(recorder.waitUntilSettled(timeout: 30), "the app finished every request")
-        XCTAssertEqual(recorder.allRecords.filter { $0.state == .completed }.count, 300)
+        let events = EventRecorder(bus: manager.bus)
+        // Enough events (at least five lines of over 500 B a request) to overflow it several times over;
+        // the app must not wait for the reader.
+        let requests = 1000
+        for i in 0..<requests {
+            try manager.dataTask(with: HTTPRequest(url: url("/get?i=\(i)&pad=" + String(repeating: "x", count: 500)))).resume()
+        }
+        XCTAssertTrue(recorder.waitUntilSettled(timeout: 60), "the app finished every request")
+        XCTAssertEqual(recorder.allRecords.filter { $0.state == .completed }.count, requests)
+        // Once the publisher has handled every event, what it encoded is counted (below).
+        eventually("the publisher to handle every event") { publisher.handledEventCount == events.events.count }
+        let encoded = publisher.encodedLineCount
         // What the stuck reader gets when it finally reads: lines, then the overflow line, then the end.
         var text = ""
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -103,6 +114,11 @@ final class EventStreamTests: EmbeddedServerTestCase {
         XCTAssertTrue(text.hasPrefix(#"{"control":"refused","event":"hello""#), String(text.prefix(100)))
         XCTAssertTrue(text.hasSuffix(#"{"event":"overflow","reason":"the reader fell too far behind; this stream ends here"}"# + "\n"),
                       String(text.suffix(200)))
+        // Once dropped, the stuck reader costs nothing more: encoded were the lines it got and those of the
+        // slice of events in which it overflowed (64 at most) — not the thousands of lines after it.
+        let received = text.utf8.filter { $0 == 0x0A }.count
+        XCTAssertLessThan(received, requests * 5 / 2, "it overflowed before the end")
+        XCTAssertLessThan(encoded, received + 100, "lines encoded for a reader that was dropped")
         eventually("the dropped reader to be gone") { publisher.readerCount == 0 }
     }
 

@@ -89,11 +89,29 @@ public final class EventPublisher: Sendable {
         let limit = options.bodyLimit
         let secrets = options.secrets
         subscription.withLock { $0 = manager.bus.subscribeBatches(queue: DispatchQueue(label: "reqtop.publisher")) { [weak self] events in
-            // Nothing is encoded while nobody reads.
-            guard let self, self.readerCount > 0 else { return }
+            // Nothing is encoded that no reader would take: none connected, every one dropped (a stalled
+            // reader stays connected until it reads its last line, or for 30 s), progress lines while
+            // every reader is behind.
+            // A batch can hold thousands of events: it goes out in slices, each after asking again.
+            guard let self else { return }
+            defer { self.counts.withLock { $0.events += events.count } }
             let redaction = secrets.redaction
-            self.publish(events.map { (line: EventStreamEncoder.line(for: $0, bodyLimit: limit, redaction: redaction) + "\n",
-                                       isProgress: $0.name == .progress) })
+            var start = events.startIndex
+            while start < events.endIndex {
+                let takes = self.whatReadersTake()
+                guard takes != .nothing else { return }
+                let slice = events[start..<min(start + Self.eventsPerSlice, events.endIndex)]
+                start = slice.endIndex
+                var lines: [(line: String, isProgress: Bool)] = []
+                lines.reserveCapacity(slice.count)
+                for event in slice {
+                    let isProgress = event.name == .progress
+                    if isProgress && takes == .allButProgress { continue }
+                    lines.append((EventStreamEncoder.line(for: event, bodyLimit: limit, redaction: redaction) + "\n", isProgress))
+                }
+                self.counts.withLock { $0.lines += lines.count }
+                self.publish(lines)
+            }
         } }
         startThread(named: "reqtop.publisher") { [self] in run() }
     }
@@ -112,6 +130,12 @@ public final class EventPublisher: Sendable {
         return runtime.map { $0 + "/reqtop" } ?? "/tmp/reqtop-\(getuid())"
     }
 
+    /// Events handed to the publisher so far, and the lines encoded of them for every reader together
+    /// (a dropped reader adds none).
+    package var handledEventCount: Int { counts.snapshot.events }
+    package var encodedLineCount: Int { counts.snapshot.lines }
+    private let counts = Protected((events: 0, lines: 0))
+
     /// How many readers are connected now.
     public var readerCount: Int { readers.withLock { $0.count } }
 
@@ -126,6 +150,26 @@ public final class EventPublisher: Sendable {
     }
 
     // MARK: Bus side
+
+    /// How many events are encoded between two looks at what the readers take.
+    private static let eventsPerSlice = 64
+
+    /// Which lines some reader would queue now (`publish` decides again for each reader).
+    private enum Takes {
+        case nothing, allButProgress, all
+    }
+
+    private func whatReadersTake() -> Takes {
+        let limit = options.readerBufferLimit
+        return readers.withLock { readers in
+            var takes = Takes.nothing
+            for reader in readers.values where reader.overflowed == nil {
+                if reader.pending.count <= limit { return .all }
+                takes = .allButProgress
+            }
+            return takes
+        }
+    }
 
     private func publish(_ lines: [(line: String, isProgress: Bool)]) {
         let limit = options.readerBufferLimit
