@@ -3,7 +3,6 @@ import Foundation
 import Glibc
 #endif
 import ReqtopNetworking
-import ReqtopNetworkingTesting
 import ReqtopTasks
 import ReqtopSync
 import ReqtopTestServer
@@ -87,11 +86,13 @@ final class EventStreamTests: EmbeddedServerTestCase {
         let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
             connect(stuck, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
         XCTAssertEqual(connected, 0)
+        // Should it never overflow (a kernel with far larger socket buffers), the reads below end rather than hang.
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(stuck, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         eventually("the reader to be registered") { publisher.readerCount == 1 }
         let recorder = TaskStore()
         let subscription = recorder.observe(manager.bus)
         defer { subscription.stop() }
-        let events = EventRecorder(bus: manager.bus)
         // Enough events (at least five lines of over 500 B a request) to overflow it several times over;
         // the app must not wait for the reader.
         let requests = 1000
@@ -100,8 +101,8 @@ final class EventStreamTests: EmbeddedServerTestCase {
         }
         XCTAssertTrue(recorder.waitUntilSettled(timeout: 60), "the app finished every request")
         XCTAssertEqual(recorder.allRecords.filter { $0.state == .completed }.count, requests)
-        // Once the publisher has handled every event, what it encoded is counted (below).
-        eventually("the publisher to handle every event") { publisher.handledEventCount == events.events.count }
+        // Once the publisher has been handed every event, what it encoded is counted (below).
+        publisher.flush()
         let encoded = publisher.encodedLineCount
         // What the stuck reader gets when it finally reads: lines, then the overflow line, then the end.
         var text = ""
@@ -114,11 +115,12 @@ final class EventStreamTests: EmbeddedServerTestCase {
         XCTAssertTrue(text.hasPrefix(#"{"control":"refused","event":"hello""#), String(text.prefix(100)))
         XCTAssertTrue(text.hasSuffix(#"{"event":"overflow","reason":"the reader fell too far behind; this stream ends here"}"# + "\n"),
                       String(text.suffix(200)))
-        // Once dropped, the stuck reader costs nothing more: encoded were the lines it got and those of the
-        // slice of events in which it overflowed (64 at most) — not the thousands of lines after it.
+        // Once dropped, the stuck reader costs nothing more: encoded were the lines it got, those of the slice
+        // of 64 events in which it overflowed, and the progress lines of the slice in which it fell behind
+        // (skipped for it) — not the thousands of lines after it.
         let received = text.utf8.filter { $0 == 0x0A }.count
         XCTAssertLessThan(received, requests * 5 / 2, "it overflowed before the end")
-        XCTAssertLessThan(encoded, received + 100, "lines encoded for a reader that was dropped")
+        XCTAssertLessThan(encoded, received + 2 * 64, "lines encoded for a reader that was dropped")
         eventually("the dropped reader to be gone") { publisher.readerCount == 0 }
     }
 

@@ -95,7 +95,8 @@ final class RequestListRunnerTests: RunnerTestCase {
     /// engine creates them itself only when the tasks it holds would leave a slot empty, so a caller that
     /// stops calling never stalls the run.
     func testWhenTheCallerSubmitsAheadTheEngineCreatesRequestsOnlyWhenItsSlotsWouldGoEmpty() throws {
-        let requests = (1...7).map { "GET {{base}}/delay/0.3?n=\($0)" }.joined(separator: "\n\n###\n")
+        // The second is slow: the test calls submitAhead() while it runs, with two seconds to spare.
+        let requests = (1...7).map { "GET {{base}}/delay/\($0 == 2 ? "2" : "0.3")?n=\($0)" }.joined(separator: "\n\n###\n")
         var options = RunnerOptions(concurrency: 1, lookahead: 2)
         options.callerSubmitsAhead = true
         let manager = SessionManager(configuration: .limited(to: 1))
@@ -131,13 +132,39 @@ final class RequestListRunnerTests: RunnerTestCase {
         try recorder.waitForEnd(of: results.compactMap(\.task), timeout: 10)
         let events = recorder.events
         XCTAssertEqual(events.compactMap(\.createdDescription).map(\.url.query), (1...7).map { "n=\($0)" }, "created in list order")
-        // The engine created the fifth once the fourth, the last it held, started: not before, and not so
-        // late that a slot went empty.
+        // The engine created the fifth (one ahead) once the fourth, the last it held, started: not before,
+        // and not so late that a slot went empty.
         let fifthCreated = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 5 && $0.name == .created })
         let thirdEnded = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 3 && $0.isTerminal })
         let fourthEnded = try XCTUnwrap(events.firstIndex { $0.task.rawValue == 4 && $0.isTerminal })
         XCTAssertGreaterThan(fifthCreated, thirdEnded)
         XCTAssertLessThan(fifthCreated, fourthEnded)
+    }
+
+    /// A list with checks (or scripts) is submitted by the engine's side as before: `submitAhead()` does
+    /// nothing, so no script or check runs on the caller's thread, which must stay free for signals.
+    func testWithChecksTheCallerDoesNotSubmitAhead() throws {
+        let requests = (1...4).map { "GET {{base}}/delay/\($0 == 2 ? "2" : "0.3")?n=\($0)\nHTTP 200\n" }.joined(separator: "\n")
+        var options = RunnerOptions(concurrency: 1, lookahead: 2)
+        options.callerSubmitsAhead = true
+        let manager = SessionManager(configuration: .limited(to: 1))
+        defer { manager.invalidate() }
+        let runner = try RequestListRunner(manager: manager, inputs: [input(requests, format: .hurl)], options: options)
+        let caller = pthread_self()
+        let createdOnCaller = Protected<[Int: Bool]>([:])
+        runner.onTaskCreated = { id, _ in createdOnCaller.withLock { $0[Int(id.rawValue)] = pthread_equal(pthread_self(), caller) != 0 } }
+        let firstEnded = DispatchSemaphore(value: 0)
+        let subscription = manager.bus.subscribe { event in
+            if event.task.rawValue == 1, event.isTerminal { firstEnded.signal() }
+        }
+        defer { subscription.cancel() }
+        let outcome = try XCTUnwrap(waitForOutcome(runner, whileRunning: {
+            XCTAssertEqual(firstEnded.wait(timeout: .now() + 10), .success)
+            runner.submitAhead() // the second runs for two seconds and the third is held: the fourth could go ahead
+        }))
+        XCTAssertEqual(outcome.results.compactMap(\.httpStatus), [200, 200, 200, 200])
+        XCTAssertEqual(outcome.summary.testsPassed, 4)
+        XCTAssertEqual(createdOnCaller.snapshot, [1: true, 2: true, 3: true, 4: false], "three at start, the fourth by the engine's side")
     }
 
     func testRepeatReplaysTheWholeListThatManyTimes() throws {

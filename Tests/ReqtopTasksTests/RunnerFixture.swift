@@ -32,13 +32,15 @@ class RunnerTestCase: EmbeddedServerTestCase {
         return (outcome, recorder.events)
     }
 
-    func waitForOutcome(_ runner: RequestListRunner, timeout: Double = 30) -> RunOutcome? {
+    /// Starts `runner`, calls `whileRunning`, and waits for the outcome.
+    func waitForOutcome(_ runner: RequestListRunner, timeout: Double = 30, whileRunning: () -> Void = {}) -> RunOutcome? {
         let result = Protected<RunOutcome?>(nil)
         let done = DispatchSemaphore(value: 0)
         runner.start { outcome in
             result.withLock { $0 = outcome }
             done.signal()
         }
+        whileRunning()
         guard done.wait(timeout: .now() + timeout) == .success else {
             XCTFail("run did not finish within \(timeout) s")
             return nil

@@ -60,8 +60,9 @@ public final class EventBus: Sendable {
     }
 
     private let registry = Protected(Registry())
-    /// Batches observers are done with, released on the thread that posts — the engine's, which
-    /// allocated them — when it is about to wait for the network (`releaseSpentEvents`), or by a post
+    /// Batches observers are done with, released on a thread that posts — mostly the engine's, which
+    /// allocates most of them (a headless run's main thread posts the `created` events of the requests
+    /// it submits ahead) — when it is about to wait for the network (`releaseSpentEvents`), or by a post
     /// once many have gathered. Freed on an observer's thread, each event's memory went back to the
     /// engine thread's malloc arena under that arena's lock: at 30,000 requests/s the JSON Lines
     /// printer slept on it ~0.1 times per request.

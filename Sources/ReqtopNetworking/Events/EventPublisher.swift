@@ -94,7 +94,6 @@ public final class EventPublisher: Sendable {
             // every reader is behind.
             // A batch can hold thousands of events: it goes out in slices, each after asking again.
             guard let self else { return }
-            defer { self.counts.withLock { $0.events += events.count } }
             let redaction = secrets.redaction
             var start = events.startIndex
             while start < events.endIndex {
@@ -109,7 +108,7 @@ public final class EventPublisher: Sendable {
                     if isProgress && takes == .allButProgress { continue }
                     lines.append((EventStreamEncoder.line(for: event, bodyLimit: limit, redaction: redaction) + "\n", isProgress))
                 }
-                self.counts.withLock { $0.lines += lines.count }
+                self.counts.withLock { $0 += lines.count }
                 self.publish(lines)
             }
         } }
@@ -130,11 +129,14 @@ public final class EventPublisher: Sendable {
         return runtime.map { $0 + "/reqtop" } ?? "/tmp/reqtop-\(getuid())"
     }
 
-    /// Events handed to the publisher so far, and the lines encoded of them for every reader together
-    /// (a dropped reader adds none).
-    package var handledEventCount: Int { counts.snapshot.events }
-    package var encodedLineCount: Int { counts.snapshot.lines }
-    private let counts = Protected((events: 0, lines: 0))
+    /// Lines encoded so far, for every reader together (a dropped reader adds none).
+    package var encodedLineCount: Int { counts.snapshot }
+    private let counts = Protected(0)
+
+    /// Returns once every event posted before the call has been handled (encoded for the readers, or not).
+    package func flush() {
+        subscription.withLock { $0 }?.flush()
+    }
 
     /// How many readers are connected now.
     public var readerCount: Int { readers.withLock { $0.count } }

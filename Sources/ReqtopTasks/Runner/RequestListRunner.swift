@@ -42,6 +42,8 @@ package final class RequestListRunner: Sendable {
     private let callbacks = Protected(Callbacks())
     /// Serializes submission so tasks are created in list order.
     private let pumpLock = Lock()
+    /// `options.callerSubmitsAhead`, unless a list has scripts.
+    private let callerSubmits: Bool
 
     private struct Callbacks {
         var onTaskCreated: (@Sendable (TaskID, HTTPRequest) -> Void)?
@@ -59,6 +61,7 @@ package final class RequestListRunner: Sendable {
         let scripts = javaScript.contains(true) || inputs.contains(where: { $0.list.hasChecks })
             ? RequestScripts(timeLimit: options.scriptTimeLimit, runsJavaScript: options.runsScripts) : nil
         self.scripts = scripts
+        callerSubmits = options.callerSubmitsAhead && scripts == nil
         var resolvers: [[RequestResolver]] = []
         for _ in 0..<options.repeatCount {
             resolvers.append(inputs.map { RequestResolver(list: $0.list, variables: $0.variables, scriptVariables: scripts?.variables) })
@@ -137,20 +140,28 @@ package final class RequestListRunner: Sendable {
     package var queuedCount: Int { state.withLock { $0.cancelled ? 0 : $0.queue.count } }
 
     /// Submits the requests that fit in the concurrency and the lookahead now, on the calling thread
-    /// (see `RunnerOptions.callerSubmitsAhead`). Does nothing before `start` or after `cancelAll`.
+    /// (see `RunnerOptions.callerSubmitsAhead`); when that ends the run, its completions run here too.
+    /// Does nothing before `start`, after `cancelAll`, or when a list has scripts (they run off the
+    /// caller's thread, which must stay free for signals and printing).
     package func submitAhead() {
-        guard state.withLock({ $0.started && !$0.cancelled }) else { return }
+        guard callerSubmits, state.withLock({ $0.started && !$0.cancelled }) else { return }
         pump()
     }
 
     // MARK: Scheduling
 
-    private func pump() {
-        pumpLock.withLock {
-            while let item = state.withLock({ $0.takeNextReady(limit: options.concurrency, lookahead: options.lookahead, isReady: isReady) }) {
-                submit(item)
+    /// Submits ready requests until `ahead` wait beyond the concurrency. The lock is taken per request
+    /// (taking one and creating its task go together, so tasks are created in list order): another
+    /// thread that pumps waits for one request, not for a whole lookahead.
+    private func pump(ahead: Int? = nil) {
+        let ahead = ahead ?? options.lookahead
+        while pumpLock.withLock({ () -> Bool in
+            guard let item = state.withLock({ $0.takeNextReady(limit: options.concurrency, lookahead: ahead, isReady: isReady) }) else {
+                return false
             }
-        }
+            submit(item)
+            return true
+        }) {}
         finishIfDone()
     }
 
@@ -262,11 +273,14 @@ package final class RequestListRunner: Sendable {
         if !events.isEmpty { manager.bus.post(events) }
         state.withLock { $0.finish(item: item, result: result, task: response.task) }
         // The handler runs just before the manager posts this task's terminal event: the next task's
-        // `created` is posted after it. When the caller submits ahead, the engine creates the next ones
-        // only once it holds none beyond those running — the next end would leave a slot empty (the
-        // caller keeps the lookahead filled).
-        let holdsEnough = options.callerSubmitsAhead && state.withLock { $0.inFlightCount > options.concurrency }
-        if !holdsEnough { manager.afterCompletion { self.pump() } }
+        // `created` is posted after it. When the caller submits ahead, the engine creates the next one
+        // only once it holds none beyond those running — the next end would leave a slot empty — and
+        // only one ahead (the caller fills the lookahead up again).
+        if !callerSubmits {
+            manager.afterCompletion { self.pump() }
+        } else if state.withLock({ $0.inFlightCount <= options.concurrency }) {
+            manager.afterCompletion { self.pump(ahead: min(1, self.options.lookahead)) }
+        }
     }
 
     private func finishIfDone() {

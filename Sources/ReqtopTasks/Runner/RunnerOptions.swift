@@ -33,11 +33,15 @@ package struct RunnerOptions: Sendable, Hashable {
     /// - one at a time, the engine thread creates the next request while it waits for the response
     ///   (time it has), and holds one ahead;
     /// - with several in flight the engine thread is busy — on two cores it paces the run — so the
-    ///   printing thread creates them, 64 ahead: more than finish between two of its prints (2 ms at
+    ///   printing thread creates them, 64 ahead: about what finish between two of its prints (2 ms at
     ///   30,000 requests/s is 60). Measured at 5,000 requests on loopback: c=1 ahead by the printing
-    ///   thread was 5% slower, c=8 engine-thread CPU 12% lower.
-    package static func headless(concurrency: Int) -> (lookahead: Int, callerSubmitsAhead: Bool) {
-        concurrency > 1 ? (64, true) : (1, false)
+    ///   thread was 5% slower, c=8 engine-thread CPU 12% lower;
+    /// - lists with scripts or checks keep the engine submitting, a few ahead (at most 4): a pre-request
+    ///   script runs when its request is created, and should not run far ahead of the response
+    ///   handlers before it.
+    package static func headless(concurrency: Int, scripted: Bool) -> (lookahead: Int, callerSubmitsAhead: Bool) {
+        if scripted { return (min(concurrency, 4), false) }
+        return concurrency > 1 ? (64, true) : (1, false)
     }
 
     package init(concurrency: Int = 1, repeatCount: Int = 1, keepsBodies: Bool = true, keepsResults: Bool = true, lookahead: Int = 0) {

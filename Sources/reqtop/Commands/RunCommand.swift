@@ -234,7 +234,8 @@ func replay(_ inputs: [RunnerInput], options: RunOptions) -> Int32 {
     if interactive { configuration.liveBodyPreviewBytes = InspectorApp.liveBodyPreviewBytes }
     // Headless, the list is all that runs: the engine holds the next requests and starts each as soon
     // as a slot frees (in the UI, replays and new requests share the engine, so it keeps room).
-    let ahead = interactive ? (lookahead: 0, callerSubmitsAhead: false) : RunnerOptions.headless(concurrency: options.concurrency)
+    let scripted = inputs.contains { $0.list.hasJavaScript || $0.list.hasChecks }
+    let ahead = interactive ? (lookahead: 0, callerSubmitsAhead: false) : RunnerOptions.headless(concurrency: options.concurrency, scripted: scripted)
     if !interactive {
         configuration.maxConcurrentTasks = options.concurrency
         configuration.maxConcurrentTasksPerHost = options.concurrency
