@@ -91,42 +91,48 @@ final class RequestListRunnerTests: RunnerTestCase {
         XCTAssertEqual(Set(sent.suffix(2)), ["/delay/0.2?n=7", "/delay/0.2?n=8"], "sent in list order, two at a time")
     }
 
+    /// A run at concurrency 1, two ahead, whose caller submits ahead (as a headless run's printing thread
+    /// does): which tasks were created on the test's thread, and a semaphore signalled when the first ends.
+    private struct CallerSubmitting {
+        let manager = SessionManager(configuration: .limited(to: 1))
+        let runner: RequestListRunner
+        let createdOnCaller = Protected<[Int: Bool]>([:])
+        let firstEnded = DispatchSemaphore(value: 0)
+        let subscription: EventBus.Subscription
+
+        init(_ input: RunnerInput) throws {
+            var options = RunnerOptions(concurrency: 1, lookahead: 2)
+            options.callerSubmitsAhead = true
+            runner = try RequestListRunner(manager: manager, inputs: [input], options: options)
+            let caller = pthread_self()
+            let created = createdOnCaller, firstEnded = firstEnded
+            runner.onTaskCreated = { id, _ in created.withLock { $0[Int(id.rawValue)] = pthread_equal(pthread_self(), caller) != 0 } }
+            subscription = manager.bus.subscribe { event in
+                if event.task.rawValue == 1, event.isTerminal { firstEnded.signal() }
+            }
+        }
+    }
+
     /// `callerSubmitsAhead`: the caller's `submitAhead()` creates the next requests on its own thread; the
     /// engine creates them itself only when the tasks it holds would leave a slot empty, so a caller that
     /// stops calling never stalls the run.
     func testWhenTheCallerSubmitsAheadTheEngineCreatesRequestsOnlyWhenItsSlotsWouldGoEmpty() throws {
         // The second is slow: the test calls submitAhead() while it runs, with two seconds to spare.
         let requests = (1...7).map { "GET {{base}}/delay/\($0 == 2 ? "2" : "0.3")?n=\($0)" }.joined(separator: "\n\n###\n")
-        var options = RunnerOptions(concurrency: 1, lookahead: 2)
-        options.callerSubmitsAhead = true
-        let manager = SessionManager(configuration: .limited(to: 1))
-        defer { manager.invalidate() }
-        let recorder = EventRecorder(bus: manager.bus)
-        let runner = try RequestListRunner(manager: manager, inputs: [input(requests)], options: options)
-        let caller = pthread_self()
-        let createdOnCaller = Protected<[Int: Bool]>([:])
-        runner.onTaskCreated = { id, _ in createdOnCaller.withLock { $0[Int(id.rawValue)] = pthread_equal(pthread_self(), caller) != 0 } }
-        let firstEnded = DispatchSemaphore(value: 0)
-        let subscription = manager.bus.subscribe { event in
-            if event.task.rawValue == 1, event.isTerminal { firstEnded.signal() }
-        }
-        defer { subscription.cancel() }
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Protected<RunOutcome?>(nil)
-        runner.start { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        XCTAssertEqual(createdOnCaller.snapshot, [1: true, 2: true, 3: true], "start: one running and two ahead")
-        XCTAssertEqual(firstEnded.wait(timeout: .now() + 10), .success)
-        // The engine still holds two (one now running): it left the fourth to the caller.
-        runner.submitAhead()
-        XCTAssertEqual(createdOnCaller.snapshot[4], true, "created by the caller's submitAhead")
-        // The caller submits nothing more: the engine creates the rest when it is about to run out.
-        XCTAssertEqual(done.wait(timeout: .now() + 20), .success)
-        let results = try XCTUnwrap(outcome.snapshot).results
+        let run = try CallerSubmitting(input(requests))
+        defer { run.subscription.cancel(); run.manager.invalidate() }
+        let recorder = EventRecorder(bus: run.manager.bus)
+        let outcome = try XCTUnwrap(waitForOutcome(run.runner, whileRunning: {
+            XCTAssertEqual(run.createdOnCaller.snapshot, [1: true, 2: true, 3: true], "start: one running and two ahead")
+            XCTAssertEqual(run.firstEnded.wait(timeout: .now() + 10), .success)
+            // The engine still holds two (one now running): it left the fourth to the caller.
+            run.runner.submitAhead()
+            XCTAssertEqual(run.createdOnCaller.snapshot[4], true, "created by the caller's submitAhead")
+            // The caller submits nothing more: the engine creates the rest when it is about to run out.
+        }))
+        let results = outcome.results
         XCTAssertEqual(results.compactMap(\.httpStatus), Array(repeating: 200, count: 7))
-        let created = createdOnCaller.snapshot
+        let created = run.createdOnCaller.snapshot
         XCTAssertEqual(created.keys.sorted(), Array(1...7))
         XCTAssertEqual((5...7).filter { created[$0] == true }, [], "5 to 7 were created on the engine thread")
         try recorder.waitForEnd(of: results.compactMap(\.task), timeout: 10)
@@ -145,26 +151,15 @@ final class RequestListRunnerTests: RunnerTestCase {
     /// nothing, so no script or check runs on the caller's thread, which must stay free for signals.
     func testWithChecksTheCallerDoesNotSubmitAhead() throws {
         let requests = (1...4).map { "GET {{base}}/delay/\($0 == 2 ? "2" : "0.3")?n=\($0)\nHTTP 200\n" }.joined(separator: "\n")
-        var options = RunnerOptions(concurrency: 1, lookahead: 2)
-        options.callerSubmitsAhead = true
-        let manager = SessionManager(configuration: .limited(to: 1))
-        defer { manager.invalidate() }
-        let runner = try RequestListRunner(manager: manager, inputs: [input(requests, format: .hurl)], options: options)
-        let caller = pthread_self()
-        let createdOnCaller = Protected<[Int: Bool]>([:])
-        runner.onTaskCreated = { id, _ in createdOnCaller.withLock { $0[Int(id.rawValue)] = pthread_equal(pthread_self(), caller) != 0 } }
-        let firstEnded = DispatchSemaphore(value: 0)
-        let subscription = manager.bus.subscribe { event in
-            if event.task.rawValue == 1, event.isTerminal { firstEnded.signal() }
-        }
-        defer { subscription.cancel() }
-        let outcome = try XCTUnwrap(waitForOutcome(runner, whileRunning: {
-            XCTAssertEqual(firstEnded.wait(timeout: .now() + 10), .success)
-            runner.submitAhead() // the second runs for two seconds and the third is held: the fourth could go ahead
+        let run = try CallerSubmitting(input(requests, format: .hurl))
+        defer { run.subscription.cancel(); run.manager.invalidate() }
+        let outcome = try XCTUnwrap(waitForOutcome(run.runner, whileRunning: {
+            XCTAssertEqual(run.firstEnded.wait(timeout: .now() + 10), .success)
+            run.runner.submitAhead() // the second runs for two seconds and the third is held: the fourth could go ahead
         }))
         XCTAssertEqual(outcome.results.compactMap(\.httpStatus), [200, 200, 200, 200])
         XCTAssertEqual(outcome.summary.testsPassed, 4)
-        XCTAssertEqual(createdOnCaller.snapshot, [1: true, 2: true, 3: true, 4: false], "three at start, the fourth by the engine's side")
+        XCTAssertEqual(run.createdOnCaller.snapshot, [1: true, 2: true, 3: true, 4: false], "three at start, the fourth by the engine's side")
     }
 
     func testRepeatReplaysTheWholeListThatManyTimes() throws {
