@@ -36,6 +36,16 @@ final class TextEventFormatterTests: XCTestCase {
         XCTAssertEqual(line, "#4 GET http://127.0.0.1:1/ ✗ cannotConnect: Couldn't connect to server")
     }
 
+    func testACancelledLineSaysWhenNothingWasSent() {
+        var formatter = TextEventFormatter()
+        _ = formatter.line(for: created(5, "http://h.test/held"))
+        XCTAssertEqual(formatter.line(for: event(5, .cancelled(nil))), "#5 GET http://h.test/held cancelled before it was sent")
+        _ = formatter.line(for: created(6, "http://h.test/slow"))
+        let partway = TaskFailure(error: TransferError(code: .cancelled, message: "cancelled"), response: nil, bytes: 0,
+                                  timings: nil, redirects: [])
+        XCTAssertEqual(formatter.line(for: event(6, .cancelled(partway))), "#6 GET http://h.test/slow cancelled")
+    }
+
     func testRedirectLineShowsStatusAndTarget() {
         var formatter = TextEventFormatter()
         let hop = RedirectHop(status: 302, from: HTTPURL(string: "http://h.test/a")!, to: HTTPURL(string: "http://h.test/b")!,

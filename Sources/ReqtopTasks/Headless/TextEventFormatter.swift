@@ -88,9 +88,10 @@ package struct TextEventFormatter: Sendable {
             var text = "\(id) \(info.method) \(info.url) ✗ \(failure.error.code.rawValue): \(clean(failure.error.message))"
             if let status = failure.response?.status { text += " (HTTP \(status))" }
             return text
-        case .cancelled:
+        case .cancelled(let failure):
+            // Without a payload nothing went out: a task held ahead of its turn when the run was interrupted.
             let info = tasks.removeValue(forKey: event.task) ?? TaskInfo()
-            return "\(id) \(info.method) \(info.url) cancelled"
+            return "\(id) \(info.method) \(info.url) cancelled" + (failure == nil ? " before it was sent" : "")
         }
     }
 
