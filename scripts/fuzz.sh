@@ -3,7 +3,8 @@
 # (Tests/Fuzz/corpus/<target>/, checked in) plus what it finds (.build/fuzz/found/<target>/),
 # FUZZ_JOBS targets at a time (default: one per CPU). Fails on any crash, leak (AddressSanitizer)
 # or timeout; the input that did it is kept in .build/fuzz/artifacts/ — add it to the seed corpus
-# once fixed, as a regression input.
+# once fixed, as a regression input. The Swift backtracer is off: libFuzzer reports the trap itself
+# (the backtracer reading the crashed stack trips AddressSanitizer and hides the cause).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
@@ -18,7 +19,7 @@ run_target() {
   local target=$1 seed=Tests/Fuzz/corpus/$1 found=.build/fuzz/found/$1 log=.build/fuzz/$1.log result=.build/fuzz/$1.result
   mkdir -p "$found"
   if [ ! -d "$seed" ]; then echo "FAILED no seed corpus $seed" >"$result"; return; fi
-  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 "$binary" "$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 "$binary" "$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
     -max_len=65536 -artifact_prefix=.build/fuzz/artifacts/"$target"- -print_final_stats=1 "$found" "$seed" >"$log" 2>&1
   local status=$?
   local runs
@@ -26,7 +27,7 @@ run_target() {
   if [ $status -eq 0 ]; then
     echo "ok ${runs:-?} runs in ${seconds} s, no crash" >"$result"
   else
-    echo "FAILED exit $status, see $log: $(grep -E 'ERROR|SUMMARY|Test unit written|timeout' "$log" | head -3 | tr '\n' ' ')" >"$result"
+    echo "FAILED exit $status, see $log: $(grep -E 'Fatal error|ERROR|SUMMARY|Test unit written|timeout' "$log" | head -3 | tr '\n' ' ')" >"$result"
   fi
 }
 

@@ -125,6 +125,15 @@ final class WithoutFoundationTests: XCTestCase {
         }
     }
 
+    /// A run of S longer than the clock's nanoseconds pads with zeros (it trapped on overflowing Int:
+    /// a fuzz find, `Tests/Fuzz/corpus/http/datetime-long-fraction.http`).
+    func testFractionPatternsLongerThanNanosecondsPadWithZeros() {
+        let date = Date(timeIntervalSince1970: 1_796_403_160.5)
+        XCTAssertEqual(DatePattern("ss.SSSSSSSSSSSS").string(from: date), "40.500000000000")
+        let long = DatePattern("S" + String(repeating: "S", count: 199)).string(from: date)
+        XCTAssertEqual(long, "5" + String(repeating: "0", count: 199))
+    }
+
     func testJSONSecretMembersAreWhatTheirExpressionMatches() throws {
         let pattern = #""([A-Za-z0-9_\-]{1,64})"\s*:\s*"((?:[^"\\]|\\.){1,4096})""#
         let regex = try NSRegularExpression(pattern: pattern)

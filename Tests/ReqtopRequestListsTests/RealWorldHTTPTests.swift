@@ -547,6 +547,21 @@ final class RealWorldHTTPTests: XCTestCase {
         XCTAssertTrue(fields["g"]?.hasSuffix("%20GMT") == true, fields["g"] ?? "")
         XCTAssertEqual(fields["h"]?.count, 36)
     }
+
+    /// A date offset past 10,000 years is an error naming it (it trapped on overflowing arithmetic);
+    /// one within is a date.
+    func testDatetimeOffsetsOutOfRangeAreErrors() throws {
+        for offset in ["99999999999 y", "-400000000 M", "99999999999999999999 d", "9999999999999 ms"] {
+            XCTAssertThrowsError(try load("GET https://api.example.org/x?t={{$datetime iso8601 \(offset)}}\n"), offset) { error in
+                let message = (error as? RequestListError)?.message ?? "\(error)"
+                XCTAssertTrue(message.contains("the offset \(offset) of"), message)
+                XCTAssertTrue(message.contains("is out of range"), message)
+            }
+        }
+        let (_, resolver) = try load("GET https://api.example.org/x?t={{$datetime \"YYYY\" 9000 y}}\n")
+        let year = try XCTUnwrap(Int(try resolver.resolve(0).url.query?.dropFirst(2) ?? ""))
+        XCTAssertGreaterThan(year, 11_000)
+    }
 }
 
 /// HAR archives as browsers and proxies write them.

@@ -22,7 +22,8 @@ public struct DatePattern: Sendable {
 
     /// `date` written with the pattern.
     public func string(from date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
+        // Clamped to what libc's broken-down time holds (years fit an Int32): never a trapping conversion.
+        let seconds = date.timeIntervalSince1970.isNaN ? 0 : min(max(date.timeIntervalSince1970, -1e16), 1e16)
         var whole = time_t(seconds.rounded(.down))
         let fraction = seconds - Double(whole)
         var parts = tm()
@@ -79,8 +80,11 @@ public struct DatePattern: Sendable {
             case "m": out += number(Int(parts.tm_min), count)
             case "s": out += number(Int(parts.tm_sec), count)
             case "S":
-                let scaled = Int((fraction * pow(10, Double(count))).rounded(.down))
-                out += number(scaled, count)
+                // Nanoseconds are the finest the clock gives: digits past the ninth are zeros (and
+                // scaling by 10^count for a long run of S would overflow Int).
+                let digits = min(count, 9)
+                out += number(Int((fraction * pow(10, Double(digits))).rounded(.down)), digits)
+                out += String(repeating: "0", count: count - digits)
             case "A": out += String(Int(parts.tm_hour) * 3_600_000 + Int(parts.tm_min) * 60_000 + Int(parts.tm_sec) * 1000 + Int(fraction * 1000))
             case "z": out += offset == 0 ? "GMT" : Self.zone(offset, letter: "O", count: count)
             case "O": out += offset == 0 ? "GMT" : Self.zone(offset, letter: "O", count: count)

@@ -51,8 +51,9 @@ enum DynamicVariable: Sendable, Hashable {
             var offset = 0
             var unit: Calendar.Component?
             if words.count == 4 {
-                guard let amount = Int(words[2]), let component = Self.unit(words[3]) else { return nil }
-                offset = words[3] == "ms" ? amount * 1_000_000 : amount
+                guard let amount = Int(words[2]), let component = Self.unit(words[3]),
+                      let scaled = Self.offset(amount, words[3]) else { return nil }
+                offset = scaled
                 unit = component
             }
             self = .datetime(format: words[1], offset: offset, unit: unit, local: head == "$localDatetime")
@@ -157,6 +158,27 @@ enum DynamicVariable: Sendable, Hashable {
         case "ms": .nanosecond // REST Client's ms, scaled to nanoseconds
         default: nil
         }
+    }
+
+    /// The offset of `$datetime FORMAT amount unit` in the unit's terms (milliseconds as nanoseconds),
+    /// or nil past ±10,000 years: a date that far is a typo, and its arithmetic would overflow.
+    private static func offset(_ amount: Int, _ unit: String) -> Int? {
+        let seconds: [String: Double] = ["y": 31_556_952, "M": 2_629_746, "w": 604_800, "d": 86_400, "h": 3_600, "m": 60,
+                                         "s": 1, "ms": 0.001]
+        guard let each = seconds[unit], abs(Double(amount) * each) <= 10_000 * 31_556_952 else { return nil }
+        guard unit == "ms" else { return amount }
+        let (nanoseconds, overflow) = amount.multipliedReportingOverflow(by: 1_000_000)
+        return overflow ? nil : nanoseconds
+    }
+
+    /// Why `text` is not a dynamic variable reqtop knows, for the list's error.
+    static func problem(_ text: String) -> String {
+        let words = Self.words(text)
+        if words.count == 4, words[0] == "$datetime" || words[0] == "$localDatetime", unit(words[3]) != nil,
+           let amount = Double(words[2]), amount == amount.rounded() {
+            return "the offset \(words[2]) \(words[3]) of \(quoting: text) is out of range (at most 10,000 years either way)"
+        }
+        return "unknown dynamic variable \(quoting: text) (supported: \(supported))"
     }
 
     /// `rfc1123`, `iso8601`, or a day.js-style pattern (`YYYY-MM-DD HH:mm:ss`).

@@ -19,7 +19,7 @@ enum VariableReference: Sendable, Hashable {
         if name.hasPrefix("$") {
             if let why = otherClientReason(name) { return .otherClient(why) }
             guard let dynamic = DynamicVariable(name) else {
-                throw Invalid(message: "unknown dynamic variable \(quoting: name) (supported: \(DynamicVariable.supported))")
+                throw Invalid(message: DynamicVariable.problem(name))
             }
             return .dynamic(dynamic)
         }
