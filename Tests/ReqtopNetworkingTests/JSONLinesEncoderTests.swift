@@ -68,6 +68,29 @@ final class JSONLinesEncoderTests: XCTestCase {
     }
 
     func testEveryEventKindMatchesJSONSerializationByteForByte() {
+        for event in eventsOfEveryKind() {
+            XCTAssertEqual(JSONLinesEncoder.line(for: event, redaction: nil), reference(event), "\(event.name)")
+        }
+    }
+
+    /// A batch buffer holds exactly each event's line and a newline, batch after batch — also after an
+    /// exceptional batch made it let its memory go — with secrets hidden as `line(for:)` hides them.
+    func testABatchBufferHoldsTheLinesOfItsEvents() {
+        let secret = HTTPRequest(method: "GET", url: HTTPURL(string: "http://h.test/?a=1")!,
+                                 headers: [HTTPHeader(name: "Authorization", value: "Bearer s3cr3t")])
+        let events = eventsOfEveryKind() + [TaskEvent(task: TaskID(rawValue: 99), time: 1, kind: .created(TaskDescription(kind: .data, name: nil, request: secret)))]
+        let redaction = SecretPolicy().redaction
+        let buffer = JSONLinesBuffer(capacity: 64, keptCapacity: 4096)
+        for batch in [Array(events.prefix(3)), events, Array(events.suffix(5)), []] {
+            for event in batch { buffer.append(event, redaction: redaction) }
+            let written = buffer.withBytes { String(decoding: $0, as: UTF8.self) }
+            XCTAssertEqual(written, batch.map { JSONLinesEncoder.line(for: $0, redaction: redaction) + "\n" }.joined())
+            XCTAssertFalse(written.contains("s3cr3t"))
+            buffer.removeAll()
+        }
+    }
+
+    private func eventsOfEveryKind() -> [TaskEvent] {
         let url = HTTPURL(string: "http://127.0.0.1:8080/a/b?q=1&r=%20x&s=[1]")!
         let odd = "quote \" backslash \\ slash / tab \t nl \n cr \r bs \u{8} ff \u{c} nul \u{0} esc \u{1b} del \u{7f} é 😀 \u{2028}"
         let head = HTTPResponseHead(url: url, httpVersion: "1.1", status: 200, reason: "OK", headers: [
@@ -106,9 +129,7 @@ final class JSONLinesEncoderTests: XCTestCase {
                     closeCode: i % 5 == 2 ? 1000 + i : nil), index: i))),
             ]
         }
-        for event in events {
-            XCTAssertEqual(JSONLinesEncoder.line(for: event, redaction: nil), reference(event), "\(event.name)")
-        }
+        return events
     }
 
     /// Numbers of whole microseconds (libcurl's timings in milliseconds, times) are written from their

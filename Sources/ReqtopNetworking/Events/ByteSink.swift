@@ -25,6 +25,10 @@ final class ByteSink {
     }
 
     var count: Int { storage.pointee.count }
+    var capacity: Int { storage.pointee.capacity }
+
+    /// Forgets what was written, keeping the memory.
+    func removeAll() { storage.pointee.count = 0 }
 
     /// The bytes written so far (valid only inside `body`).
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {

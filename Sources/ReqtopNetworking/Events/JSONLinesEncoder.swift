@@ -27,3 +27,33 @@ public enum JSONLinesEncoder {
         PlainLineWriter.write(event, redaction: redaction, to: &bytes)
     }
 }
+
+/// Lines of `JSONLinesEncoder` for a batch of events, written straight into one buffer kept from
+/// batch to batch: no buffer per line to allocate, fill and copy (a headless printer writes five or
+/// six lines per request). Not thread-safe: one writer at a time.
+package final class JSONLinesBuffer: @unchecked Sendable { // kept behind its owner's lock (`Protected`)
+    private var sink: ByteSink
+    /// A buffer grown past this by an exceptional batch is let go at the next `removeAll()`.
+    private let keptCapacity: Int
+
+    package init(capacity: Int = 64 << 10, keptCapacity: Int = 1 << 20) {
+        sink = ByteSink(capacity: capacity)
+        self.keptCapacity = keptCapacity
+    }
+
+    /// Appends the line of `event` and its newline.
+    package func append(_ event: TaskEvent, redaction: Redaction?) {
+        PlainLineWriter.write(event, redaction: redaction, into: sink)
+        sink.append(UInt8(ascii: "\n"))
+    }
+
+    /// The bytes of the lines appended since the last `removeAll()` (valid only inside `body`).
+    package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try sink.withBytes { try body(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Empties the buffer for the next batch.
+    package func removeAll() {
+        if sink.capacity > keptCapacity { sink = ByteSink(capacity: 64 << 10) } else { sink.removeAll() }
+    }
+}

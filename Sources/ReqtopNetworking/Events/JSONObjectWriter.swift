@@ -10,13 +10,23 @@ struct JSONObjectWriter {
     private var first = true
 
     init(capacity: Int = 512) {
-        sink = ByteSink(capacity: capacity)
+        self.init(appendingTo: ByteSink(capacity: capacity))
+    }
+
+    /// An object written after what `sink` holds (a batch of lines in one buffer); `finish()` closes it.
+    init(appendingTo sink: ByteSink) {
+        self.sink = sink
         sink.append(UInt8(ascii: "{"))
     }
 
-    /// Closes the object and appends it to `buffer`.
-    mutating func finish(into buffer: inout [UInt8]) {
+    /// Closes the object (in the sink it was written to).
+    func finish() {
         sink.append(UInt8(ascii: "}"))
+    }
+
+    /// Closes the object and appends it to `buffer` (for an object with a sink of its own).
+    mutating func finish(into buffer: inout [UInt8]) {
+        finish()
         sink.withBytes { buffer.append(contentsOf: $0) }
     }
 

@@ -11,7 +11,15 @@ import Glibc
 /// Only what the line shows is redacted: a body it does not write is not searched.
 enum PlainLineWriter {
     static func write(_ event: TaskEvent, redaction: Redaction?, to bytes: inout [UInt8]) {
-        var json = JSONObjectWriter()
+        let sink = ByteSink()
+        write(event, redaction: redaction, into: sink)
+        sink.withBytes { bytes.append(contentsOf: $0) }
+    }
+
+    /// The line written after what `sink` holds: a batch of lines goes into one buffer, with no
+    /// buffer per line to allocate and copy from.
+    static func write(_ event: TaskEvent, redaction: Redaction?, into sink: ByteSink) {
+        var json = JSONObjectWriter(appendingTo: sink)
         func common() {
             json.string("event", event.name.rawValue)
         }
@@ -106,7 +114,7 @@ enum PlainLineWriter {
             json.number("size", streamed.size)
             taskAndTime()
         }
-        json.finish(into: &bytes)
+        json.finish()
     }
 }
 
