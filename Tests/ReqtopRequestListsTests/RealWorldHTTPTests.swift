@@ -558,6 +558,10 @@ final class RealWorldHTTPTests: XCTestCase {
                 XCTAssertTrue(message.contains("is out of range"), message)
             }
         }
+        XCTAssertThrowsError(try load("GET https://api.example.org/x?t={{$datetime iso8601 1.5 d}}\n")) { error in
+            let message = (error as? RequestListError)?.message ?? "\(error)"
+            XCTAssertTrue(message.contains("unknown dynamic variable"), message)
+        }
         let (_, resolver) = try load("GET https://api.example.org/x?t={{$datetime \"YYYY\" 9000 y}}\n")
         let year = try XCTUnwrap(Int(try resolver.resolve(0).url.query?.dropFirst(2) ?? ""))
         XCTAssertGreaterThan(year, 11_000)

@@ -174,8 +174,10 @@ enum DynamicVariable: Sendable, Hashable {
     /// Why `text` is not a dynamic variable reqtop knows, for the list's error.
     static func problem(_ text: String) -> String {
         let words = Self.words(text)
+        let amount = words.count == 4 ? words[2][...] : ""
+        let digits = amount.hasPrefix("-") || amount.hasPrefix("+") ? amount.dropFirst() : amount
         if words.count == 4, words[0] == "$datetime" || words[0] == "$localDatetime", unit(words[3]) != nil,
-           let amount = Double(words[2]), amount == amount.rounded() {
+           !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
             return "the offset \(words[2]) \(words[3]) of \(quoting: text) is out of range (at most 10,000 years either way)"
         }
         return "unknown dynamic variable \(quoting: text) (supported: \(supported))"
