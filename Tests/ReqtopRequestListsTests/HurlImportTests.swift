@@ -12,6 +12,41 @@ final class HurlImportTests: XCTestCase {
         try RequestResolver(list: list, variables: VariableContext(commandLine: variables)).resolve(index)
     }
 
+    /// Credentials read as separate fields keep their spaces and colons, literal or from variables
+    /// (Hurl's [BasicAuth] and `user:` option, and Postman's basic auth, went through the `.http`
+    /// reading of `Basic user password`, which splits at the first space).
+    func testBasicCredentialsWithSpacesStayOnePair() throws {
+        func authorization(_ request: HTTPRequest) -> String? { request.headers.value(for: "Authorization") }
+        func encoded(_ pair: String) -> String { "Basic " + Data(pair.utf8).base64EncodedString() }
+        let hurl = try parse("""
+            GET https://example.org/a
+            [BasicAuth]
+            john doe: b:c d
+
+            GET https://example.org/b
+            [Options]
+            user: jane roe:p w
+
+            GET https://example.org/c
+            [BasicAuth]
+            jim: {{password}}
+            """)
+        XCTAssertEqual(authorization(try resolve(hurl, 0)), encoded("john doe:b:c d"))
+        XCTAssertEqual(authorization(try resolve(hurl, 1)), encoded("jane roe:p w"))
+        XCTAssertEqual(authorization(try resolve(hurl, 2, variables: ["password": "c d:e"])), encoded("jim:c d:e"))
+        let postman = try RequestListLoader.load(text: #"""
+            {"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "item": [{"name": "r", "request": {"method": "GET", "url": "https://example.org/",
+               "auth": {"type": "basic", "basic": [{"key": "username", "value": "john doe"}, {"key": "password", "value": "b c"}]}}}]}
+            """#, path: "c.postman_collection.json", format: .postman)
+        XCTAssertEqual(authorization(try resolve(postman, 0)), encoded("john doe:b c"))
+        // The .http forms are unchanged: `Basic user password` and `Basic user:password`.
+        let http = try RequestListLoader.load(text: "GET https://example.org/\nAuthorization: Basic u p\n\n###\nGET https://example.org/\nAuthorization: Basic u:p q\n",
+                                              path: "a.http", format: .http)
+        XCTAssertEqual(authorization(try resolve(http, 0)), encoded("u:p"))
+        XCTAssertEqual(authorization(try resolve(http, 1)), encoded("u:p:q"))
+    }
+
     func testSectionsBecomeTheRequestHurlSends() throws {
         let list = try parse("""
             # comment
@@ -257,6 +292,41 @@ final class BrunoImportTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(requests, 140)
     }
 
+    /// As a collection of daniel-b92/bruno-vs-code-extension has them: meta's `tags` as a list over
+    /// several lines (the whole collection was refused), and basic credentials with spaces (sent as
+    /// `john:doe:b c` — the .http reading of `Basic john doe:b c`).
+    func testTagListsAndBasicCredentialsWithSpaces() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-bru-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "{}".write(to: folder.appendingPathComponent("bruno.json"), atomically: true, encoding: .utf8)
+        try """
+            meta {
+              name: Get page
+              type: http
+              seq: 1
+              tags: [
+                tag1
+                other_tag2
+              ]
+            }
+
+            get {
+              url: http://example.org/
+              auth: basic
+            }
+
+            auth:basic {
+              username: john doe
+              password: b c
+            }
+            """.write(to: folder.appendingPathComponent("a.bru"), atomically: true, encoding: .utf8)
+        let list = try RequestListLoader.load(path: folder.path)
+        XCTAssertEqual(list.specs.map(\.name), ["Get page"])
+        let request = try RequestResolver(list: list).resolve(0)
+        XCTAssertEqual(request.headers.value(for: "Authorization"), "Basic " + Data("john doe:b c".utf8).base64EncodedString())
+    }
+
     func testMalformedBruFilesAreLocated() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqtop-bru-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -264,7 +334,8 @@ final class BrunoImportTests: XCTestCase {
         try "{}".write(to: folder.appendingPathComponent("bruno.json"), atomically: true, encoding: .utf8)
         let file = folder.appendingPathComponent("a.bru")
         for (text, expected) in [("get {\n  url: http://e\n", "a.bru:1:1: error: the block get { is not closed"),
-                                 ("meta {\n  name x\n}\n", "a.bru:2:1: error: expected 'key: value'"),
+                                 ("meta {\n  name x\n}\n", "a.bru:2:3: error: expected 'key: value'"),
+                                 ("meta {\n  tags: [\n    a\n}\n", "a.bru:2:3: error: the list tags: [ … ] is not closed"),
                                  ("  stray\n", "a.bru:1:1: error: expected a block")] {
             try text.write(to: file, atomically: true, encoding: .utf8)
             XCTAssertThrowsError(try RequestListLoader.load(path: file.path)) { error in

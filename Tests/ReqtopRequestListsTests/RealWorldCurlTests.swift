@@ -144,6 +144,24 @@ final class RealWorldCurlTests: XCTestCase {
         XCTAssertTrue(list.warnings.contains { $0.message.contains("-b b=2 is not sent") }, "\(list.warnings)")
     }
 
+    /// Each -T goes with the URL in its place, as curl pairs them (the last one went with every URL,
+    /// a file and an earlier -T lost without a word); -T with -d is refused, as curl refuses it.
+    func testEachUploadGoesWithItsOwnURL() throws {
+        try file("a.txt", Data("A".utf8))
+        try file("b.jpg", Data("BB".utf8))
+        let (list, requests) = try load("curl -T a.txt https://a.test/x/ -T b.jpg 'https://a.test/y/?p=1' https://a.test/z\ncurl -T a.txt -T b.jpg https://a.test/w/\n")
+        XCTAssertEqual(requests.map(\.method), ["PUT", "PUT", "GET", "PUT"])
+        XCTAssertEqual(requests.map(\.url.absoluteString), ["https://a.test/x/a.txt", "https://a.test/y/b.jpg?p=1", "https://a.test/z", "https://a.test/w/a.txt"])
+        XCTAssertEqual(requests.map(\.body.data), [Data("A".utf8), Data("BB".utf8), nil, Data("A".utf8)])
+        XCTAssertEqual(requests.map { $0.header(named: "Expect") }, ["100-continue", "100-continue", nil, "100-continue"])
+        XCTAssertTrue(list.warnings.contains { $0.message.contains("-T b.jpg has no URL of its own") }, "\(list.warnings)")
+        XCTAssertThrowsError(try load("curl -H 'X: 1' -T a.txt -d x https://a.test/\n")) { error in
+            let error = error as? RequestListError
+            XCTAssertTrue(error?.message.contains("curl refuses -T (a PUT) with -d or -F") == true, "\(String(describing: error))")
+            XCTAssertEqual(error?.column, 16)
+        }
+    }
+
     func testJSONUploadBearerRangeAndNext() throws {
         try file("up.bin", Data([1, 2, 3]))
         let (_, requests) = try load("""

@@ -102,13 +102,29 @@ struct BruFile {
                 continue
             }
             guard let colon = line.firstIndex(of: ":") else {
-                throw RequestListError(file: path, line: number, column: 1, message: "expected 'key: value'", lineText: raw)
+                let column = raw.prefix { $0 == " " || $0 == "\t" }.count + 1
+                throw RequestListError(file: path, line: number, column: column, message: "expected 'key: value'", lineText: raw)
             }
             var key = String(line[..<colon]).trimmingWhitespace()
             var value = String(line[line.index(after: colon)...]).trimmingWhitespace()
             let enabled = !key.hasPrefix("~")
             if !enabled { key.removeFirst() }
-            if value.hasPrefix("'''") {
+            if value.hasPrefix("["), !value.containsBytes("]") {
+                // A list over several lines (meta's `tags: [`, an item a line, `]`): its items, comma-separated.
+                var items = [String(value.dropFirst()).trimmingWhitespace()].filter { !$0.isEmpty }
+                var closed = false
+                while i < lines.count {
+                    let item = lines[i].trimmingWhitespace()
+                    i += 1
+                    if item.hasPrefix("]") { closed = true; break }
+                    if !item.isEmpty { items.append(item.hasSuffix(",") ? String(item.dropLast()) : item) }
+                }
+                guard closed else {
+                    throw RequestListError(file: path, line: number, column: raw.prefix { $0 == " " || $0 == "\t" }.count + 1,
+                                           message: "the list \(key): [ … ] is not closed (a line with ']')", lineText: raw)
+                }
+                value = items.joined(separator: ", ")
+            } else if value.hasPrefix("'''") {
                 // '''
                 //   multi-line
                 // ''' (possibly followed by @contentType(…))

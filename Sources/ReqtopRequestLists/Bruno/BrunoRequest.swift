@@ -46,7 +46,7 @@ extension BrunoReader {
         func entry(_ block: String, _ key: String) -> String { source.block(block)?.entries.first { $0.key == key }?.value ?? "" }
         switch mode {
         case "none": break
-        case "basic": spec.headers.append(HTTPHeader(name: "Authorization", value: "Basic \(entry("auth:basic", "username")):\(entry("auth:basic", "password"))"))
+        case "basic": spec.headers.append(.basicAuthorization(user: entry("auth:basic", "username"), password: entry("auth:basic", "password")))
         case "bearer": spec.headers.append(HTTPHeader(name: "Authorization", value: "Bearer \(entry("auth:bearer", "token"))"))
         case "apikey":
             let key = entry("auth:apikey", "key"), value = entry("auth:apikey", "value")

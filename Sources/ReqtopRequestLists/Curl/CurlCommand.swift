@@ -74,7 +74,8 @@ struct CurlCommand {
     var json = false
     /// The request waits for `100 Continue` before its body, as curl's does (`-T`, a body over 1 MiB).
     var expectContinue = false
-    var upload: (path: String, fromStdin: Bool)?
+    /// `-T FILE` in order: curl pairs the first with the first URL, the second with the second…
+    var uploads: [(path: String, fromStdin: Bool, word: ShellWords.Word)] = []
     /// curl follows redirects only with -L, so a command without it does not either.
     var options = HTTPRequest.Options(followRedirects: false)
     var ignored: [String] = []
@@ -159,7 +160,7 @@ struct CurlCommand {
         case "url-query":
             urlQueries.append(v.hasPrefix("+") ? String(v.dropFirst()) : try urlencoded(v, word: word))
         case "form", "form-string": try form(v, literal: name == "form-string", word: word)
-        case "upload-file": upload = (v, v == "-")
+        case "upload-file": uploads.append((v, v == "-", word))
         case "get": get = true
         case "head": head = true
         case "user": user = v.containsBytes(":") ? v : v + ":"
@@ -370,27 +371,38 @@ struct CurlCommand {
                     headers.append(HTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded"))
                 }
             }
-        } else if let upload {
-            let word = ShellWords.Word(text: "-T", line: location.line, column: location.column)
-            let bytes = try contents(upload.fromStdin ? "-" : upload.path, word: word)
-            body = .bytes(bytes)
-            defaultMethod = "PUT"
-            // curl 7.88 asks before it uploads a file that is not empty.
-            if !bytes.isEmpty { expectContinue = true }
         }
-        if let size = body?.inlineData?.count, size > Self.expectThreshold { expectContinue = true }
-        if expectContinue, !headers.contains(name: "Expect"), !removedHeaders.contains("expect") {
-            headers.append(HTTPHeader(name: "Expect", value: "100-continue"))
+        if let upload = uploads.first, body != nil {
+            // curl: "You can only select one HTTP request method! You asked for both PUT (-T) and POST (-d)", exit 2.
+            throw error("curl refuses -T (a PUT) with -d or -F (a POST) in one command: only one method can be chosen", at: upload.word)
         }
-        let resolvedMethod = method ?? (head ? "HEAD" : defaultMethod)
+        for extra in uploads.dropFirst(urls.count) {
+            warnings.append(RequestListWarning(location: location, message: "-T \(extra.path) has no URL of its own to go to: curl skips it"))
+        }
         var specs: [RequestSpec] = []
-        for written in urls {
+        for (index, written) in urls.enumerated() {
+            // The URL's own -T, if it has one: its file as the body of a PUT.
+            let upload = index < uploads.count ? uploads[index] : nil
+            var body = body, expectContinue = expectContinue, defaultMethod = defaultMethod
+            if let upload {
+                let bytes = try contents(upload.fromStdin ? "-" : upload.path, word: upload.word)
+                body = .bytes(bytes)
+                defaultMethod = "PUT"
+                // curl 7.88 asks before it uploads a file that is not empty.
+                if !bytes.isEmpty { expectContinue = true }
+            }
+            if let size = body?.inlineData?.count, size > Self.expectThreshold { expectContinue = true }
+            var urlHeaders = headers
+            if expectContinue, !headers.contains(name: "Expect"), !removedHeaders.contains("expect") {
+                urlHeaders.append(HTTPHeader(name: "Expect", value: "100-continue"))
+            }
+            let resolvedMethod = method ?? (head ? "HEAD" : defaultMethod)
             for url in try globbed(written) {
                 var full = url
                 if let upload, !upload.fromStdin { full = Self.appendingFileName(upload.path.lastPathComponent, to: full) }
                 if !queryAddition.isEmpty { full += (url.containsBytes("?") ? "&" : "?") + queryAddition.joined(separator: "&") }
                 full = try curlsReading(of: full)
-                var fields = headers
+                var fields = urlHeaders
                 if let cookie = cookieHeader(jar, url: full) {
                     if fields.contains(name: "Cookie") {
                         warnings.append(RequestListWarning(location: location,

@@ -233,7 +233,7 @@ struct HurlReader: ExportedListReader {
             case .form?: form.append(FormField(name: pair.key, value: pair.value))
             case .cookies?: cookies.append("\(pair.key)=\(pair.value)")
             case .basicAuth?:
-                spec.headers.append(HTTPHeader(name: "Authorization", value: "Basic \(pair.key):\(pair.value)"))
+                spec.headers.append(.basicAuthorization(user: pair.key, password: pair.value))
             case .multipart?:
                 if pair.value.hasPrefix("file,") {
                     let rest = pair.value.dropFirst(5)
@@ -327,8 +327,10 @@ struct HurlReader: ExportedListReader {
         case "max-time": spec.options.timeout = Self.seconds(value, defaultUnit: 1)
         case "skip": skip = flag
         case "repeat": repeatCount = Int(value) ?? 1
-        case "user":
-            spec.headers.append(HTTPHeader(name: "Authorization", value: "Basic \(value)"))
+        case "user": // as curl's -u: the user name, then the password after the first colon
+            let colon = value.firstIndex(of: ":")
+            spec.headers.append(.basicAuthorization(user: String(value[..<(colon ?? value.endIndex)]),
+                                                    password: colon.map { String(value[value.index(after: $0)...]) } ?? ""))
         case "variable":
             guard let eq = value.firstIndex(of: "=") else {
                 warnings.append(RequestListWarning(location: location(line: line, column: column), message: "[Options] variable needs NAME=VALUE: ignored"))

@@ -146,10 +146,8 @@ enum PostmanImporter {
                 break
             case "basic":
                 guard !hasAuthorization else { return }
-                // `Basic user pass`, encoded after the variables are substituted (as .http lists have it).
-                let user = Self.authValue(auth, "basic", "username") ?? ""
-                let password = Self.authValue(auth, "basic", "password") ?? ""
-                headers.append(HTTPHeader(name: "Authorization", value: "Basic \(user) \(password)"))
+                headers.append(.basicAuthorization(user: Self.authValue(auth, "basic", "username") ?? "",
+                                                   password: Self.authValue(auth, "basic", "password") ?? ""))
             case "bearer":
                 guard !hasAuthorization else { return }
                 headers.append(HTTPHeader(name: "Authorization", value: "Bearer \(Self.authValue(auth, "bearer", "token") ?? "")"))

@@ -37,12 +37,16 @@ extension RequestResolver {
 
     /// `.http` files may write `Authorization: Basic user password` or `Basic user:password` in
     /// the clear, as the JetBrains and VS Code clients accept; the header sent is base64-encoded.
-    /// A value that is already one token without a colon is taken as encoded.
-    static func encodingBasicCredentials(_ value: String) -> String {
+    /// A value that is already one token without a colon is taken as encoded. Which form it is, is
+    /// read from the value as written (`written`, before its variables were substituted): a
+    /// `{{user}}:{{password}}` whose values hold spaces stays one pair.
+    static func encodingBasicCredentials(_ value: String, written: String? = nil) -> String {
         let parts = value.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         guard parts.count >= 2, parts[0].lowercased() == "basic" else { return value }
         let credentials: String
-        if parts.count == 3 {
+        if let written, Self.isColonPair(written) {
+            credentials = String(value[parts[1].startIndex...])
+        } else if parts.count == 3 {
             credentials = "\(parts[1]):\(parts[2])"
         } else if parts[1].containsBytes(":") {
             credentials = String(parts[1])
@@ -50,6 +54,12 @@ extension RequestResolver {
             return value
         }
         return "Basic " + Data(credentials.utf8).base64EncodedString()
+    }
+
+    /// `Basic user:password` as written: one word after `Basic`, holding a colon.
+    private static func isColonPair(_ written: String) -> Bool {
+        let parts = written.split(separator: " ", omittingEmptySubsequences: true)
+        return parts.count == 2 && parts[0].lowercased() == "basic" && parts[1].containsBytes(":")
     }
 
     /// Whether `spec` resolves to a request with nothing to substitute and nothing that can fail

@@ -184,7 +184,7 @@ public final class RequestResolver: Sendable {
             var value = try apply(header.value)
             // (Not while a reference is kept as text: that would encode the template.)
             if substitutesVariables, HTTPHeader.namesMatch(name, "Authorization"), !(keepingResponseReferences && value.containsTemplateOpening) {
-                value = Self.encodingBasicCredentials(value)
+                value = Self.encodingBasicCredentials(value, written: header.value)
             }
             headers.append(HTTPHeader(name: name, value: value))
         }
