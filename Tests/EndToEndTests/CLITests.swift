@@ -582,6 +582,28 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try reqtop(["convert", list, "--to", "yaml"]).status, 2)
     }
 
+    /// Converting keeps a `{{reference}}` where a secret goes, and says on stderr when it hid secrets
+    /// (it did both silently: a token's `{{ api_key }}` became `[redacted]`).
+    func testConvertKeepsReferencesAndSaysWhatItHid() throws {
+        let list = try file("keys.http", """
+            GET https://api.example.org/a?access_token={{ api_key }}
+
+            ###
+            POST https://api.example.org/login
+            Content-Type: application/json
+
+            {"user": "ada", "password": "correct-horse"}
+            """)
+        let converted = try reqtop(["convert", list, "--to", "http"])
+        XCTAssertEqual(converted.status, 0, converted.stderrText)
+        XCTAssertTrue(converted.stdoutText.contains("access_token={{ api_key }}"), converted.stdoutText)
+        XCTAssertFalse(converted.stdoutText.contains("correct-horse"), converted.stdoutText)
+        XCTAssertTrue(converted.stderrText.contains("written as [redacted] (--include-secrets keeps them)"), converted.stderrText)
+        let clear = try reqtop(["convert", list, "--to", "http", "--include-secrets"])
+        XCTAssertTrue(clear.stdoutText.contains("correct-horse"), clear.stdoutText)
+        XCTAssertFalse(clear.stderrText.contains("[redacted]"), clear.stderrText)
+    }
+
     // MARK: Options, demo, HAR at the end
 
     func testOptionFormsRepeatAndConcurrencyAreHonoured() throws {

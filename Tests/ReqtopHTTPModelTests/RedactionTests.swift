@@ -126,4 +126,14 @@ final class RedactionTests: XCTestCase {
         XCTAssertEqual(redaction.url("http://x/cookies/set?sid=abcSID"), "http://x/cookies/set?sid=[redacted]")
         XCTAssertEqual(redaction.text(#"{"apiKey-ish": "tok-9876"}"#), #"{"apiKey-ish": "[redacted]"}"#)
     }
+
+    /// A `{{reference}}` where a secret goes names a variable: it is not taken as a secret value, so a
+    /// converted list keeps it wherever it appears (`access_token={{ api_key }}` was written `[redacted]`).
+    func testReferencesAreNoSecretValues() {
+        let values = Redaction.secretValues(headers: [HTTPHeader(name: "X-Api-Key", value: "{{key}}")],
+                                            url: "http://x/?access_token={{ api_key }}&token=t0k3n-1",
+                                            body: Data(#"{"password": "{{pw}}", "secret": "s3cr3t-2"}"#.utf8))
+        XCTAssertEqual(Set(values), ["t0k3n-1", "s3cr3t-2"])
+        XCTAssertEqual(Redaction(values: values).url("http://x/?access_token={{ api_key }}"), "http://x/?access_token={{ api_key }}")
+    }
 }

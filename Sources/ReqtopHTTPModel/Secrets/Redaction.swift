@@ -33,7 +33,9 @@ public struct Redaction: Sendable {
             let pair = header.value.split(separator: ";", maxSplits: 1).first ?? ""
             if let equals = pair.firstIndex(of: "=") { found.append(String(pair[pair.index(after: equals)...])) }
         }
-        if let body, body.count <= 1 << 20 { found += jsonSecretMembers(String(decoding: body, as: UTF8.self)).map(\.value) }
+        if let body, body.count <= 1 << 20 {
+            found += jsonSecretMembers(String(decoding: body, as: UTF8.self)).map(\.value).filter { !$0.containsBytes("{{") }
+        }
         return found
     }
 
@@ -112,7 +114,8 @@ public struct Redaction: Sendable {
         if let question = url.firstIndex(of: "?") {
             for pair in url[url.index(after: question)...].split(separator: "&") {
                 guard let equals = pair.firstIndex(of: "="), Self.isSecretParameter(String(pair[..<equals])) else { continue }
-                found.append(String(pair[pair.index(after: equals)...]))
+                let value = pair[pair.index(after: equals)...]
+                if !value.containsBytes("{{") { found.append(String(value)) } // a template's reference names a variable
             }
         }
         return found.count == values.count ? self : Redaction(values: found)

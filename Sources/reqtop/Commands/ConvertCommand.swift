@@ -79,11 +79,24 @@ enum ConvertCommand: Command {
                                                           creator: (name: "reqtop", version: ReqtopVersion.string),
                                                           bodyFilePrefix: prefix, redaction: secrets.redaction)
             for warning in converted.warnings { printToStandardError(warning.description) }
+            if secrets.redacts, ByteSearch.firstOffset(of: Redaction.marker.utf8, in: converted.data) != nil,
+               !inputMentions(Redaction.marker, inputs[0].list) {
+                printToStandardError("reqtop convert: credentials and secret values are written as \(Redaction.marker) "
+                                     + "(--include-secrets keeps them)")
+            }
             for file in converted.bodyFiles.files {
                 try file.data.write(to: URL(fileURLWithPath: file.name))
                 printToStandardError("wrote a request body to \(file.name)")
             }
             return converted.data
+        }
+    }
+
+    /// Whether the list itself has `text` (in a URL, a header or an inline body).
+    private static func inputMentions(_ text: String, _ list: RequestList) -> Bool {
+        list.specs.contains { spec in
+            spec.url.containsBytes(text) || spec.headers.contains { $0.value.containsBytes(text) }
+                || spec.body.flatMap(\.inlineData).map { ByteSearch.firstOffset(of: text.utf8, in: $0) != nil } == true
         }
     }
 
