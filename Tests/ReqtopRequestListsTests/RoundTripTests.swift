@@ -123,6 +123,26 @@ final class RoundTripTests: XCTestCase {
                       "\(converted.warnings)")
     }
 
+    /// Hurl's checks and captures have no place in .http: converting says so, naming what the
+    /// captures set (they went without a word, and the result failed on the unknown variable).
+    func testHurlChecksLeftOutOfHTTPAreSaid() throws {
+        let list = try RequestListLoader.load(text: """
+            POST https://example.org/login
+            HTTP 200
+            [Captures]
+            token: jsonpath "$.token"
+
+            GET https://example.org/me
+            Authorization: Bearer {{token}}
+            HTTP 200
+            """, path: "t.hurl", format: .hurl)
+        let converted = try RequestListLoader.convert(list, to: .http, redaction: nil)
+        let messages = converted.warnings.map(\.message)
+        XCTAssertEqual(messages.filter { $0.hasPrefix("response checks left out: .http cannot carry them") }.count, 2, "\(messages)")
+        XCTAssertTrue(messages.contains { $0.contains("what the captures set (token) stays {{…}}") }, "\(messages)")
+        XCTAssertTrue(String(decoding: converted.data, as: UTF8.self).contains("Authorization: Bearer {{token}}"))
+    }
+
     func testHTTPTextRoundTripsKeepTemplatesAndOptions() throws {
         for fixture in ["separators-and-names", "query-continuation", "headers-and-body", "file-variables", "dynamic-variables",
                         "chaining", "options", "wire-truth"] {

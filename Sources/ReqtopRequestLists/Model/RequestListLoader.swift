@@ -104,6 +104,13 @@ public enum RequestListLoader {
                                                        message: "'{{' in the URL or a header is read back as a {{variable}} by .http"))
                 }
             }
+            for spec in list.specs {
+                guard let checks = spec.checks, !checks.isEmpty else { continue }
+                let names = checks.capturedNames
+                warnings.append(RequestListWarning(location: checks.location, message: "response checks left out: .http cannot carry them "
+                    + "(convert to hurl keeps them)" + (names.isEmpty ? "" : "; what the captures set (\(names.joined(separator: ", "))) "
+                        + "stays {{…}} in the requests that use it: give it with --var or an environment")))
+            }
             let text = HTTPFileWriter.text(for: list, bodyFiles: &bodyFiles, redaction: redaction)
             return ConvertedList(data: Data(text.utf8), bodyFiles: bodyFiles, warnings: warnings)
         }
